@@ -1,0 +1,68 @@
+#ifndef MOREL_ENGINE_CONFIG_OPTION_REGISTRY_H_
+#define MOREL_ENGINE_CONFIG_OPTION_REGISTRY_H_
+
+// The engine options as derived from engine_config.proto's descriptor: option
+// names, typed setters with validation, and --help text. Nothing here lists an
+// option by hand; adding a field to EngineConfig adds the option everywhere.
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "engine/config/engine_config.pb.h"
+#include "google/protobuf/descriptor.h"
+
+namespace morel::config {
+
+// One engine option: an EngineConfig field and its metadata.
+struct OptionInfo {
+  std::string name;  // "SplittingMaxCalleeSize" (without the "engine." prefix)
+  const google::protobuf::FieldDescriptor* field;
+  OptionSpec spec;  // the (morel.config.option) annotation
+
+  // "int32", "bool", "double", "string", or "Silent|Print|..." for enums.
+  std::string TypeName() const;
+  // The schema default, formatted as it would be written on the command line.
+  std::string DefaultText() const;
+};
+
+// Converts a field name to its option name: "osr_compilation_threshold" ->
+// "OSRCompilationThreshold". Exposed for tests.
+std::string FieldNameToOptionName(absl::string_view field_name);
+
+class OptionRegistry {
+ public:
+  // The registry of EngineConfig, built once from the descriptor.
+  static const OptionRegistry& Get();
+
+  const std::vector<OptionInfo>& options() const { return options_; }
+
+  // Exact (case-sensitive) lookup by option name, without "engine.".
+  const OptionInfo* Find(absl::string_view name) const;
+  // The closest option name by edit distance (case-insensitive), or "" when
+  // nothing is close enough to be a plausible typo.
+  std::string Suggest(absl::string_view name) const;
+
+  // Parses `value` for option `name` and stores it in `config`. Errors name
+  // the option and what it accepts: unknown option (with a suggestion), wrong
+  // type, or out of range.
+  absl::Status Set(EngineConfig& config, absl::string_view name,
+                   absl::string_view value) const;
+  // Checks every set field of `config` against its declared range.
+  absl::Status Validate(const EngineConfig& config) const;
+
+  // The --help text: every option grouped by category, with type, default and
+  // help.
+  std::string HelpText() const;
+
+ private:
+  OptionRegistry();
+  absl::Status CheckRange(const OptionInfo& option, double value) const;
+
+  std::vector<OptionInfo> options_;
+};
+
+}  // namespace morel::config
+
+#endif  // MOREL_ENGINE_CONFIG_OPTION_REGISTRY_H_

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Morel's build and tests need on a fresh Debian 12
+# machine (apt is the only package source). Idempotent: when everything is
+# installed it only checks, which takes well under a second.
+#
+#   bash tools/setup.sh
+#
+# Each package is here because a target needs it; see third_party/ for which.
+set -euo pipefail
+
+PACKAGES=(
+  # Bazel 4.2.3 and the rule repositories it cannot fetch offline.
+  bazel-bootstrap bazel-platforms bazel-rules-java
+  # Toolchain.
+  g++ python3
+  # Libraries (third_party/*.BUILD).
+  libabsl-dev
+  libprotobuf-dev protobuf-compiler
+  llvm-14-dev
+  libgtest-dev libgmock-dev
+  libbenchmark-dev
+  libgmp-dev
+  libgc-dev
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null || true)
+  [[ "$status" == ii* ]] || missing+=("$package")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+[[ $(id -u) -eq 0 ]] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q -o DPkg::Lock::Timeout=600
+$SUDO apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}"
+echo "setup: done"
