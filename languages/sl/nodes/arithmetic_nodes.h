@@ -1,0 +1,156 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_ARITHMETIC_NODES_H_
+#define MOREL_LANGUAGES_SL_NODES_ARITHMETIC_NODES_H_
+
+// SL's arithmetic: + - * / (sl_spec §6.3). Each operator is a specializing
+// node whose specializations are written once (nodes/specialization.h):
+//
+//   +   AddLong (64-bit, rewrites on overflow) | AddBig | Concat (a String
+//       operand) | fallback: type error "+"
+//   -   SubLong | SubBig | type error "-"
+//   *   MulLong | MulBig | type error "*"
+//   /   DivLong (rewrites on a zero divisor and MIN/-1) | DivBig | type
+//       error "/" (also for division by zero, sl_spec §6.3 IMPL-DEFINED)
+//
+// The *Big specializations accept any two Numbers, so after the 64-bit one
+// rewrote on overflow the node continues exactly, and results fitting 64
+// bits come back as longs.
+
+#include <memory>
+
+#include "languages/sl/nodes/binary_node.h"
+#include "languages/sl/runtime/big_integer.h"
+#include "languages/sl/runtime/values.h"
+
+namespace morel::sl {
+
+class SLAddNode;
+class SLSubNode;
+class SLMulNode;
+class SLDivNode;
+
+// Guards shared by the arithmetic and comparison specializations.
+template <typename C>
+typename C::Bool BothLongs(C& c, typename C::V l, typename C::V r) {
+  return c.And(c.IsLong(l), c.IsLong(r));
+}
+template <typename C>
+typename C::Bool IsNumberValue(C& c, typename C::V v) {
+  return c.Or(c.IsLong(v), c.HasTag(v, kBigIntegerTag));
+}
+template <typename C>
+typename C::Bool BothNumbers(C& c, typename C::V l, typename C::V r) {
+  return c.And(IsNumberValue(c, l), IsNumberValue(c, r));
+}
+
+// A 64-bit specialization that leaves on overflow, and the exact one.
+#define MOREL_SL_LONG_AND_BIG(Node, Op, OverflowOp, BigFunction)        \
+  struct Op##Long {                                                     \
+    static constexpr absl::string_view kName = #Op "Long";              \
+    template <typename C>                                               \
+    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
+      return BothLongs(c, l, r);                                        \
+    }                                                                   \
+    template <typename C>                                               \
+    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
+      auto result = c.OverflowOp(c.AsLong(l), c.AsLong(r));             \
+      c.RewriteOn(result.overflow);                                     \
+      return c.BoxLong(result.value);                                   \
+    }                                                                   \
+  };                                                                    \
+  struct Op##Big {                                                      \
+    static constexpr absl::string_view kName = #Op "Big";               \
+    template <typename C>                                               \
+    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
+      return BothNumbers(c, l, r);                                      \
+    }                                                                   \
+    template <typename C>                                               \
+    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
+      return c.template Call<&BigFunction>(l, r);                       \
+    }                                                                   \
+  };
+
+MOREL_SL_LONG_AND_BIG(SLAddNode, Add, AddOverflow, BigAdd)
+MOREL_SL_LONG_AND_BIG(SLSubNode, Sub, SubOverflow, BigSub)
+MOREL_SL_LONG_AND_BIG(SLMulNode, Mul, MulOverflow, BigMul)
+#undef MOREL_SL_LONG_AND_BIG
+
+// String concatenation of §5.4 string forms when either operand is a String.
+Value ConcatValues(Value left, Value right);
+
+struct AddConcat {
+  static constexpr absl::string_view kName = "Concat";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return c.Or(c.HasTag(l, kStringTag), c.HasTag(r, kStringTag));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLAddNode&, typename C::V l, typename C::V r) {
+    return c.template Call<&ConcatValues>(l, r);
+  }
+};
+
+struct DivLong {
+  static constexpr absl::string_view kName = "DivLong";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return BothLongs(c, l, r);
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLDivNode&, typename C::V l, typename C::V r) {
+    auto divisor = c.AsLong(r);
+    auto dividend = c.AsLong(l);
+    // A zero divisor and INT64_MIN / -1 leave for DivBig, which reports the
+    // former and computes the latter exactly.
+    c.RewriteOn(c.Or(c.LongEqual(divisor, 0),
+                     c.And(c.LongEqual(divisor, -1),
+                           c.LongEqual(dividend, INT64_MIN))));
+    return c.BoxLong(c.LongDivide(dividend, divisor));
+  }
+};
+
+// BigDiv with the division-by-zero check (a type error with location).
+Value CheckedBigDiv(const SLDivNode* node, Value left, Value right);
+
+struct DivBig {
+  static constexpr absl::string_view kName = "DivBig";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return BothNumbers(c, l, r);
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLDivNode& node, typename C::V l, typename C::V r) {
+    return c.template Call<&CheckedBigDiv>(static_cast<const SLDivNode*>(&node), l, r);
+  }
+};
+
+class SLAddNode final : public SLBinarySpecializingNode<SLAddNode, AddLong, AddBig, AddConcat> {
+ public:
+  MOREL_NODE_KIND(SLAddNode)
+  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  static Value Fallback(SLAddNode& node, Value l, Value r);
+};
+
+class SLSubNode final : public SLBinarySpecializingNode<SLSubNode, SubLong, SubBig> {
+ public:
+  MOREL_NODE_KIND(SLSubNode)
+  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  static Value Fallback(SLSubNode& node, Value l, Value r);
+};
+
+class SLMulNode final : public SLBinarySpecializingNode<SLMulNode, MulLong, MulBig> {
+ public:
+  MOREL_NODE_KIND(SLMulNode)
+  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  static Value Fallback(SLMulNode& node, Value l, Value r);
+};
+
+class SLDivNode final : public SLBinarySpecializingNode<SLDivNode, DivLong, DivBig> {
+ public:
+  MOREL_NODE_KIND(SLDivNode)
+  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  static Value Fallback(SLDivNode& node, Value l, Value r);
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_ARITHMETIC_NODES_H_

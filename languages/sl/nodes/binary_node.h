@@ -1,0 +1,54 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_BINARY_NODE_H_
+#define MOREL_LANGUAGES_SL_NODES_BINARY_NODE_H_
+
+// Binary operator nodes: evaluate left, then right (sl_spec §6.2), then run
+// the operator's specializations. The node's source section starts at the
+// left operand, which is where type errors point (§8.1).
+
+#include <memory>
+
+#include "languages/sl/nodes/sl_node.h"
+#include "nodes/specialization.h"
+
+namespace morel::sl {
+
+class SLBinaryNode : public SLExpressionNode {
+ public:
+  SLBinaryNode(SourceSection section, std::unique_ptr<SLExpressionNode> left,
+               std::unique_ptr<SLExpressionNode> right)
+      : SLExpressionNode(std::move(section)),
+        left_(std::move(left)),
+        right_(std::move(right)) {}
+
+  SLExpressionNode* left() const { return left_.get(); }
+  SLExpressionNode* right() const { return right_.get(); }
+
+ protected:
+  Child<SLExpressionNode> left_;
+  Child<SLExpressionNode> right_;
+};
+
+template <typename Derived, typename... Specs>
+class SLBinarySpecializingNode : public SLBinaryNode {
+ public:
+  using SLBinaryNode::SLBinaryNode;
+  using Specializations = Specializer<Derived, Specs...>;
+
+  Value Execute(Frame& frame) final {
+    Value l = left_->Execute(frame);
+    Value r = right_->Execute(frame);
+    return specializer_.Execute(static_cast<Derived&>(*this), l, r);
+  }
+  void ForEachChild(ChildVisitor visitor) override {
+    visitor(left_.slot());
+    visitor(right_.slot());
+  }
+  const Specializations& specializer() const { return specializer_; }
+
+ private:
+  Specializations specializer_;
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_BINARY_NODE_H_

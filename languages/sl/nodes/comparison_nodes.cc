@@ -1,0 +1,33 @@
+#include "languages/sl/nodes/comparison_nodes.h"
+
+#include "languages/sl/runtime/big_integer.h"
+#include "languages/sl/runtime/sl_error.h"
+#include "languages/sl/runtime/sl_string.h"
+
+namespace morel::sl {
+
+bool NumbersLess(Value l, Value r) { return BigCompare(l, r) < 0; }
+bool NumbersLessEqual(Value l, Value r) { return BigCompare(l, r) <= 0; }
+bool StringsEqual(Value l, Value r) { return StringView(l) == StringView(r); }
+
+bool ValuesEqual(Value l, Value r) {
+  // Meta-objects have no identity (sl_spec §6.5 QUIRK).
+  if (IsType(l) || IsType(r)) return false;
+  if (IsNumber(l) && IsNumber(r)) return BigCompare(l, r) == 0;
+  if (l.tag != r.tag) return false;
+  if (IsString(l)) return StringsEqual(l, r);
+  // Booleans, NULL, functions (one per name) and objects (identity).
+  return l.bits == r.bits;
+}
+
+Value SLLessThanNode::Fallback(SLLessThanNode& node, Value l, Value r) {
+  ThrowTypeError(&node.source_section(), "<", {l, r});
+}
+Value SLLessOrEqualNode::Fallback(SLLessOrEqualNode& node, Value l, Value r) {
+  ThrowTypeError(&node.source_section(), "<=", {l, r});
+}
+Value SLEqualNode::Fallback(SLEqualNode&, Value l, Value r) {
+  return Value::Boolean(ValuesEqual(l, r));
+}
+
+}  // namespace morel::sl

@@ -1,0 +1,148 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_COMPARISON_NODES_H_
+#define MOREL_LANGUAGES_SL_NODES_COMPARISON_NODES_H_
+
+// Comparison and equality (sl_spec §6.4, §6.5).
+//
+//   <    LessLong | LessBig | type error "<"
+//   <=   LessEqualLong | LessEqualBig | type error "<="
+//   > is NOT(<=) and >= is NOT(<): their type errors name "<=" and "<"
+//   ==   EqualLong | EqualBoolean | EqualString | EqualGeneric (never fails)
+//   != is NOT(==)
+
+#include <memory>
+
+#include "languages/sl/nodes/arithmetic_nodes.h"
+#include "languages/sl/nodes/binary_node.h"
+
+namespace morel::sl {
+
+class SLLessThanNode;
+class SLLessOrEqualNode;
+class SLEqualNode;
+
+bool NumbersLess(Value l, Value r);
+bool NumbersLessEqual(Value l, Value r);
+bool StringsEqual(Value l, Value r);
+bool ValuesEqual(Value l, Value r);
+
+#define MOREL_SL_COMPARISON(Node, Op, LongOp, BigFunction)              \
+  struct Op##Long {                                                     \
+    static constexpr absl::string_view kName = #Op "Long";              \
+    template <typename C>                                               \
+    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
+      return BothLongs(c, l, r);                                        \
+    }                                                                   \
+    template <typename C>                                               \
+    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
+      return c.BoxBoolean(c.LongOp(c.AsLong(l), c.AsLong(r)));          \
+    }                                                                   \
+  };                                                                    \
+  struct Op##Big {                                                      \
+    static constexpr absl::string_view kName = #Op "Big";               \
+    template <typename C>                                               \
+    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
+      return BothNumbers(c, l, r);                                      \
+    }                                                                   \
+    template <typename C>                                               \
+    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
+      return c.BoxBoolean(c.template Call<&BigFunction>(l, r));         \
+    }                                                                   \
+  };
+
+MOREL_SL_COMPARISON(SLLessThanNode, Less, LongLess, NumbersLess)
+MOREL_SL_COMPARISON(SLLessOrEqualNode, LessEqual, LongLessEqual, NumbersLessEqual)
+#undef MOREL_SL_COMPARISON
+
+struct EqualLong {
+  static constexpr absl::string_view kName = "EqualLong";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return BothLongs(c, l, r);
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+    return c.BoxBoolean(c.LongEqual(c.AsLong(l), c.AsLong(r)));
+  }
+};
+
+struct EqualBoolean {
+  static constexpr absl::string_view kName = "EqualBoolean";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return c.And(c.IsBoolean(l), c.IsBoolean(r));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+    return c.BoxBoolean(c.ValueIdentical(l, r));
+  }
+};
+
+struct EqualString {
+  static constexpr absl::string_view kName = "EqualString";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return c.And(c.HasTag(l, kStringTag), c.HasTag(r, kStringTag));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+    return c.BoxBoolean(c.template Call<&StringsEqual>(l, r));
+  }
+};
+
+struct EqualGeneric {
+  static constexpr absl::string_view kName = "EqualGeneric";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V, typename C::V) {
+    return c.True();
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+    return c.BoxBoolean(c.template Call<&ValuesEqual>(l, r));
+  }
+};
+
+class SLLessThanNode final
+    : public SLBinarySpecializingNode<SLLessThanNode, LessLong, LessBig> {
+ public:
+  MOREL_NODE_KIND(SLLessThanNode)
+  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  static Value Fallback(SLLessThanNode& node, Value l, Value r);
+};
+
+class SLLessOrEqualNode final
+    : public SLBinarySpecializingNode<SLLessOrEqualNode, LessEqualLong, LessEqualBig> {
+ public:
+  MOREL_NODE_KIND(SLLessOrEqualNode)
+  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  static Value Fallback(SLLessOrEqualNode& node, Value l, Value r);
+};
+
+class SLEqualNode final
+    : public SLBinarySpecializingNode<SLEqualNode, EqualLong, EqualBoolean,
+                                      EqualString, EqualGeneric> {
+ public:
+  MOREL_NODE_KIND(SLEqualNode)
+  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  // Unreachable: EqualGeneric accepts everything.
+  static Value Fallback(SLEqualNode& node, Value l, Value r);
+};
+
+// Logical negation of a Boolean-valued child (used for >, >= and !=, whose
+// child always produces a Boolean).
+class SLNotNode final : public SLExpressionNode {
+ public:
+  MOREL_NODE_KIND(SLNotNode)
+  SLNotNode(SourceSection section, std::unique_ptr<SLExpressionNode> operand)
+      : SLExpressionNode(std::move(section)), operand_(std::move(operand)) {}
+  Value Execute(Frame& frame) override {
+    return Value::Boolean(!operand_->Execute(frame).AsBoolean());
+  }
+  void ForEachChild(ChildVisitor visitor) override { visitor(operand_.slot()); }
+
+ private:
+  Child<SLExpressionNode> operand_;
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_COMPARISON_NODES_H_

@@ -1,0 +1,27 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_LITERAL_NODES_H_
+#define MOREL_LANGUAGES_SL_NODES_LITERAL_NODES_H_
+
+// Constants: number and string literals, and function literals (a non-local
+// identifier denotes the canonical function of that name, sl_spec §6.1).
+// The value is compilation-final: nodes are root-allocated, so the collector
+// keeps a literal's string alive.
+
+#include "languages/sl/nodes/sl_node.h"
+
+namespace morel::sl {
+
+class SLConstantNode final : public SLExpressionNode {
+ public:
+  MOREL_NODE_KIND(SLConstantNode)
+  SLConstantNode(SourceSection section, Value value)
+      : SLExpressionNode(std::move(section)), value_(value) {}
+  Value Execute(Frame&) override { return value_; }
+  Value value() const { return value_; }
+
+ private:
+  Value value_;
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_LITERAL_NODES_H_

@@ -1,0 +1,56 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_LOCAL_NODES_H_
+#define MOREL_LANGUAGES_SL_NODES_LOCAL_NODES_H_
+
+// Local variables: frame slots resolved at parse time (sl_spec §4.1).
+// Writes record the slot's kind in the frame descriptor (a speculation the
+// compiler reads). Reading a slot before its first assignment is a guest
+// error "Uninitialized local variable: <name>" (IMPL-DEFINED in the
+// reference, which fails internally).
+
+#include <memory>
+
+#include "languages/sl/nodes/sl_node.h"
+
+namespace morel::sl {
+
+[[noreturn]] void ThrowUninitializedLocal(const Frame& frame, int slot);
+
+class SLReadLocalNode final : public SLExpressionNode {
+ public:
+  MOREL_NODE_KIND(SLReadLocalNode)
+  SLReadLocalNode(SourceSection section, int slot)
+      : SLExpressionNode(std::move(section)), slot_(slot) {}
+  Value Execute(Frame& frame) override {
+    Value value = frame.Get(slot_);
+    if (value.IsIllegal()) ThrowUninitializedLocal(frame, slot_);
+    return value;
+  }
+  int slot() const { return slot_; }
+
+ private:
+  int slot_;
+};
+
+class SLWriteLocalNode final : public SLExpressionNode {
+ public:
+  MOREL_NODE_KIND(SLWriteLocalNode)
+  SLWriteLocalNode(SourceSection section, int slot,
+                   std::unique_ptr<SLExpressionNode> value)
+      : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
+  Value Execute(Frame& frame) override {
+    Value value = value_->Execute(frame);
+    frame.descriptor().RecordWrite(slot_, value);
+    frame.Set(slot_, value);
+    return value;
+  }
+  void ForEachChild(ChildVisitor visitor) override { visitor(value_.slot()); }
+  int slot() const { return slot_; }
+
+ private:
+  int slot_;
+  Child<SLExpressionNode> value_;
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_LOCAL_NODES_H_

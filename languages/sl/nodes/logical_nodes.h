@@ -1,0 +1,65 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_LOGICAL_NODES_H_
+#define MOREL_LANGUAGES_SL_NODES_LOGICAL_NODES_H_
+
+// Short-circuit && and || (sl_spec §6.6) and the Boolean conversion shared
+// with if/while conditions (§5.2: no truthiness; a non-Boolean is a type
+// error "toBoolean" listing only the offending value).
+
+#include <memory>
+
+#include "languages/sl/nodes/sl_node.h"
+#include "languages/sl/runtime/sl_error.h"
+
+namespace morel::sl {
+
+// The Boolean value of `value`, or a toBoolean type error at `section`.
+inline bool ToBoolean(const Value& value, const SourceSection& section) {
+  if (value.IsBoolean()) return value.AsBoolean();
+  ThrowTypeError(&section, "toBoolean", {value});
+}
+
+class SLLogicalNode : public SLExpressionNode {
+ public:
+  // `section` is the whole expression's: errors point at its first character.
+  SLLogicalNode(SourceSection section, std::unique_ptr<SLExpressionNode> left,
+                std::unique_ptr<SLExpressionNode> right)
+      : SLExpressionNode(std::move(section)),
+        left_(std::move(left)),
+        right_(std::move(right)) {}
+  void ForEachChild(ChildVisitor visitor) override {
+    visitor(left_.slot());
+    visitor(right_.slot());
+  }
+
+ protected:
+  Child<SLExpressionNode> left_;
+  Child<SLExpressionNode> right_;
+};
+
+class SLAndNode final : public SLLogicalNode {
+ public:
+  MOREL_NODE_KIND(SLAndNode)
+  using SLLogicalNode::SLLogicalNode;
+  Value Execute(Frame& frame) override {
+    if (!ToBoolean(left_->Execute(frame), source_section())) {
+      return Value::Boolean(false);
+    }
+    return Value::Boolean(ToBoolean(right_->Execute(frame), source_section()));
+  }
+};
+
+class SLOrNode final : public SLLogicalNode {
+ public:
+  MOREL_NODE_KIND(SLOrNode)
+  using SLLogicalNode::SLLogicalNode;
+  Value Execute(Frame& frame) override {
+    if (ToBoolean(left_->Execute(frame), source_section())) {
+      return Value::Boolean(true);
+    }
+    return Value::Boolean(ToBoolean(right_->Execute(frame), source_section()));
+  }
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_LOGICAL_NODES_H_

@@ -1,0 +1,68 @@
+#include "languages/sl/nodes/property_nodes.h"
+
+#include "languages/sl/runtime/sl_error.h"
+#include "languages/sl/runtime/value_printing.h"
+
+namespace morel::sl {
+
+PropertyKey::PropertyKey(const Value& key) : key_value(key), text(ConcatString(key)) {}
+
+bool PropertyKey::Matches(const Value& key) const {
+  if (key == key_value) return true;
+  if (IsString(key)) return StringView(key) == text;
+  return ConcatString(key) == text;
+}
+
+bool PropertyKeyMatches(const PropertyKey* cached, Value key) {
+  return cached->Matches(key);
+}
+
+Value ReadPropertyGeneric(const SLReadPropertyNode*, Value receiver, Value key) {
+  std::string text = ConcatString(key);
+  Value result;
+  if (!receiver.As<SLObject>()->Get(text, &result)) ThrowUndefinedProperty(text);
+  return result;
+}
+
+void WritePropertyGeneric(Value receiver, Value key, Value value) {
+  receiver.As<SLObject>()->Put(ConcatString(key), value);
+}
+
+void AddPropertyWithShape(Value receiver, Shape* shape, Value value) {
+  receiver.As<SLObject>()->AddWithShape(shape, value);
+}
+
+std::optional<ReadCached::Cache> ReadCached::Create(SLReadPropertyNode&,
+                                                    Value receiver, Value key) {
+  if (!IsObject(receiver)) return std::nullopt;
+  PropertyKey property(key);
+  Shape* shape = receiver.As<SLObject>()->shape;
+  int index = shape->IndexOf(property.text);
+  // A missing property is not cached: the generic path reports it.
+  if (index < 0) return std::nullopt;
+  return Cache{std::move(property), shape, index};
+}
+
+std::optional<WriteCached::Cache> WriteCached::Create(SLWritePropertyNode&,
+                                                      Value receiver, Value key,
+                                                      Value) {
+  if (!IsObject(receiver)) return std::nullopt;
+  PropertyKey property(key);
+  Shape* shape = receiver.As<SLObject>()->shape;
+  int index = shape->IndexOf(property.text);
+  if (index >= 0) return Cache{std::move(property), shape, shape, index};
+  Shape* grown = shape->WithProperty(property.text);
+  return Cache{std::move(property), shape, grown, grown->property_count() - 1};
+}
+
+Value SLReadPropertyNode::Fallback(SLReadPropertyNode&, Value, Value key) {
+  // Reading a property of a non-Object fails in the reference with an
+  // internal error; sl_spec §6.9 recommends this guest error.
+  ThrowUndefinedProperty(ConcatString(key));
+}
+
+Value SLWritePropertyNode::Fallback(SLWritePropertyNode&, Value, Value key, Value) {
+  ThrowUndefinedProperty(HostString(key));
+}
+
+}  // namespace morel::sl

@@ -1,0 +1,196 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_PROPERTY_NODES_H_
+#define MOREL_LANGUAGES_SL_NODES_PROPERTY_NODES_H_
+
+// Property reads and writes (sl_spec §6.9) with shape-checked inline caches.
+//
+//   read    ReadCached (limit 3: shape + key -> storage index) |
+//           ReadGeneric (replaces ReadCached: hash lookup) |
+//           fallback: "Undefined property: <key>" (also for non-objects)
+//   write   WriteCached (limit 3: shape + key -> index, or the transition to
+//           the shape with the new key) | WriteGeneric (replaces it) |
+//           fallback (non-object receiver): "Undefined property: <key>"
+//
+// Keys are Strings after the §5.4 conversion, so o[1] and o["1"] are the
+// same property. A `.name` key is a constant string node, so the cache's key
+// check is one pointer comparison in the common case.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "languages/sl/nodes/sl_node.h"
+#include "languages/sl/runtime/sl_object.h"
+#include "languages/sl/runtime/sl_string.h"
+#include "languages/sl/runtime/values.h"
+#include "nodes/specialization.h"
+
+namespace morel::sl {
+
+class SLReadPropertyNode;
+class SLWritePropertyNode;
+
+// The cached key of a property cache entry.
+struct PropertyKey {
+  explicit PropertyKey(const Value& key);
+  // Whether `key` converts to this key (a pointer check first).
+  bool Matches(const Value& key) const;
+
+  Value key_value;  // the key as last seen (root-allocated cache: traced)
+  std::string text;
+};
+
+bool PropertyKeyMatches(const PropertyKey* cached, Value key);
+Value ReadPropertyGeneric(const SLReadPropertyNode* node, Value receiver, Value key);
+void WritePropertyGeneric(Value receiver, Value key, Value value);
+void AddPropertyWithShape(Value receiver, Shape* shape, Value value);
+
+struct ReadCached {
+  static constexpr absl::string_view kName = "ReadCached";
+  static constexpr int kLimit = 3;
+  struct Cache {
+    PropertyKey key;
+    Shape* shape;
+    int index;
+  };
+  static std::optional<Cache> Create(SLReadPropertyNode&, Value receiver, Value key);
+  template <typename C>
+  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver,
+                                typename C::V key) {
+    return c.And(c.And(c.HasTag(receiver, kObjectTag),
+                       c.PointerEqual(c.LoadField(receiver, &SLObject::shape),
+                                      cache.shape)),
+                 c.template Call<&PropertyKeyMatches>(&cache.key, key));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLReadPropertyNode&, const Cache& cache,
+                            typename C::V receiver, typename C::V) {
+    return c.LoadValue(c.LoadField(receiver, &SLObject::storage), cache.index);
+  }
+};
+
+struct ReadGeneric {
+  static constexpr absl::string_view kName = "ReadGeneric";
+  using Replaces = Specializations<ReadCached>;
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V) {
+    return c.HasTag(receiver, kObjectTag);
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLReadPropertyNode& node, typename C::V receiver,
+                            typename C::V key) {
+    return c.template Call<&ReadPropertyGeneric>(
+        static_cast<const SLReadPropertyNode*>(&node), receiver, key);
+  }
+};
+
+class SLReadPropertyNode final : public SLExpressionNode {
+ public:
+  MOREL_NODE_KIND(SLReadPropertyNode)
+  using Specializations = Specializer<SLReadPropertyNode, ReadCached, ReadGeneric>;
+
+  SLReadPropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
+                     std::unique_ptr<SLExpressionNode> key)
+      : SLExpressionNode(std::move(section)),
+        receiver_(std::move(receiver)),
+        key_(std::move(key)) {}
+  Value Execute(Frame& frame) override {
+    Value receiver = receiver_->Execute(frame);
+    Value key = key_->Execute(frame);
+    return specializer_.Execute(*this, receiver, key);
+  }
+  void ForEachChild(ChildVisitor visitor) override {
+    visitor(receiver_.slot());
+    visitor(key_.slot());
+  }
+  static Value Fallback(SLReadPropertyNode& node, Value receiver, Value key);
+  const Specializations& specializer() const { return specializer_; }
+
+ private:
+  Child<SLExpressionNode> receiver_;
+  Child<SLExpressionNode> key_;
+  Specializations specializer_;
+};
+
+struct WriteCached {
+  static constexpr absl::string_view kName = "WriteCached";
+  static constexpr int kLimit = 3;
+  struct Cache {
+    PropertyKey key;
+    Shape* old_shape;
+    Shape* new_shape;  // == old_shape when the property exists
+    int index;
+  };
+  static std::optional<Cache> Create(SLWritePropertyNode&, Value receiver, Value key,
+                                     Value value);
+  template <typename C>
+  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver,
+                                typename C::V key, typename C::V) {
+    return c.And(c.And(c.HasTag(receiver, kObjectTag),
+                       c.PointerEqual(c.LoadField(receiver, &SLObject::shape),
+                                      cache.old_shape)),
+                 c.template Call<&PropertyKeyMatches>(&cache.key, key));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLWritePropertyNode&, const Cache& cache,
+                            typename C::V receiver, typename C::V, typename C::V value) {
+    if (cache.new_shape == cache.old_shape) {
+      c.StoreValue(c.LoadField(receiver, &SLObject::storage), cache.index, value);
+    } else {
+      c.template Call<&AddPropertyWithShape>(receiver, cache.new_shape, value);
+    }
+    return value;
+  }
+};
+
+struct WriteGeneric {
+  static constexpr absl::string_view kName = "WriteGeneric";
+  using Replaces = Specializations<WriteCached>;
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V,
+                                typename C::V) {
+    return c.HasTag(receiver, kObjectTag);
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLWritePropertyNode&, typename C::V receiver,
+                            typename C::V key, typename C::V value) {
+    c.template Call<&WritePropertyGeneric>(receiver, key, value);
+    return value;
+  }
+};
+
+class SLWritePropertyNode final : public SLExpressionNode {
+ public:
+  MOREL_NODE_KIND(SLWritePropertyNode)
+  using Specializations = Specializer<SLWritePropertyNode, WriteCached, WriteGeneric>;
+
+  SLWritePropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
+                      std::unique_ptr<SLExpressionNode> key,
+                      std::unique_ptr<SLExpressionNode> value)
+      : SLExpressionNode(std::move(section)),
+        receiver_(std::move(receiver)),
+        key_(std::move(key)),
+        value_(std::move(value)) {}
+  Value Execute(Frame& frame) override {
+    Value receiver = receiver_->Execute(frame);
+    Value key = key_->Execute(frame);
+    Value value = value_->Execute(frame);
+    return specializer_.Execute(*this, receiver, key, value);
+  }
+  void ForEachChild(ChildVisitor visitor) override {
+    visitor(receiver_.slot());
+    visitor(key_.slot());
+    visitor(value_.slot());
+  }
+  static Value Fallback(SLWritePropertyNode& node, Value receiver, Value key, Value value);
+  const Specializations& specializer() const { return specializer_; }
+
+ private:
+  Child<SLExpressionNode> receiver_;
+  Child<SLExpressionNode> key_;
+  Child<SLExpressionNode> value_;
+  Specializations specializer_;
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_PROPERTY_NODES_H_

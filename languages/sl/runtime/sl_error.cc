@@ -1,0 +1,33 @@
+#include "languages/sl/runtime/sl_error.h"
+
+#include "absl/strings/str_cat.h"
+#include "languages/sl/runtime/value_printing.h"
+
+namespace morel::sl {
+
+void ThrowTypeError(const SourceSection* section, absl::string_view operation,
+                    std::initializer_list<Value> values) {
+  std::string message = "Type error";
+  if (section != nullptr && section->IsValid()) {
+    absl::StrAppend(&message, " at ", section->source->name(), " line ",
+                    section->line, " col ", section->column);
+  }
+  absl::StrAppend(&message, ": operation \"", operation, "\" not defined for ");
+  bool first = true;
+  for (const Value& value : values) {
+    if (!first) absl::StrAppend(&message, ", ");
+    first = false;
+    absl::StrAppend(&message, TypeErrorValue(value));
+  }
+  throw SLError(message);
+}
+
+void ThrowUndefinedFunction(const Value& callee) {
+  throw SLError(absl::StrCat("Undefined function: ", HostString(callee)));
+}
+
+void ThrowUndefinedProperty(absl::string_view key) {
+  throw SLError(absl::StrCat("Undefined property: ", key));
+}
+
+}  // namespace morel::sl

@@ -1,0 +1,37 @@
+#include "nodes/call_nodes.h"
+
+namespace morel {
+
+DirectCallNode::DirectCallNode(CallTarget* target)
+    : call_target_(target), current_call_target_(target) {}
+
+DirectCallNode::~DirectCallNode() = default;
+
+std::unique_ptr<DirectCallNode> DirectCallNode::Create(CallTarget* target) {
+  std::unique_ptr<DirectCallNode> call(new DirectCallNode(target));
+  target->AddDirectCallNode(call.get());
+  target->runtime()->OnDirectCallNodeCreated(*call);
+  return call;
+}
+
+CallTarget* DirectCallNode::DecideSplit(CallTarget* target) {
+  // Decided once, even if the split is refused (Truffle sets splitDecided
+  // before asking the strategy).
+  split_decided_ = true;
+  CallTarget* chosen = target->runtime()->BeforeDirectCall(*this, target);
+  return chosen != nullptr ? chosen : target;
+}
+
+bool DirectCallNode::CloneCallTarget() {
+  if (IsCallTargetCloned()) return true;
+  return call_target_->runtime()->ForceSplit(*this);
+}
+
+void DirectCallNode::InstallSplit(CallTarget* split) {
+  CallTarget* old = current_call_target();
+  old->RemoveDirectCallNode(this);
+  split->AddDirectCallNode(this);
+  current_call_target_.store(split, std::memory_order_release);
+}
+
+}  // namespace morel

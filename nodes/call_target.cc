@@ -1,0 +1,94 @@
+#include "nodes/call_target.h"
+
+#include <alloca.h>
+#include <pthread.h>
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "nodes/guest_error.h"
+#include "nodes/stack_limit.h"
+
+namespace morel {
+namespace {
+
+std::atomic<int64_t> next_call_target_id{1};
+
+DirectCallNode* const kMultipleCallers = reinterpret_cast<DirectCallNode*>(1);
+
+void SaturatingAdd(std::atomic<int>& counter, int amount) {
+  int current = counter.load(std::memory_order_relaxed);
+  int next;
+  do {
+    next = current > INT_MAX - amount ? INT_MAX : current + amount;
+  } while (!counter.compare_exchange_weak(current, next,
+                                          std::memory_order_relaxed));
+}
+
+}  // namespace
+
+CallTarget::CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,
+                       CallTarget* source)
+    : root_(std::move(root)),
+      runtime_(runtime),
+      source_(source),
+      id_(next_call_target_id.fetch_add(1)) {
+  root_->AdoptChildren();
+  root_->set_call_target(this);
+  name_ = source_ == nullptr ? root_->name()
+                             : absl::StrCat(root_->name(), " <split-", id_, ">");
+  int size = root_->ComputeSize();
+  uninitialized_node_count_ = size > 0 ? size : root_->CountNodes();
+}
+
+CallTarget::~CallTarget() = default;
+
+Value CallTarget::Call(absl::Span<const Value> arguments) {
+  IncrementCallCount();
+  if (StackLimit::IsExceeded()) {
+    throw StackOverflowError(
+        absl::StrCat("Stack overflow: recursion too deep in ", root_->name()));
+  }
+  FrameDescriptor& descriptor = root_->frame_descriptor();
+  int slot_count = descriptor.size();
+  // On the native stack: the collector scans it, and it dies with the call.
+  auto* slots = static_cast<Value*>(alloca(sizeof(Value) * (slot_count + 1)));
+  std::fill_n(slots, slot_count, Value::Illegal());
+  Frame frame(&descriptor, slots, arguments, root_.get(), Frame::Current());
+  FrameScope scope(&frame);
+  return root_->Execute(frame);
+}
+
+void CallTarget::IncrementCallCount() {
+  SaturatingAdd(call_count_, 1);
+  SaturatingAdd(call_and_loop_count_, 1);
+}
+
+void CallTarget::AddLoopCount(int iterations) {
+  if (iterations > 0) SaturatingAdd(call_and_loop_count_, iterations);
+}
+
+void CallTarget::AddDirectCallNode(DirectCallNode* call) {
+  std::lock_guard<std::mutex> guard(callers_lock_);
+  if (single_caller_ == call) return;
+  single_caller_ = single_caller_ == nullptr ? call : kMultipleCallers;
+  ++call_sites_known_;
+}
+
+void CallTarget::RemoveDirectCallNode(DirectCallNode* call) {
+  std::lock_guard<std::mutex> guard(callers_lock_);
+  if (call_sites_known_ > 0) --call_sites_known_;
+  if (single_caller_ == call) single_caller_ = nullptr;
+}
+
+int CallTarget::call_sites_known() const {
+  std::lock_guard<std::mutex> guard(callers_lock_);
+  return call_sites_known_;
+}
+
+DirectCallNode* CallTarget::single_call_node() const {
+  std::lock_guard<std::mutex> guard(callers_lock_);
+  return single_caller_ == kMultipleCallers ? nullptr : single_caller_;
+}
+
+}  // namespace morel

@@ -1,0 +1,98 @@
+#ifndef MOREL_NODES_CALL_TARGET_H_
+#define MOREL_NODES_CALL_TARGET_H_
+
+// CallTarget: a RootNode made callable, with the profile the engine's
+// policies read: call and loop counts, the known callers (direct call nodes
+// register when they are created), the needs-split flag, and for a split
+// copy the target it was split from (Truffle's OptimizedCallTarget fields,
+// truffle_reference.md §1.1).
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/types/span.h"
+#include "nodes/root_node.h"
+#include "nodes/value.h"
+
+namespace morel {
+
+class DirectCallNode;
+class NodeRuntime;
+
+class CallTarget {
+ public:
+  // `source` is the target this one was split from, or null.
+  CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,
+             CallTarget* source = nullptr);
+  ~CallTarget();
+  CallTarget(const CallTarget&) = delete;
+  CallTarget& operator=(const CallTarget&) = delete;
+
+  // Runs the root in the interpreter: counts the call, checks the native
+  // stack (StackOverflowError instead of a crash), sets up the frame.
+  Value Call(absl::Span<const Value> arguments);
+
+  RootNode* root_node() const { return root_.get(); }
+  NodeRuntime* runtime() const { return runtime_; }
+  // A process-unique id (Truffle's target id).
+  int64_t id() const { return id_; }
+  // The root's name, or "<name> <split-<id>>" for a split copy.
+  const std::string& name() const { return name_; }
+
+  // ---- profile
+  int call_count() const { return call_count_.load(std::memory_order_relaxed); }
+  int call_and_loop_count() const {
+    return call_and_loop_count_.load(std::memory_order_relaxed);
+  }
+  // Adds loop iterations (saturating), as LoopNode reports them.
+  void AddLoopCount(int iterations);
+
+  // ---- splitting state
+  bool needs_split() const { return needs_split_.load(std::memory_order_acquire); }
+  void set_needs_split(bool value) {
+    needs_split_.store(value, std::memory_order_release);
+  }
+  // Null for a source target; the original for a split copy.
+  CallTarget* source_call_target() const { return source_; }
+  bool is_split() const { return source_ != nullptr; }
+  // The size splitting budgets with: RootNode::ComputeSize() if positive,
+  // else the node count of the uninitialized tree.
+  int uninitialized_node_count() const { return uninitialized_node_count_; }
+
+  // Known callers. Registration happens when a DirectCallNode is created;
+  // the counts are approximate (never decremented on destruction).
+  void AddDirectCallNode(DirectCallNode* call);
+  void RemoveDirectCallNode(DirectCallNode* call);
+  int call_sites_known() const;
+  // The single known caller, or null for none or several.
+  DirectCallNode* single_call_node() const;
+  // For a split target: the call node it was split for.
+  DirectCallNode* call_site_for_split() const { return single_call_node(); }
+
+ private:
+  void IncrementCallCount();
+
+  std::unique_ptr<RootNode> root_;
+  NodeRuntime* runtime_;
+  CallTarget* source_;
+  int64_t id_;
+  std::string name_;
+  int uninitialized_node_count_;
+
+  std::atomic<int> call_count_{0};
+  std::atomic<int> call_and_loop_count_{0};
+  std::atomic<bool> needs_split_{false};
+
+  mutable std::mutex callers_lock_;
+  int call_sites_known_ = 0;
+  // null: none yet; kMultipleCallers: several; else the single caller.
+  DirectCallNode* single_caller_ = nullptr;
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_CALL_TARGET_H_

@@ -1,0 +1,127 @@
+#ifndef MOREL_NODES_FRAME_H_
+#define MOREL_NODES_FRAME_H_
+
+// FrameDescriptor: the layout of a root's activation frame, with a kind per
+// slot (long, boolean, object, illegal) that the interpreter generalizes
+// monotonically as it writes values (Truffle's FrameSlotKind) and the
+// compiler reads as a compilation-final speculation.
+//
+// Frame: one activation. Its slots live on the native stack of the call
+// (CallTarget::Call), so the garbage collector scans them; frames are linked
+// to their caller for stack walks (SL's stacktrace()).
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "nodes/value.h"
+
+namespace morel {
+
+class RootNode;
+
+enum class FrameSlotKind : uint8_t {
+  kIllegal,  // never written
+  kLong,
+  kBoolean,
+  kObject,   // any value
+};
+
+const char* FrameSlotKindName(FrameSlotKind kind);
+
+class FrameDescriptor {
+ public:
+  FrameDescriptor() = default;
+  FrameDescriptor(const FrameDescriptor&) = delete;
+  FrameDescriptor& operator=(const FrameDescriptor&) = delete;
+
+  int AddSlot(std::string name);
+  int size() const { return static_cast<int>(slots_.size()); }
+  const std::string& name(int slot) const { return slots_[slot]->name; }
+  FrameSlotKind kind(int slot) const {
+    return slots_[slot]->kind.load(std::memory_order_acquire);
+  }
+  // Records that `value` was written to `slot`: the kind moves from illegal
+  // to the value's kind, and to object on any mismatch. Never narrows.
+  void RecordWrite(int slot, const Value& value) const {
+    FrameSlotKind wanted = KindOf(value);
+    FrameSlotKind current = kind(slot);
+    if (current == wanted || current == FrameSlotKind::kObject) return;
+    Generalize(slot, wanted);
+  }
+
+  // A fresh descriptor with the same slot names and illegal kinds (for
+  // uninitialized copies of a root).
+  std::unique_ptr<FrameDescriptor> CopyUninitialized() const;
+
+  static FrameSlotKind KindOf(const Value& value) {
+    if (value.IsLong()) return FrameSlotKind::kLong;
+    if (value.IsBoolean()) return FrameSlotKind::kBoolean;
+    return FrameSlotKind::kObject;
+  }
+
+ private:
+  void Generalize(int slot, FrameSlotKind wanted) const;
+
+  struct Slot {
+    std::string name;
+    std::atomic<FrameSlotKind> kind{FrameSlotKind::kIllegal};
+  };
+  std::vector<std::unique_ptr<Slot>> slots_;
+};
+
+class Frame {
+ public:
+  Frame(const FrameDescriptor* descriptor, Value* slots,
+        absl::Span<const Value> arguments, RootNode* root, Frame* caller)
+      : descriptor_(descriptor),
+        slots_(slots),
+        arguments_(arguments),
+        root_(root),
+        caller_(caller) {}
+
+  Value Get(int slot) const { return slots_[slot]; }
+  void Set(int slot, Value value) { slots_[slot] = value; }
+  bool IsInitialized(int slot) const { return !slots_[slot].IsIllegal(); }
+
+  absl::Span<const Value> arguments() const { return arguments_; }
+  // A register for the activation's result, for languages whose statements
+  // signal "return" through a status instead of unwinding.
+  Value return_value() const { return return_value_; }
+  void set_return_value(Value value) { return_value_ = value; }
+  const FrameDescriptor& descriptor() const { return *descriptor_; }
+  RootNode* root() const { return root_; }
+  // The frame of the calling guest function, or null at the bottom.
+  Frame* caller() const { return caller_; }
+
+  // The innermost frame executing on this thread, or null.
+  static Frame* Current();
+
+ private:
+  friend class FrameScope;
+  const FrameDescriptor* descriptor_;
+  Value* slots_;
+  absl::Span<const Value> arguments_;
+  RootNode* root_;
+  Frame* caller_;
+  Value return_value_ = Value::Illegal();
+};
+
+// Makes a frame the current one for its lifetime.
+class FrameScope {
+ public:
+  explicit FrameScope(Frame* frame);
+  ~FrameScope();
+  FrameScope(const FrameScope&) = delete;
+  FrameScope& operator=(const FrameScope&) = delete;
+
+ private:
+  Frame* previous_;
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_FRAME_H_

@@ -1,0 +1,62 @@
+#include "nodes/heap.h"
+
+#include <pthread.h>
+
+#include <mutex>
+
+#include "gc.h"
+
+namespace morel::heap {
+
+void Initialize() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    GC_INIT();
+    // Threads created through GC_pthread_create (gc.h redirects
+    // pthread_create when GC_THREADS is defined) register themselves; others
+    // may register explicitly.
+    GC_allow_register_threads();
+  });
+}
+
+void* AllocateTraced(size_t bytes) { return GC_MALLOC(bytes); }
+void* AllocateAtomic(size_t bytes) { return GC_MALLOC_ATOMIC(bytes); }
+void* AllocateRoot(size_t bytes) {
+  Initialize();
+  return GC_MALLOC_UNCOLLECTABLE(bytes);
+}
+void FreeRoot(void* pointer) { GC_FREE(pointer); }
+namespace {
+struct Trampoline {
+  void (*function)(void*);
+  void* argument;
+};
+void* RunTrampoline(void* raw) {
+  auto* trampoline = static_cast<Trampoline*>(raw);
+  trampoline->function(trampoline->argument);
+  return nullptr;
+}
+}  // namespace
+
+void RunOnLargeStack(size_t stack_bytes, void (*function)(void*), void* argument) {
+  Initialize();
+  Trampoline trampoline{function, argument};
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, stack_bytes);
+  pthread_t thread;
+  // gc.h (with GC_THREADS) routes pthread_create through the collector, so
+  // the new thread's stack is scanned.
+  if (pthread_create(&thread, &attributes, RunTrampoline, &trampoline) != 0) {
+    pthread_attr_destroy(&attributes);
+    function(argument);  // no thread: run here, with the stack we have
+    return;
+  }
+  pthread_attr_destroy(&attributes);
+  pthread_join(thread, nullptr);
+}
+
+void Collect() { GC_gcollect(); }
+size_t HeapSize() { return GC_get_heap_size(); }
+
+}  // namespace morel::heap

@@ -1,0 +1,120 @@
+#ifndef MOREL_NODES_INTERPRETER_CONTEXT_H_
+#define MOREL_NODES_INTERPRETER_CONTEXT_H_
+
+// InterpreterContext: the execution context in which the interpreter runs
+// specialization guards and bodies (nodes/specialization.h).
+//
+// A specialization is written once, as templates over a context type C, in
+// this vocabulary only: C::V (a guest value), C::Bool, C::Long, and the
+// operations below. The interpreter instantiates it with this context, which
+// computes; the partial evaluator instantiates it with a context of the same
+// vocabulary that emits IR instead (guards become speculation checks or
+// branches, RewriteOn becomes a deoptimization, Call a call to the same
+// function, which the compiler does not enter). Keeping bodies inside this
+// vocabulary is what makes the two agree.
+//
+// Rules for bodies: no side effects before the last RewriteOn (the body runs
+// to its end even when a RewriteOn fired, and its result is dropped), so
+// every primitive operation is total; anything that is not a primitive
+// operation on values goes through Call<&Function>.
+
+#include <cstdint>
+
+#include "nodes/value.h"
+
+namespace morel {
+
+struct InterpreterContext {
+  using V = Value;
+  using Bool = bool;
+  using Long = int64_t;
+
+  template <typename T>
+  struct Overflowing {
+    T value;
+    bool overflow;
+  };
+
+  // ---- type checks and conversions
+  static bool IsLong(Value v) { return v.IsLong(); }
+  static bool IsBoolean(Value v) { return v.IsBoolean(); }
+  static bool HasTag(Value v, ValueTag tag) { return v.tag == tag; }
+  static int64_t AsLong(Value v) { return v.AsLong(); }
+  static bool AsBoolean(Value v) { return v.AsBoolean(); }
+  static Value BoxLong(int64_t v) { return Value::Long(v); }
+  static Value BoxBoolean(bool v) { return Value::Boolean(v); }
+  static Value Constant(Value v) { return v; }
+
+  // ---- boolean logic (both operands are evaluated; guards are pure)
+  static bool True() { return true; }
+  static bool And(bool a, bool b) { return a && b; }
+  static bool Or(bool a, bool b) { return a || b; }
+  static bool Not(bool a) { return !a; }
+
+  // ---- 64-bit arithmetic
+  static Overflowing<int64_t> AddOverflow(int64_t a, int64_t b) {
+    int64_t r;
+    bool o = __builtin_add_overflow(a, b, &r);
+    return {r, o};
+  }
+  static Overflowing<int64_t> SubOverflow(int64_t a, int64_t b) {
+    int64_t r;
+    bool o = __builtin_sub_overflow(a, b, &r);
+    return {r, o};
+  }
+  static Overflowing<int64_t> MulOverflow(int64_t a, int64_t b) {
+    int64_t r;
+    bool o = __builtin_mul_overflow(a, b, &r);
+    return {r, o};
+  }
+  // Total: a body may compute it before RewriteOn discards the result, so
+  // the cases that trap in C++ (zero divisor, INT64_MIN / -1) yield 0 here
+  // and must be excluded by a RewriteOn.
+  static int64_t LongDivide(int64_t a, int64_t b) {
+    if (b == 0 || (b == -1 && a == INT64_MIN)) return 0;
+    return a / b;
+  }
+  static bool LongEqual(int64_t a, int64_t b) { return a == b; }
+  static bool LongLess(int64_t a, int64_t b) { return a < b; }
+  static bool LongLessEqual(int64_t a, int64_t b) { return a <= b; }
+  static bool ValueIdentical(Value a, Value b) { return a == b; }
+
+  // ---- memory of referenced objects (payload pointers)
+  // `member` of the object `v` points to.
+  template <typename Class, typename T>
+  static T LoadField(Value v, T Class::*member) {
+    return v.As<Class>()->*member;
+  }
+  template <typename T>
+  static bool PointerEqual(const T* a, const T* b) {
+    return a == b;
+  }
+  static Value LoadValue(const Value* base, int index) { return base[index]; }
+  static void StoreValue(Value* base, int index, Value value) {
+    base[index] = value;
+  }
+
+  // ---- control
+  // Leaves this specialization when `condition` holds: the specializer
+  // excludes it and re-specializes (Truffle's rewriteOn). The body's result
+  // is discarded, so nothing before this may have side effects.
+  void RewriteOn(bool condition) { rewrite |= condition; }
+
+  // Compiler directives (nodes/directives.h) in context form.
+  static void TransferToInterpreter() {}
+  static void TransferToInterpreterAndInvalidate() {}
+  static constexpr bool InInterpreter() { return true; }
+
+  // A call the compiler does not enter (a boundary): runtime functions,
+  // slow paths, guest errors.
+  template <auto Function, typename... Args>
+  static auto Call(Args... args) {
+    return Function(args...);
+  }
+
+  bool rewrite = false;
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_INTERPRETER_CONTEXT_H_

@@ -1,0 +1,52 @@
+#ifndef MOREL_NODES_LOOP_NODE_H_
+#define MOREL_NODES_LOOP_NODE_H_
+
+// LoopNode around a RepeatingNode (Truffle's LoopNode): runs the body until
+// it stops asking to continue, counts iterations and reports them to the
+// enclosing call target (its call-and-loop count drives compilation) and to
+// the runtime (which may offer on-stack replacement; osr/ builds on this).
+
+#include <memory>
+
+#include "nodes/frame.h"
+#include "nodes/node.h"
+
+namespace morel {
+
+class RepeatingNode : public Node {
+ public:
+  // The status that asks the loop to run the body again. Any other value
+  // ends the loop and is returned by LoopNode::Execute (a language's break,
+  // return, ... statuses).
+  static constexpr int kContinueLoop = 0;
+
+  using Node::Node;
+  // Runs one iteration (typically: evaluate the condition, run the body).
+  virtual int ExecuteRepeating(Frame& frame) = 0;
+};
+
+class LoopNode final : public Node {
+ public:
+  MOREL_NODE_KIND(LoopNode)
+
+  explicit LoopNode(std::unique_ptr<RepeatingNode> body,
+                    SourceSection source_section = {})
+      : Node(std::move(source_section)), body_(std::move(body)) {}
+
+  // Runs the loop; returns the body's final (non-continue) status.
+  int Execute(Frame& frame);
+
+  RepeatingNode* repeating_node() const { return body_.get(); }
+  void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
+
+  // Adds `iterations` to the call target of `node`'s root (Truffle's
+  // LoopNode.reportLoopCount).
+  static void ReportLoopCount(Node& node, int iterations);
+
+ private:
+  Child<RepeatingNode> body_;
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_LOOP_NODE_H_

@@ -1,0 +1,84 @@
+#include "nodes/node.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "nodes/call_target.h"
+#include "nodes/node_runtime.h"
+#include "nodes/root_node.h"
+
+namespace morel {
+
+const SourceSection* Node::EncapsulatingSourceSection() const {
+  for (const Node* node = this; node != nullptr; node = node->parent_) {
+    if (node->source_section_.IsValid()) return &node->source_section_;
+  }
+  return nullptr;
+}
+
+RootNode* Node::GetRootNode() const {
+  const Node* node = this;
+  while (node->parent_ != nullptr) node = node->parent_;
+  // Only a RootNode is adopted at the top of a tree; a detached subtree has
+  // no root. RootNode overrides nothing to say so, so ask the type.
+  return const_cast<RootNode*>(dynamic_cast<const RootNode*>(node));
+}
+
+void Node::AdoptChildren() {
+  ForEachChild([this](ChildSlot& slot) {
+    Node* child = slot.get();
+    if (child == nullptr) return;
+    child->parent_ = this;
+    child->AdoptChildren();
+  });
+}
+
+int Node::CountNodes() {
+  int count = 1;
+  ForEachChild([&count](ChildSlot& slot) {
+    if (Node* child = slot.get()) count += child->CountNodes();
+  });
+  return count;
+}
+
+void Node::ReplaceImpl(std::unique_ptr<Node> replacement,
+                       absl::string_view reason) {
+  if (parent_ == nullptr) {
+    std::fprintf(stderr, "morel: Replace() of a %.*s that has no parent\n",
+                 static_cast<int>(kind_name().size()), kind_name().data());
+    std::abort();
+  }
+  Node* parent = parent_;
+  ChildSlot* owner = nullptr;
+  parent->ForEachChild([&](ChildSlot& slot) {
+    if (slot.get() == this) owner = &slot;
+  });
+  if (owner == nullptr) {
+    std::fprintf(stderr, "morel: Replace(): %.*s is not a child of its parent\n",
+                 static_cast<int>(kind_name().size()), kind_name().data());
+    std::abort();
+  }
+  Node* new_node = replacement.release();
+  new_node->parent_ = parent;
+  new_node->AdoptChildren();
+  Node* old_node = owner->Exchange(new_node);
+  RootNode* root = parent->GetRootNode();
+  if (root == nullptr) {
+    delete old_node;
+    return;
+  }
+  if (CallTarget* target = root->call_target()) {
+    target->runtime()->OnNodeReplaced(*target, *old_node, *new_node, reason);
+  }
+  root->Retire(std::unique_ptr<Node>(old_node));
+}
+
+void Node::ReportPolymorphicSpecialize() {
+  RootNode* root = GetRootNode();
+  if (root == nullptr) return;
+  CallTarget* target = root->call_target();
+  if (target == nullptr) return;
+  target->runtime()->OnPolymorphicSpecialize(*this);
+}
+
+}  // namespace morel

@@ -1,0 +1,189 @@
+#ifndef MOREL_NODES_NODE_H_
+#define MOREL_NODES_NODE_H_
+
+// Node: the unit of a self-specializing interpreter (Truffle's Node).
+//
+// A node has a parent, children held in Child<T>/ChildList<T> fields (which
+// own them), and a source section. A node replaces itself with Replace(); the
+// replaced node is retired to its root, not freed, because it may still be
+// executing (self-replacement) or be read by a compiler thread.
+//
+// Threading: the interpreter mutates a tree only under its root's lock
+// (RootNode::lock()); child pointers and specialization state words are
+// atomics published with release stores, so a compiler thread may read the
+// tree concurrently with acquire loads and sees either the old or the new
+// node, never a torn one.
+
+#include <atomic>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/strings/string_view.h"
+#include "nodes/heap.h"
+#include "nodes/source.h"
+
+namespace morel {
+
+class Node;
+class RootNode;
+
+// How a node class takes part in polymorphism reporting (DESIGN §4). Declared
+// once per class by inheriting one of the mixins in nodes/polymorphism.h and
+// inherited by subclasses, like Truffle's @ReportPolymorphism.
+enum class PolymorphismReporting {
+  kNone,         // never reports (the default)
+  kReport,       // reports every increase of polymorphism
+  kExclude,      // never reports, even if a superclass does
+  kMegamorphic,  // reports only when a megamorphic specialization activates
+};
+
+// The owning slot of one child. Type-erased so that Replace() can find and
+// swap a child without knowing the parent's class.
+class ChildSlot {
+ public:
+  ChildSlot() = default;
+  ChildSlot(const ChildSlot&) = delete;
+  ChildSlot& operator=(const ChildSlot&) = delete;
+  ~ChildSlot() { delete node_.load(std::memory_order_relaxed); }
+
+  Node* get() const { return node_.load(std::memory_order_acquire); }
+  // Stores `node` and returns the previous occupant (ownership passes).
+  Node* Exchange(Node* node) {
+    return node_.exchange(node, std::memory_order_acq_rel);
+  }
+
+ private:
+  std::atomic<Node*> node_{nullptr};
+};
+
+using ChildVisitor = absl::FunctionRef<void(ChildSlot&)>;
+
+class Node : public heap::RootAllocated {
+ public:
+  explicit Node(SourceSection source_section = {})
+      : source_section_(std::move(source_section)) {}
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  virtual ~Node() = default;
+
+  // A stable class name for dumps, traces and TraceSplittingSummary ("SLAddNode").
+  virtual absl::string_view kind_name() const = 0;
+
+  // Calls `visitor` on every child slot, in execution order. Nodes without
+  // children keep the default.
+  virtual void ForEachChild(ChildVisitor visitor) {}
+
+  virtual PolymorphismReporting polymorphism_reporting() const {
+    return PolymorphismReporting::kNone;
+  }
+
+  Node* parent() const { return parent_; }
+  const SourceSection& source_section() const { return source_section_; }
+  // This node's section, or that of the nearest ancestor that has one.
+  const SourceSection* EncapsulatingSourceSection() const;
+  // The root of the tree this node is adopted into, or null.
+  RootNode* GetRootNode() const;
+
+  // Makes this node the parent of every child, recursively.
+  void AdoptChildren();
+  // Makes this node the parent of `child` (and `child` of its children):
+  // for children attached after the tree was built, e.g. in cache entries.
+  void Adopt(Node& child) {
+    child.parent_ = this;
+    child.AdoptChildren();
+  }
+  // Number of nodes in this subtree, this one included.
+  int CountNodes();
+
+  // Replaces this node in its parent with `replacement` (which the parent
+  // adopts) and retires this node to the root. Must hold the root's lock
+  // when the tree is reachable from other threads. Returns the replacement.
+  template <typename T>
+  T* Replace(std::unique_ptr<T> replacement, absl::string_view reason) {
+    T* raw = replacement.get();
+    ReplaceImpl(std::unique_ptr<Node>(replacement.release()), reason);
+    return raw;
+  }
+
+  // Tells the runtime that a specialization change raised this node's degree
+  // of polymorphism (Truffle's Node.reportPolymorphicSpecialize()).
+  void ReportPolymorphicSpecialize();
+
+ protected:
+  template <typename T>
+  friend class Child;
+  template <typename T>
+  friend class ChildList;
+  void set_parent(Node* parent) { parent_ = parent; }
+
+ private:
+  void ReplaceImpl(std::unique_ptr<Node> replacement, absl::string_view reason);
+
+  Node* parent_ = nullptr;
+  SourceSection source_section_;
+};
+
+// An owned child of static type T.
+template <typename T>
+class Child {
+ public:
+  Child() = default;
+  explicit Child(std::unique_ptr<T> node) { slot_.Exchange(node.release()); }
+  Child(Child&& other) { slot_.Exchange(other.slot_.Exchange(nullptr)); }
+  Child& operator=(std::unique_ptr<T> node) {
+    delete slot_.Exchange(node.release());
+    return *this;
+  }
+
+  T* get() const { return static_cast<T*>(slot_.get()); }
+  T* operator->() const { return get(); }
+  T& operator*() const { return *get(); }
+  explicit operator bool() const { return get() != nullptr; }
+  ChildSlot& slot() { return slot_; }
+
+ private:
+  ChildSlot slot_;
+};
+
+// An owned, fixed-length list of children (Truffle's @Children arrays).
+template <typename T>
+class ChildList {
+ public:
+  ChildList() = default;
+  explicit ChildList(std::vector<std::unique_ptr<T>> nodes)
+      : slots_(nodes.size()) {
+    for (size_t i = 0; i < nodes.size(); ++i) slots_[i].Exchange(nodes[i].release());
+  }
+  ChildList(ChildList&&) = default;
+
+  size_t size() const { return slots_.size(); }
+  T* operator[](size_t i) const { return static_cast<T*>(slots_[i].get()); }
+  void ForEach(ChildVisitor visitor) {
+    for (ChildSlot& slot : slots_) visitor(slot);
+  }
+
+ private:
+  // ChildSlot is neither copyable nor movable; a unique array keeps the slots
+  // at fixed addresses.
+  struct Slots {
+    explicit Slots(size_t n = 0) : n(n), data(n ? new ChildSlot[n] : nullptr) {}
+    size_t size() const { return n; }
+    ChildSlot& operator[](size_t i) { return data[i]; }
+    const ChildSlot& operator[](size_t i) const { return data[i]; }
+    ChildSlot* begin() { return data.get(); }
+    ChildSlot* end() { return data.get() + n; }
+    size_t n;
+    std::unique_ptr<ChildSlot[]> data;
+  };
+  Slots slots_;
+};
+
+// Declares kind_name() for a node class.
+#define MOREL_NODE_KIND(Name)                                      \
+  absl::string_view kind_name() const override { return #Name; }
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_NODE_H_

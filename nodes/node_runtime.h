@@ -1,0 +1,56 @@
+#ifndef MOREL_NODES_NODE_RUNTIME_H_
+#define MOREL_NODES_NODE_RUNTIME_H_
+
+// NodeRuntime: what the node model needs from the engine that runs it (the
+// analogue of Truffle's runtime SPI). nodes/ declares it; engine/runtime's
+// Engine implements it, and the test language can run on a minimal one. This
+// keeps the dependency direction engine -> nodes.
+
+#include <memory>
+
+#include "absl/strings/string_view.h"
+
+namespace morel {
+
+class CallTarget;
+class DirectCallNode;
+class Node;
+class RootNode;
+
+class NodeRuntime {
+ public:
+  virtual ~NodeRuntime() = default;
+
+  // Creates, registers and returns the call target of `root` (owned by the
+  // runtime, alive as long as it).
+  virtual CallTarget* CreateCallTarget(std::unique_ptr<RootNode> root) = 0;
+
+  // A node's specialization change raised its polymorphism (after the
+  // node's reporting policy said to report).
+  virtual void OnPolymorphicSpecialize(Node& source) = 0;
+
+  // A direct call node was created for `target` (it is a known caller now).
+  virtual void OnDirectCallNodeCreated(DirectCallNode& call) {}
+
+  // An interpreter call through `call` is about to run `target`. The
+  // runtime may split and return a different target (the splitting hook).
+  virtual CallTarget* BeforeDirectCall(DirectCallNode& call, CallTarget* target) {
+    return target;
+  }
+
+  // DirectCallNode::CloneCallTarget(): a forced split. Returns whether the
+  // call node now calls a split copy.
+  virtual bool ForceSplit(DirectCallNode& call) { return false; }
+
+  // A node of `target`'s tree was replaced: code that relied on the old tree
+  // is invalid (the compiler's hook).
+  virtual void OnNodeReplaced(CallTarget& target, Node& old_node,
+                              Node& new_node, absl::string_view reason) {}
+
+  // Loop iterations reported by a LoopNode of `target`'s tree.
+  virtual void OnLoopCount(CallTarget& target, int iterations) {}
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_NODE_RUNTIME_H_

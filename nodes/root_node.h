@@ -1,0 +1,67 @@
+#ifndef MOREL_NODES_ROOT_NODE_H_
+#define MOREL_NODES_ROOT_NODE_H_
+
+// RootNode: the root of a node tree, the unit a CallTarget runs. It owns the
+// frame layout, the lock that serializes rewrites of its tree (one lock per
+// root, as in Truffle), and the nodes retired by Replace().
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "nodes/frame.h"
+#include "nodes/node.h"
+#include "nodes/value.h"
+
+namespace morel {
+
+class CallTarget;
+
+class RootNode : public Node {
+ public:
+  RootNode(SourceSection source_section, std::string name,
+           std::unique_ptr<FrameDescriptor> frame_descriptor);
+  ~RootNode() override;
+
+  // Runs the guest code for one activation.
+  virtual Value Execute(Frame& frame) = 0;
+
+  // The name of the guest function ("fib").
+  const std::string& name() const { return name_; }
+  FrameDescriptor& frame_descriptor() const { return *frame_descriptor_; }
+  CallTarget* call_target() const { return call_target_; }
+
+  // Serializes specialization and Replace() within this tree.
+  std::recursive_mutex& lock() const { return lock_; }
+
+  // Whether the runtime may split this root (Truffle's isCloningAllowed).
+  virtual bool IsCloningAllowed() const { return false; }
+  // A fresh copy of this root in its uninitialized state: no active
+  // specializations, empty caches, new call nodes. Required when
+  // IsCloningAllowed(); the default returns null.
+  virtual std::unique_ptr<RootNode> CloneUninitialized() const { return nullptr; }
+  // The size that splitting budgets with; <= 0 means "count the nodes".
+  virtual int ComputeSize() const { return -1; }
+  // Internal roots are hidden from guest stack walks.
+  virtual bool IsInternal() const { return false; }
+  // Trivial roots (a getter, a constant) are always inlined.
+  virtual bool IsTrivial() const { return false; }
+
+  // Keeps a replaced node alive until this root dies.
+  void Retire(std::unique_ptr<Node> node);
+
+ private:
+  friend class CallTarget;
+  void set_call_target(CallTarget* call_target) { call_target_ = call_target; }
+
+  std::string name_;
+  std::unique_ptr<FrameDescriptor> frame_descriptor_;
+  CallTarget* call_target_ = nullptr;
+  mutable std::recursive_mutex lock_;
+  std::vector<std::unique_ptr<Node>> retired_;
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_ROOT_NODE_H_

@@ -1,0 +1,418 @@
+#ifndef MOREL_NODES_SPECIALIZATION_H_
+#define MOREL_NODES_SPECIALIZATION_H_
+
+// Self-specialization support: the state machine of a specializing node,
+// what Truffle's DSL generates, written once as a template.
+//
+// A specialization is a struct:
+//
+//   struct AddLong {
+//     static constexpr absl::string_view kName = "AddLong";
+//     // optional: specializations this one replaces (Truffle's `replaces`)
+//     using Replaces = Specializations<...>;
+//     // optional: kDefault (the node's policy), kExclude, kMegamorphic
+//     static constexpr SpecializationReporting kReporting = ...;
+//     template <typename C>
+//     static typename C::Bool Guard(C& c, typename C::V left, typename C::V right);
+//     template <typename C>
+//     static typename C::V Body(C& c, AddNode& node, typename C::V left,
+//                               typename C::V right);
+//   };
+//
+// An inline-cache specialization also declares `struct Cache` (the cached
+// data of one instance), `static constexpr int kLimit`, and replaces Guard
+// and Body with
+//   static std::optional<Cache> Create(AddNode& node, Args... args);
+//     // in the slow path: the cache entry these arguments would use, or
+//     // nullopt if the specialization does not apply
+//   template <typename C> static typename C::Bool Guard(C& c, const Cache&, Args...);
+//   template <typename C> static typename C::V Body(C& c, Node&, Cache&, Args...);
+// and, if the cache holds child nodes, `void ForEachChild(ChildVisitor)` on Cache.
+//
+// Specializer<NodeT, Specs...> keeps the state word (one active bit and one
+// excluded bit per specialization) and the caches. Execute() tries the active
+// specializations in declaration order; a miss or a RewriteOn goes to the
+// slow path, which under the root's lock activates the first applicable
+// specialization (respecting exclusions, limits and `replaces`), decides
+// whether the change raised polymorphism, publishes the new state, reports
+// outside the lock, and executes. When nothing applies it calls
+// NodeT::Fallback(args...).
+//
+// The state word and cache lists are what the compiler reads (as
+// compilation-final constants) to partially evaluate the same Guard/Body
+// templates with its own context.
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/string_view.h"
+#include "nodes/heap.h"
+#include "nodes/interpreter_context.h"
+#include "nodes/node.h"
+#include "nodes/root_node.h"
+
+namespace morel {
+
+enum class SpecializationReporting {
+  kDefault,      // follow the node class's PolymorphismReporting
+  kExclude,      // activating this specialization never counts as polymorphism
+  kMegamorphic,  // activating it reports, whatever the node class says
+};
+
+template <typename... Specs>
+struct Specializations {};
+
+namespace specialization_internal {
+
+template <typename S, typename = void>
+struct IsCached : std::false_type {};
+template <typename S>
+struct IsCached<S, std::void_t<typename S::Cache>> : std::true_type {};
+
+template <typename S, typename = void>
+struct ReplacesOf {
+  using type = Specializations<>;
+};
+template <typename S>
+struct ReplacesOf<S, std::void_t<typename S::Replaces>> {
+  using type = typename S::Replaces;
+};
+
+template <typename S, typename = void>
+struct ReportingOf {
+  static constexpr SpecializationReporting value = SpecializationReporting::kDefault;
+};
+template <typename S>
+struct ReportingOf<S, std::void_t<decltype(S::kReporting)>> {
+  static constexpr SpecializationReporting value = S::kReporting;
+};
+
+template <typename T, typename = void>
+struct HasChildren : std::false_type {};
+template <typename T>
+struct HasChildren<T, std::void_t<decltype(std::declval<T&>().ForEachChild(
+                          std::declval<ChildVisitor>()))>> : std::true_type {};
+
+template <typename Target, typename... List>
+constexpr int IndexOf() {
+  int index = 0;
+  int found = -1;
+  ((std::is_same_v<Target, List> ? (found = index, ++index) : ++index), ...);
+  return found;
+}
+
+// One entry of an inline cache: immutable once published.
+template <typename CacheT>
+struct CacheEntry : heap::RootAllocated {
+  template <typename... A>
+  explicit CacheEntry(A&&... a) : data(std::forward<A>(a)...) {}
+  CacheT data;
+  CacheEntry* next = nullptr;
+};
+
+template <typename S, bool kCached = IsCached<S>::value>
+struct CacheList {
+  void ForEachChild(ChildVisitor) {}
+  int count() const { return 0; }
+};
+
+template <typename S>
+struct CacheList<S, true> {
+  using Entry = CacheEntry<typename S::Cache>;
+  std::atomic<Entry*> head{nullptr};
+  std::atomic<int> size{0};
+
+  ~CacheList() {
+    Entry* entry = head.load(std::memory_order_relaxed);
+    while (entry != nullptr) {
+      Entry* next = entry->next;
+      delete entry;
+      entry = next;
+    }
+  }
+  int count() const { return size.load(std::memory_order_acquire); }
+  void Push(Entry* entry) {
+    entry->next = head.load(std::memory_order_relaxed);
+    head.store(entry, std::memory_order_release);
+    size.fetch_add(1, std::memory_order_acq_rel);
+  }
+  void ForEachChild(ChildVisitor visitor) {
+    if constexpr (HasChildren<typename S::Cache>::value) {
+      for (Entry* e = head.load(std::memory_order_acquire); e != nullptr; e = e->next) {
+        e->data.ForEachChild(visitor);
+      }
+    }
+  }
+};
+
+}  // namespace specialization_internal
+
+template <typename NodeT, typename... Specs>
+class Specializer {
+  static_assert(sizeof...(Specs) <= 16, "at most 16 specializations per node");
+
+ public:
+  static constexpr int kCount = sizeof...(Specs);
+
+  template <typename S>
+  static constexpr int IndexOf() {
+    constexpr int index = specialization_internal::IndexOf<S, Specs...>();
+    static_assert(index >= 0, "not a specialization of this node");
+    return index;
+  }
+  static constexpr uint32_t ActiveBit(int index) { return 1u << index; }
+  static constexpr uint32_t ExcludedBit(int index) { return 1u << (16 + index); }
+
+  // The published state word: bits 0..15 active, 16..31 excluded.
+  uint32_t state() const { return state_.load(std::memory_order_acquire); }
+  template <typename S>
+  bool IsActive() const {
+    return (state() & ActiveBit(IndexOf<S>())) != 0;
+  }
+  template <typename S>
+  bool IsExcluded() const {
+    return (state() & ExcludedBit(IndexOf<S>())) != 0;
+  }
+  int ActiveCount() const { return __builtin_popcount(state() & 0xffff); }
+  template <typename S>
+  auto& cache() {
+    return std::get<IndexOf<S>()>(caches_);
+  }
+  // Names of the active specializations, comma-separated (dumps, tests).
+  std::string ActiveNames() const {
+    std::string names;
+    uint32_t s = state();
+    int index = 0;
+    ((((s & ActiveBit(index)) != 0
+           ? (void)(names += (names.empty() ? "" : ","), names += Specs::kName)
+           : void()),
+      ++index),
+     ...);
+    return names;
+  }
+
+  // Visits the child nodes held by inline-cache entries.
+  void ForEachChild(ChildVisitor visitor) {
+    std::apply([&](auto&... list) { (list.ForEachChild(visitor), ...); }, caches_);
+  }
+
+  template <typename... Args>
+  Value Execute(NodeT& node, Args... args) {
+    uint32_t s = state();
+    Value result;
+    int rewritten = -1;
+    if (TryActive(node, s, result, rewritten, std::index_sequence_for<Specs...>{},
+                  args...)) {
+      return result;
+    }
+    return ExecuteAndSpecialize(node, rewritten, args...);
+  }
+
+ private:
+  using Indices = std::index_sequence_for<Specs...>;
+
+  // Runs the first active specialization whose guard holds. When its body
+  // calls RewriteOn(true), returns false with `rewritten` set.
+  template <typename... Args, size_t... I>
+  bool TryActive(NodeT& node, uint32_t s, Value& result, int& rewritten,
+                 std::index_sequence<I...>, Args... args) {
+    return (TryOne<Specs, I>(node, s, result, rewritten, args...) || ...);
+  }
+
+  template <typename S, size_t I, typename... Args>
+  bool TryOne(NodeT& node, uint32_t s, Value& result, int& rewritten,
+              Args... args) {
+    if (rewritten >= 0 || (s & ActiveBit(I)) == 0) return false;
+    InterpreterContext c;
+    if constexpr (specialization_internal::IsCached<S>::value) {
+      auto& list = std::get<I>(caches_);
+      for (auto* e = list.head.load(std::memory_order_acquire); e != nullptr;
+           e = e->next) {
+        if (S::Guard(c, e->data, args...)) {
+          result = S::Body(c, node, e->data, args...);
+          return true;
+        }
+      }
+      return false;
+    } else {
+      if (!S::Guard(c, args...)) return false;
+      Value value = S::Body(c, node, args...);
+      if (c.rewrite) {
+        rewritten = static_cast<int>(I);
+        return false;
+      }
+      result = value;
+      return true;
+    }
+  }
+
+  // The specialization chosen by the slow path.
+  struct Choice {
+    int index = -1;
+    void* entry = nullptr;  // the cache entry, for inline-cache specializations
+    bool megamorphic_activated = false;
+    bool excluded_by_spec = false;  // a kExclude specialization was activated
+  };
+
+  template <typename... Args>
+  [[gnu::noinline, gnu::cold]] Value ExecuteAndSpecialize(NodeT& node,
+                                                          int rewritten,
+                                                          Args... args) {
+    // Each round either returns or excludes one more specialization.
+    for (int round = 0; round <= kCount; ++round) {
+      RootNode* root = node.GetRootNode();
+      std::unique_lock<std::recursive_mutex> guard;
+      if (root != nullptr) guard = std::unique_lock(root->lock());
+
+      if (rewritten >= 0) {
+        uint32_t s = state_.load(std::memory_order_relaxed);
+        state_.store((s & ~ActiveBit(rewritten)) | ExcludedBit(rewritten),
+                     std::memory_order_release);
+        rewritten = -1;
+      }
+      uint32_t old_state = state_.load(std::memory_order_relaxed);
+      int old_caches = TotalCacheEntries();
+      Choice choice;
+      uint32_t new_state = old_state;
+      Choose(node, new_state, choice, Indices{}, args...);
+      state_.store(new_state, std::memory_order_release);
+      // Truffle's rule: only a node that was already specialized (or had
+      // excluded something) can become more polymorphic, and it did if its
+      // state changed or its caches grew.
+      bool grew = old_state != 0 &&
+                  (new_state != old_state || TotalCacheEntries() > old_caches);
+      bool report = ShouldReport(node, choice, grew);
+      if (guard.owns_lock()) guard.unlock();
+      if (report) node.ReportPolymorphicSpecialize();
+
+      if (choice.index < 0) return NodeT::Fallback(node, args...);
+      Value result;
+      if (RunChosen(node, choice, result, rewritten, Indices{}, args...)) {
+        return result;
+      }
+      // The chosen body rewrote on its first execution: exclude and retry.
+    }
+    return NodeT::Fallback(node, args...);
+  }
+
+  // Activates the first applicable specialization in declaration order.
+  template <typename... Args, size_t... I>
+  void Choose(NodeT& node, uint32_t& state, Choice& choice,
+              std::index_sequence<I...>, Args... args) {
+    (ChooseOne<Specs, I>(node, state, choice, args...) || ...);
+  }
+
+  template <typename S, size_t I, typename... Args>
+  bool ChooseOne(NodeT& node, uint32_t& state, Choice& choice, Args... args) {
+    if ((state & ExcludedBit(I)) != 0) return false;
+    InterpreterContext c;
+    if constexpr (specialization_internal::IsCached<S>::value) {
+      auto& list = std::get<I>(caches_);
+      if ((state & ActiveBit(I)) != 0) {
+        // Another thread may have added the entry meanwhile.
+        for (auto* e = list.head.load(std::memory_order_acquire); e != nullptr;
+             e = e->next) {
+          if (S::Guard(c, e->data, args...)) {
+            choice.index = static_cast<int>(I);
+            choice.entry = e;
+            return true;
+          }
+        }
+      }
+      if (list.count() >= S::kLimit) return false;
+      std::optional<typename S::Cache> data = S::Create(node, args...);
+      if (!data.has_value()) return false;
+      auto* entry = new specialization_internal::CacheEntry<typename S::Cache>(
+          std::move(*data));
+      if constexpr (specialization_internal::HasChildren<typename S::Cache>::value) {
+        entry->data.ForEachChild([&node](ChildSlot& slot) {
+          if (Node* child = slot.get()) AdoptInto(node, *child);
+        });
+      }
+      list.Push(entry);
+      choice.entry = entry;
+    } else {
+      if (!S::Guard(c, args...)) return false;
+    }
+    choice.index = static_cast<int>(I);
+    bool newly_active = (state & ActiveBit(I)) == 0;
+    state |= ActiveBit(I);
+    ApplyReplaces<S>(state, typename specialization_internal::ReplacesOf<S>::type{});
+    constexpr SpecializationReporting reporting =
+        specialization_internal::ReportingOf<S>::value;
+    choice.megamorphic_activated =
+        newly_active && reporting == SpecializationReporting::kMegamorphic;
+    choice.excluded_by_spec = reporting == SpecializationReporting::kExclude;
+    return true;
+  }
+
+  template <typename S, typename... Replaced>
+  void ApplyReplaces(uint32_t& state, Specializations<Replaced...>) {
+    ((state = (state & ~ActiveBit(IndexOf<Replaced>())) |
+              ExcludedBit(IndexOf<Replaced>())),
+     ...);
+  }
+
+  template <typename... Args, size_t... I>
+  bool RunChosen(NodeT& node, const Choice& choice, Value& result,
+                 int& rewritten, std::index_sequence<I...>, Args... args) {
+    bool done = false;
+    ((static_cast<int>(I) == choice.index
+          ? (void)(done = RunOne<Specs, I>(node, choice, result, rewritten, args...))
+          : void()),
+     ...);
+    return done;
+  }
+
+  template <typename S, size_t I, typename... Args>
+  bool RunOne(NodeT& node, const Choice& choice, Value& result, int& rewritten,
+              Args... args) {
+    InterpreterContext c;
+    if constexpr (specialization_internal::IsCached<S>::value) {
+      auto* entry = static_cast<specialization_internal::CacheEntry<typename S::Cache>*>(
+          choice.entry);
+      result = S::Body(c, node, entry->data, args...);
+      return true;
+    } else {
+      Value value = S::Body(c, node, args...);
+      if (c.rewrite) {
+        rewritten = static_cast<int>(I);
+        return false;
+      }
+      result = value;
+      return true;
+    }
+  }
+
+  static void AdoptInto(Node& parent, Node& child);
+
+  static bool ShouldReport(NodeT& node, const Choice& choice, bool grew) {
+    PolymorphismReporting policy = node.polymorphism_reporting();
+    if (policy == PolymorphismReporting::kExclude) return false;
+    if (choice.megamorphic_activated) return true;
+    if (choice.excluded_by_spec) return false;
+    return policy == PolymorphismReporting::kReport && grew;
+  }
+
+  int TotalCacheEntries() const {
+    return std::apply([](const auto&... list) { return (list.count() + ... + 0); },
+                      caches_);
+  }
+
+  std::atomic<uint32_t> state_{0};
+  std::tuple<specialization_internal::CacheList<Specs>...> caches_;
+};
+
+template <typename NodeT, typename... Specs>
+void Specializer<NodeT, Specs...>::AdoptInto(Node& parent, Node& child) {
+  parent.Adopt(child);
+}
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_SPECIALIZATION_H_

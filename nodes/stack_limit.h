@@ -1,0 +1,34 @@
+#ifndef MOREL_NODES_STACK_LIMIT_H_
+#define MOREL_NODES_STACK_LIMIT_H_
+
+// Guards the native stack against guest recursion: CallTarget::Call checks
+// IsExceeded() and raises a guest StackOverflowError while enough stack is
+// left to unwind and report it.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace morel {
+
+class StackLimit {
+ public:
+  // Bytes kept free below the limit for unwinding, error reporting and
+  // runtime calls.
+  static constexpr size_t kReserve = 256 * 1024;
+
+  static bool IsExceeded() {
+    uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    if (limit_ == 0) InitializeForCurrentThread();
+    return here < limit_;
+  }
+
+  // The lowest usable address of this thread's stack plus kReserve.
+  static void InitializeForCurrentThread();
+
+ private:
+  static thread_local uintptr_t limit_;
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_STACK_LIMIT_H_
