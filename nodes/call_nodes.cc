@@ -16,8 +16,9 @@ std::unique_ptr<DirectCallNode> DirectCallNode::Create(CallTarget* target) {
 
 CallTarget* DirectCallNode::DecideSplit(CallTarget* target) {
   // Decided once, even if the split is refused (Truffle sets splitDecided
-  // before asking the strategy).
-  split_decided_ = true;
+  // before asking the strategy). The exchange makes it once also when
+  // threads race here: only the winner asks; the others call `target`.
+  if (split_decided_.exchange(true, std::memory_order_acq_rel)) return target;
   CallTarget* chosen = target->runtime()->BeforeDirectCall(*this, target);
   return chosen != nullptr ? chosen : target;
 }

@@ -34,7 +34,7 @@ class DirectCallNode final : public Node {
 
   Value Call(absl::Span<const Value> arguments) {
     CallTarget* target = current_call_target_.load(std::memory_order_acquire);
-    if (target->needs_split() && !split_decided_) {
+    if (target->needs_split() && !split_decided_.load(std::memory_order_relaxed)) {
       target = DecideSplit(target);
     }
     call_count_.fetch_add(1, std::memory_order_relaxed);
@@ -59,7 +59,7 @@ class DirectCallNode final : public Node {
   void ForceInlining() { inlining_forced_ = true; }
   bool is_inlining_forced() const { return inlining_forced_; }
   int call_count() const { return call_count_.load(std::memory_order_relaxed); }
-  bool split_decided() const { return split_decided_; }
+  bool split_decided() const { return split_decided_.load(std::memory_order_relaxed); }
 
   // Installs `split` (a split copy of call_target()) as the callee: moves
   // this node's caller registration from the old callee to the copy. Used by
@@ -73,7 +73,9 @@ class DirectCallNode final : public Node {
   CallTarget* call_target_;
   std::atomic<CallTarget*> current_call_target_;
   std::atomic<int> call_count_{0};
-  bool split_decided_ = false;
+  // Atomic: interpreter threads may share a call node. A plain bool was a
+  // data race, and two threads could both ask the runtime to split.
+  std::atomic<bool> split_decided_{false};
   bool inlining_forced_ = false;
 };
 

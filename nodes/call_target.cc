@@ -46,8 +46,13 @@ CallTarget::~CallTarget() = default;
 Value CallTarget::Call(absl::Span<const Value> arguments) {
   IncrementCallCount();
   if (StackLimit::IsExceeded()) {
-    throw StackOverflowError(
-        absl::StrCat("Stack overflow: recursion too deep in ", root_->name()));
+    std::string where;
+    if (const SourceSection* section = root_->EncapsulatingSourceSection()) {
+      where = absl::StrCat(" (defined at ", section->source->name(), " line ",
+                           section->line, " col ", section->column, ")");
+    }
+    throw StackOverflowError(absl::StrCat(
+        "Stack overflow: recursion too deep in ", root_->name(), where));
   }
   FrameDescriptor& descriptor = root_->frame_descriptor();
   int slot_count = descriptor.size();

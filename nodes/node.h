@@ -46,7 +46,10 @@ class ChildSlot {
   ChildSlot() = default;
   ChildSlot(const ChildSlot&) = delete;
   ChildSlot& operator=(const ChildSlot&) = delete;
-  ~ChildSlot() { delete node_.load(std::memory_order_relaxed); }
+  // Defined after Node: deleting the still-incomplete Node here would skip
+  // its (virtual) destructor and RootAllocated::operator delete, handing
+  // collector memory to free() ("free(): invalid pointer").
+  inline ~ChildSlot();
 
   Node* get() const { return node_.load(std::memory_order_acquire); }
   // Stores `node` and returns the previous occupant (ownership passes).
@@ -124,6 +127,8 @@ class Node : public heap::RootAllocated {
   Node* parent_ = nullptr;
   SourceSection source_section_;
 };
+
+ChildSlot::~ChildSlot() { delete node_.load(std::memory_order_relaxed); }
 
 // An owned child of static type T.
 template <typename T>

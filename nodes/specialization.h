@@ -188,8 +188,11 @@ class Specializer {
     std::string names;
     uint32_t s = state();
     int index = 0;
+    // append(data, size), not +=: Debian's Abseil has its own string_view,
+    // which std::string does not accept (this did not compile when used).
     ((((s & ActiveBit(index)) != 0
-           ? (void)(names += (names.empty() ? "" : ","), names += Specs::kName)
+           ? (void)(names += (names.empty() ? "" : ","),
+                    names.append(Specs::kName.data(), Specs::kName.size()))
            : void()),
       ++index),
      ...);
@@ -256,7 +259,6 @@ class Specializer {
     int index = -1;
     void* entry = nullptr;  // the cache entry, for inline-cache specializations
     bool megamorphic_activated = false;
-    bool excluded_by_spec = false;  // a kExclude specialization was activated
   };
 
   template <typename... Args>
@@ -269,23 +271,30 @@ class Specializer {
       std::unique_lock<std::recursive_mutex> guard;
       if (root != nullptr) guard = std::unique_lock(root->lock());
 
+      // The state before this round's changes, the RewriteOn exclusion
+      // included: an exclusion is a polymorphic step too (DESIGN §4), so the
+      // snapshot must precede it. (Taken after it, an overflow on a node whose
+      // wider specialization was already active reported nothing.) Only the
+      // specializations that take part in reporting count, as in Truffle's
+      // generated checkForPolymorphicSpecialize: a kExclude one's active bit
+      // and cache entries are masked out.
+      uint32_t old_state = state_.load(std::memory_order_relaxed) & kReportingMask;
+      int old_caches = ReportingCacheEntries();
       if (rewritten >= 0) {
         uint32_t s = state_.load(std::memory_order_relaxed);
         state_.store((s & ~ActiveBit(rewritten)) | ExcludedBit(rewritten),
                      std::memory_order_release);
         rewritten = -1;
       }
-      uint32_t old_state = state_.load(std::memory_order_relaxed);
-      int old_caches = TotalCacheEntries();
       Choice choice;
-      uint32_t new_state = old_state;
+      uint32_t new_state = state_.load(std::memory_order_relaxed);
       Choose(node, new_state, choice, Indices{}, args...);
       state_.store(new_state, std::memory_order_release);
       // Truffle's rule: only a node that was already specialized (or had
       // excluded something) can become more polymorphic, and it did if its
       // state changed or its caches grew.
-      bool grew = old_state != 0 &&
-                  (new_state != old_state || TotalCacheEntries() > old_caches);
+      bool grew = old_state != 0 && ((new_state & kReportingMask) != old_state ||
+                                     ReportingCacheEntries() > old_caches);
       bool report = ShouldReport(node, choice, grew);
       if (guard.owns_lock()) guard.unlock();
       if (report) node.ReportPolymorphicSpecialize();
@@ -347,7 +356,6 @@ class Specializer {
         specialization_internal::ReportingOf<S>::value;
     choice.megamorphic_activated =
         newly_active && reporting == SpecializationReporting::kMegamorphic;
-    choice.excluded_by_spec = reporting == SpecializationReporting::kExclude;
     return true;
   }
 
@@ -395,13 +403,33 @@ class Specializer {
     PolymorphismReporting policy = node.polymorphism_reporting();
     if (policy == PolymorphismReporting::kExclude) return false;
     if (choice.megamorphic_activated) return true;
-    if (choice.excluded_by_spec) return false;
     return policy == PolymorphismReporting::kReport && grew;
   }
 
-  int TotalCacheEntries() const {
-    return std::apply([](const auto&... list) { return (list.count() + ... + 0); },
-                      caches_);
+  // Whether specialization S takes part in polymorphism reporting.
+  template <typename S>
+  static constexpr bool Reports() {
+    return specialization_internal::ReportingOf<S>::value !=
+           SpecializationReporting::kExclude;
+  }
+  // Every excluded bit, and the active bits of reporting specializations.
+  static constexpr uint32_t ComputeReportingMask() {
+    uint32_t mask = 0;
+    int index = 0;
+    ((mask |= ExcludedBit(index) | (Reports<Specs>() ? ActiveBit(index) : 0u),
+      ++index),
+     ...);
+    return mask;
+  }
+  static constexpr uint32_t kReportingMask = ComputeReportingMask();
+
+  // Cache entries of the reporting specializations.
+  int ReportingCacheEntries() const {
+    return ReportingCacheEntriesImpl(Indices{});
+  }
+  template <size_t... I>
+  int ReportingCacheEntriesImpl(std::index_sequence<I...>) const {
+    return ((Reports<Specs>() ? std::get<I>(caches_).count() : 0) + ... + 0);
   }
 
   std::atomic<uint32_t> state_{0};

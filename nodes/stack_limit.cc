@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace morel {
 
@@ -22,9 +24,12 @@ void StackLimit::InitializeForCurrentThread() {
     return;
   }
   uintptr_t bottom = reinterpret_cast<uintptr_t>(low);
-  // The main thread's reported size can exceed what the rlimit lets grow.
+  // The main thread's reported size can exceed what the rlimit lets grow;
+  // other threads have exactly the stack they were created with.
   struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+  bool main_thread = getpid() == static_cast<pid_t>(syscall(SYS_gettid));
+  if (main_thread && getrlimit(RLIMIT_STACK, &rl) == 0 &&
+      rl.rlim_cur != RLIM_INFINITY) {
     uintptr_t top = bottom + size;
     if (size > rl.rlim_cur) bottom = top - rl.rlim_cur;
   }

@@ -5,10 +5,12 @@
 
 namespace morel::sl {
 
-void ThrowUninitializedLocal(const Frame& frame, int slot) {
+void ThrowUninitializedLocal(const SLReadLocalNode& node, const Frame& frame,
+                             int slot) {
   // The reference fails internally here (sl_spec §4.1 IMPL-DEFINED).
   throw SLError(absl::StrCat("Uninitialized local variable: ",
-                             frame.descriptor().name(slot)));
+                             frame.descriptor().name(slot),
+                             Location(&node.source_section())));
 }
 
 }  // namespace morel::sl

@@ -4,8 +4,8 @@
 // Local variables: frame slots resolved at parse time (sl_spec §4.1).
 // Writes record the slot's kind in the frame descriptor (a speculation the
 // compiler reads). Reading a slot before its first assignment is a guest
-// error "Uninitialized local variable: <name>" (IMPL-DEFINED in the
-// reference, which fails internally).
+// error "Uninitialized local variable: <name> at <source> line L col C"
+// (IMPL-DEFINED in the reference, which fails internally).
 
 #include <memory>
 
@@ -13,7 +13,9 @@
 
 namespace morel::sl {
 
-[[noreturn]] void ThrowUninitializedLocal(const Frame& frame, int slot);
+class SLReadLocalNode;
+[[noreturn]] void ThrowUninitializedLocal(const SLReadLocalNode& node,
+                                         const Frame& frame, int slot);
 
 class SLReadLocalNode final : public SLExpressionNode {
  public:
@@ -22,7 +24,7 @@ class SLReadLocalNode final : public SLExpressionNode {
       : SLExpressionNode(std::move(section)), slot_(slot) {}
   Value Execute(Frame& frame) override {
     Value value = frame.Get(slot_);
-    if (value.IsIllegal()) ThrowUninitializedLocal(frame, slot_);
+    if (value.IsIllegal()) ThrowUninitializedLocal(*this, frame, slot_);
     return value;
   }
   int slot() const { return slot_; }

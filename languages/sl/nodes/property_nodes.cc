@@ -1,5 +1,6 @@
 #include "languages/sl/nodes/property_nodes.h"
 
+#include "absl/strings/str_cat.h"
 #include "languages/sl/runtime/sl_error.h"
 #include "languages/sl/runtime/value_printing.h"
 
@@ -55,10 +56,14 @@ std::optional<WriteCached::Cache> WriteCached::Create(SLWritePropertyNode&,
   return Cache{std::move(property), shape, grown, grown->property_count() - 1};
 }
 
-Value SLReadPropertyNode::Fallback(SLReadPropertyNode&, Value, Value key) {
+Value SLReadPropertyNode::Fallback(SLReadPropertyNode& node, Value receiver,
+                                   Value key) {
   // Reading a property of a non-Object fails in the reference with an
-  // internal error; sl_spec §6.9 recommends this guest error.
-  ThrowUndefinedProperty(ConcatString(key));
+  // internal error; sl_spec §6.9 recommends "Undefined property: <key>",
+  // which we extend with the location and the receiver.
+  throw SLError(absl::StrCat("Undefined property: ", ConcatString(key),
+                             Location(&node.source_section()), ": ",
+                             TypeErrorValue(receiver), " is not an Object"));
 }
 
 Value SLWritePropertyNode::Fallback(SLWritePropertyNode&, Value, Value key, Value) {

@@ -66,7 +66,9 @@ struct Expression {
   std::string number_text;   // kNumberLiteral
   std::string string_value;  // kStringLiteral
   std::string name;          // kFunctionLiteral: function name;
-                             // k{Read,Write}Property with a `.name` key
+                             // k{Read,Write}Property with a `.name` key;
+                             // k{Read,Write}Local: the variable's name
+                             // (informational, the slot is what counts)
   int slot = -1;             // k{Read,Write}Local
   BinaryOp binary_op = BinaryOp::kAdd;
   LogicalOp logical_op = LogicalOp::kAnd;
@@ -105,7 +107,10 @@ struct Statement {
 struct Function {
   std::string name;
   SourceSpan span;         // from `function` to the closing `}`
-  int parameter_count = 0; // parameters are slots 0..parameter_count-1
+  // The number of declared parameters (positions). Parameter slots come
+  // first in the frame; with duplicate names fewer slots than positions are
+  // used, so bind arguments through `parameter_slots`.
+  int parameter_count = 0;
   // Names of all frame slots in slot order (sl_spec §4.1): parameters first,
   // then the locals of the body block in order of first declaring
   // assignment, then those of nested blocks in pre-order. Disjoint blocks

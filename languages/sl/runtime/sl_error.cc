@@ -5,13 +5,15 @@
 
 namespace morel::sl {
 
+std::string Location(const SourceSection* section) {
+  if (section == nullptr || !section->IsValid()) return "";
+  return absl::StrCat(" at ", section->source->name(), " line ", section->line,
+                      " col ", section->column);
+}
+
 void ThrowTypeError(const SourceSection* section, absl::string_view operation,
                     std::initializer_list<Value> values) {
-  std::string message = "Type error";
-  if (section != nullptr && section->IsValid()) {
-    absl::StrAppend(&message, " at ", section->source->name(), " line ",
-                    section->line, " col ", section->column);
-  }
+  std::string message = absl::StrCat("Type error", Location(section));
   absl::StrAppend(&message, ": operation \"", operation, "\" not defined for ");
   bool first = true;
   for (const Value& value : values) {

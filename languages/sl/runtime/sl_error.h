@@ -37,6 +37,8 @@ class SLExit : public std::exception {
                                  std::initializer_list<Value> values);
 [[noreturn]] void ThrowUndefinedFunction(const Value& callee);
 [[noreturn]] void ThrowUndefinedProperty(absl::string_view key);
+// " at <source> line L col C", or "" without a valid section.
+std::string Location(const SourceSection* section);
 
 }  // namespace morel::sl
 

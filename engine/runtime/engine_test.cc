@@ -1,0 +1,90 @@
+// Engine as the NodeRuntime of test-language programs: call-target
+// ownership and polymorphism events per node class.
+
+#include "engine/runtime/engine.h"
+
+#include <climits>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "nodes/call_target.h"
+#include "testing/test_language/builders.h"
+
+namespace morel::runtime {
+namespace {
+
+using test_language::Add;
+using test_language::Arg;
+using test_language::ClassifyNode;
+using test_language::Const;
+using test_language::DefineFunction;
+using test_language::FunctionValue;
+using test_language::Invoke;
+using test_language::MakeString;
+using test_language::QuietAdd;
+
+std::unique_ptr<Engine> NewEngine() {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(config::EngineConfig());
+  EXPECT_TRUE(engine.ok()) << engine.status();
+  return *std::move(engine);
+}
+
+TEST(EngineTest, OwnsTheCallTargetsItCreates) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  EXPECT_TRUE(engine->call_targets().empty());
+  CallTarget* f = DefineFunction(*engine, "f", Const(1));
+  CallTarget* g = DefineFunction(*engine, "g", Add(Arg(0), Const(1)));
+  EXPECT_EQ(engine->call_targets(), (std::vector<CallTarget*>{f, g}));
+  EXPECT_EQ(f->runtime(), engine.get());
+  EXPECT_EQ(g->Call({Value::Long(1)}), Value::Long(2));
+  EXPECT_EQ(engine->polymorphic_report_count(), 0);
+}
+
+TEST(EngineTest, CountsPolymorphicEventsPerNodeClass) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  CallTarget* add = DefineFunction(*engine, "add", Add(Arg(0), Arg(1)));
+  CallTarget* quiet = DefineFunction(*engine, "quiet", QuietAdd(Arg(0), Arg(1)));
+  CallTarget* classify =
+      DefineFunction(*engine, "classify", std::make_unique<ClassifyNode>(Arg(0)));
+  CallTarget* callees[3];
+  for (int i = 0; i < 3; ++i) callees[i] = DefineFunction(*engine, "callee", Const(i));
+  CallTarget* invoke = DefineFunction(*engine, "invoke", Invoke(Arg(0)));
+
+  for (CallTarget* target : {add, quiet}) {
+    target->Call({Value::Long(1), Value::Long(2)});
+    target->Call({Value::Double(1), Value::Long(2)});        // AddNode: 1
+    target->Call({MakeString("s"), Value::Long(2)});          // AddNode: 2
+  }
+  classify->Call({Value::Long(1)});
+  classify->Call({Value::Long(1000)});
+  classify->Call({Value::Boolean(true)});                     // megamorphic: 1
+  for (CallTarget* callee : callees) invoke->Call({FunctionValue(callee)});  // 2
+
+  std::map<std::string, int> expected = {
+      {"AddNode", 2}, {"ClassifyNode", 1}, {"InvokeNode", 2}};
+  EXPECT_EQ(engine->PolymorphicReportsByNodeClass(), expected);
+  EXPECT_EQ(engine->polymorphic_report_count(), 5);
+}
+
+TEST(EngineTest, DestroysCallTargetsThatCallEachOther) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  CallTarget* caller = DefineFunction(*engine, "caller", Invoke(Arg(0), Arg(1)));
+  CallTarget* callee = DefineFunction(*engine, "callee", test_language::CallDirect(caller, Arg(0), Const(0)));
+  // callee(f) calls caller(f, 0), which calls f(0): an older target holds a
+  // call node to a newer one and the other way round.
+  CallTarget* leaf = DefineFunction(*engine, "leaf", Arg(0));
+  EXPECT_EQ(callee->Call({FunctionValue(leaf)}), Value::Long(0));
+  EXPECT_EQ(caller->call_count(), 1);
+  engine.reset();  // under ASan: no use after free
+}
+
+TEST(EngineTest, GuestStackOverflowIsAnError) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  CallTarget* f = DefineFunction(*engine, "f", Invoke(Arg(0), Arg(0)));
+  EXPECT_THROW(f->Call({FunctionValue(f)}), StackOverflowError);
+}
+
+}  // namespace
+}  // namespace morel::runtime

@@ -1,0 +1,22 @@
+#ifndef MOREL_LANGUAGES_SL_BUILTINS_H_
+#define MOREL_LANGUAGES_SL_BUILTINS_H_
+
+// SL's builtin functions (sl_spec §9), registered before a program runs.
+
+#include <vector>
+
+#include "languages/sl/root_nodes.h"
+
+namespace morel::sl {
+
+struct BuiltinSpec {
+  const char* name;
+  int arity;
+  BuiltinFunction function;
+};
+
+const std::vector<BuiltinSpec>& Builtins();
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_BUILTINS_H_

@@ -1,0 +1,176 @@
+#include "languages/sl/node_builder.h"
+
+#include <utility>
+#include <vector>
+
+#include "languages/sl/nodes/arithmetic_nodes.h"
+#include "languages/sl/nodes/comparison_nodes.h"
+#include "languages/sl/nodes/invoke_node.h"
+#include "languages/sl/nodes/literal_nodes.h"
+#include "languages/sl/nodes/local_nodes.h"
+#include "languages/sl/nodes/logical_nodes.h"
+#include "languages/sl/nodes/property_nodes.h"
+#include "languages/sl/nodes/statement_nodes.h"
+#include "languages/sl/runtime/big_integer.h"
+#include "languages/sl/runtime/sl_string.h"
+#include "languages/sl/sl_context.h"
+
+namespace morel::sl {
+namespace {
+
+class NodeBuilder {
+ public:
+  NodeBuilder(SLContext& context, std::shared_ptr<const Source> source)
+      : context_(context), source_(std::move(source)) {}
+
+  SourceSection Section(const ast::SourceSpan& span) const {
+    SourceSection section;
+    section.source = source_;
+    section.line = span.line;
+    section.column = span.column;
+    section.char_index = span.char_index;
+    section.char_length = span.char_length;
+    return section;
+  }
+
+  std::unique_ptr<SLExpressionNode> Expression(const ast::Expression& e) {
+    using K = ast::ExpressionKind;
+    SourceSection section = Section(e.span);
+    switch (e.kind) {
+      case K::kNumberLiteral:
+        return std::make_unique<SLConstantNode>(section, NumberFromDecimal(e.number_text));
+      case K::kStringLiteral:
+        return std::make_unique<SLConstantNode>(section, StringValue(e.string_value));
+      case K::kReadLocal:
+        return std::make_unique<SLReadLocalNode>(section, e.slot);
+      case K::kWriteLocal:
+        return std::make_unique<SLWriteLocalNode>(section, e.slot, Expression(*e.value));
+      case K::kFunctionLiteral:
+        return std::make_unique<SLConstantNode>(
+            section, context_.functions().Lookup(e.name)->AsValue());
+      case K::kBinary:
+        return Binary(e, section);
+      case K::kLogical:
+        if (e.logical_op == ast::LogicalOp::kAnd) {
+          return std::make_unique<SLAndNode>(section, Expression(*e.left),
+                                             Expression(*e.right));
+        }
+        return std::make_unique<SLOrNode>(section, Expression(*e.left),
+                                          Expression(*e.right));
+      case K::kCall: {
+        std::vector<std::unique_ptr<SLExpressionNode>> arguments;
+        for (const auto& argument : e.arguments) arguments.push_back(Expression(*argument));
+        return std::make_unique<SLInvokeNode>(section, Expression(*e.callee),
+                                              std::move(arguments));
+      }
+      case K::kReadProperty:
+        return std::make_unique<SLReadPropertyNode>(section, Expression(*e.receiver),
+                                                    Key(e));
+      case K::kWriteProperty: {
+        auto receiver = Expression(*e.receiver);
+        auto key = Key(e);
+        return std::make_unique<SLWritePropertyNode>(section, std::move(receiver),
+                                                     std::move(key), Expression(*e.value));
+      }
+      case K::kParenthesized:
+        return Expression(*e.operand);
+    }
+    return nullptr;
+  }
+
+  std::unique_ptr<SLStatementNode> Statement(const ast::Statement& s) {
+    using K = ast::StatementKind;
+    SourceSection section = Section(s.span);
+    switch (s.kind) {
+      case K::kExpression:
+        return std::make_unique<SLExpressionStatementNode>(section, Expression(*s.expression));
+      case K::kWhile: {
+        SourceSection condition = Section(s.condition->span);
+        auto repeating = std::make_unique<SLWhileRepeatingNode>(
+            condition, Expression(*s.condition), Statement(*s.body));
+        return std::make_unique<SLWhileNode>(section, std::move(repeating));
+      }
+      case K::kIf:
+        return std::make_unique<SLIfNode>(
+            Section(s.condition->span), Expression(*s.condition), Statement(*s.body),
+            s.else_body ? Statement(*s.else_body) : nullptr);
+      case K::kBreak:
+        return std::make_unique<SLBreakNode>(section);
+      case K::kContinue:
+        return std::make_unique<SLContinueNode>(section);
+      case K::kReturn:
+        return std::make_unique<SLReturnNode>(
+            section, s.expression ? Expression(*s.expression) : nullptr);
+      case K::kDebugger:
+        return std::make_unique<SLDebuggerNode>(section);
+      case K::kBlock: {
+        std::vector<std::unique_ptr<SLStatementNode>> body;
+        for (const auto& statement : s.statements) body.push_back(Statement(*statement));
+        return std::make_unique<SLBlockNode>(section, std::move(body));
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  std::unique_ptr<SLExpressionNode> Key(const ast::Expression& e) {
+    if (e.key) return Expression(*e.key);
+    return std::make_unique<SLConstantNode>(Section(e.span), StringValue(e.name));
+  }
+
+  std::unique_ptr<SLExpressionNode> Binary(const ast::Expression& e,
+                                           const SourceSection& section) {
+    auto left = Expression(*e.left);
+    auto right = Expression(*e.right);
+    switch (e.binary_op) {
+      case ast::BinaryOp::kAdd:
+        return std::make_unique<SLAddNode>(section, std::move(left), std::move(right));
+      case ast::BinaryOp::kSub:
+        return std::make_unique<SLSubNode>(section, std::move(left), std::move(right));
+      case ast::BinaryOp::kMul:
+        return std::make_unique<SLMulNode>(section, std::move(left), std::move(right));
+      case ast::BinaryOp::kDiv:
+        return std::make_unique<SLDivNode>(section, std::move(left), std::move(right));
+      case ast::BinaryOp::kLess:
+        return std::make_unique<SLLessThanNode>(section, std::move(left), std::move(right));
+      case ast::BinaryOp::kLessEqual:
+        return std::make_unique<SLLessOrEqualNode>(section, std::move(left),
+                                                   std::move(right));
+      case ast::BinaryOp::kGreater:
+        return std::make_unique<SLNotNode>(
+            section, std::make_unique<SLLessOrEqualNode>(section, std::move(left),
+                                                         std::move(right)));
+      case ast::BinaryOp::kGreaterEqual:
+        return std::make_unique<SLNotNode>(
+            section,
+            std::make_unique<SLLessThanNode>(section, std::move(left), std::move(right)));
+      case ast::BinaryOp::kEqual:
+        return std::make_unique<SLEqualNode>(section, std::move(left), std::move(right));
+      case ast::BinaryOp::kNotEqual:
+        return std::make_unique<SLNotNode>(
+            section,
+            std::make_unique<SLEqualNode>(section, std::move(left), std::move(right)));
+    }
+    return nullptr;
+  }
+
+  SLContext& context_;
+  std::shared_ptr<const Source> source_;
+};
+
+}  // namespace
+
+std::unique_ptr<SLFunctionRootNode> BuildFunctionRoot(
+    SLContext& context, std::shared_ptr<const ast::Program> program,
+    int function_index) {
+  const ast::Function& function = program->functions[function_index];
+  NodeBuilder builder(context, context.SourceOf(*program));
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  for (const std::string& name : function.slot_names) descriptor->AddSlot(name);
+  return std::make_unique<SLFunctionRootNode>(
+      builder.Section(function.span), function.name, std::move(descriptor),
+      function.parameter_slots, builder.Statement(*function.body), &context,
+      std::move(program), function_index);
+}
+
+}  // namespace morel::sl

@@ -1,0 +1,157 @@
+#include "languages/sl/parser/recognizer.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "languages/sl/parser/prediction.h"
+
+namespace morel::sl {
+
+std::string QuoteForError(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  out += "'";
+  return out;
+}
+
+std::vector<int> Recognizer::FollowStack() const {
+  std::vector<int> stack;
+  stack.reserve(invoking_.size());
+  for (auto it = invoking_.rbegin(); it != invoking_.rend(); ++it) {
+    stack.push_back(atn_.FollowOf(*it));
+  }
+  return stack;
+}
+
+const Token* Recognizer::Match(int type) {
+  if (failed()) return nullptr;
+  const Token& current = LT(1);
+  if (failed()) return nullptr;
+  if (current.type == type) {
+    input_.Consume();
+    return failed() ? nullptr : &current;
+  }
+  // DefaultErrorStrategy.recoverInline.
+  if (SingleTokenDeletion() || failed()) return nullptr;
+  if (SingleTokenInsertion() || failed()) return nullptr;
+  if (next_tokens_context_.has_value()) {
+    ReportInputMismatch(atn_.ExpectedTokens(next_tokens_context_->state,
+                                            next_tokens_context_->invoking));
+  } else {
+    ReportInputMismatch(ExpectedTokens());
+  }
+  return nullptr;
+}
+
+bool Recognizer::Sync() {
+  if (failed()) return false;
+  const int la = LA(1);
+  if (failed()) return false;
+  const TokenSet& next = atn_.NextTokens(state_);
+  if (next.Contains(la)) {
+    next_tokens_context_.reset();
+    return true;
+  }
+  if (next.Contains(TokenSet::kEpsilon)) {
+    if (!next_tokens_context_.has_value()) {
+      next_tokens_context_ = SavedContext{state_, invoking_};
+    }
+    return true;
+  }
+  switch (atn_.state(state_).type) {
+    case AtnStateType::kBlockStart:
+    case AtnStateType::kStarBlockStart:
+    case AtnStateType::kStarLoopEntry:
+      if (!SingleTokenDeletion() && !failed()) {
+        ReportInputMismatch(ExpectedTokens());
+      }
+      return false;
+    case AtnStateType::kStarLoopBack:
+      ReportUnwantedToken();
+      return false;
+    default:
+      return true;
+  }
+}
+
+int Recognizer::Predict(int decision_state) {
+  if (failed()) return 0;
+  NoViableAlt error;
+  const int alt =
+      AdaptivePredict(atn_, decision_state, FollowStack(), input_,
+                      &prediction_cache_, &error);
+  if (failed()) return 0;
+  if (alt == 0) ReportNoViableAlt(error.start_index, error.offending_index);
+  return alt;
+}
+
+void Recognizer::ReportNoViableAltHere() {
+  if (failed()) return;
+  ReportNoViableAlt(input_.index(), input_.index());
+}
+
+bool Recognizer::SingleTokenDeletion() {
+  const int next_type = LA(2);
+  if (failed()) return false;
+  if (!ExpectedTokens().Contains(next_type)) return false;
+  ReportUnwantedToken();
+  return true;
+}
+
+bool Recognizer::SingleTokenInsertion() {
+  const int current_type = LA(1);
+  const int next = atn_.state(state_).transitions[0].target;
+  if (!atn_.NextTokensInContext(next, FollowStack()).Contains(current_type)) {
+    return false;
+  }
+  ReportMissingToken();
+  return true;
+}
+
+void Recognizer::ReportUnwantedToken() {
+  const Token& t = LT(1);
+  Report(t, absl::StrCat("extraneous input ", QuoteForError(t.text),
+                         " expecting ", ExpectedTokens().ToString()));
+}
+
+void Recognizer::ReportMissingToken() {
+  const Token& t = LT(1);
+  Report(t, absl::StrCat("missing ", ExpectedTokens().ToString(), " at ",
+                         QuoteForError(t.text)));
+}
+
+void Recognizer::ReportInputMismatch(const TokenSet& expected) {
+  const Token& t = LT(1);
+  Report(t, absl::StrCat("mismatched input ", QuoteForError(t.text),
+                         " expecting ", expected.ToString()));
+}
+
+void Recognizer::ReportNoViableAlt(int start_index, int offending_index) {
+  std::string text;
+  if (input_.Get(start_index).type == kTokEof) {
+    text = "<EOF>";
+  } else {
+    for (int i = start_index; i <= offending_index; ++i) {
+      const Token& t = input_.Get(i);
+      if (t.type == kTokEof) break;
+      text += t.text;
+    }
+  }
+  Report(input_.Get(offending_index),
+         absl::StrCat("no viable alternative at input ", QuoteForError(text)));
+}
+
+void Recognizer::Report(const Token& offending, std::string message) {
+  input_.Fail(SyntaxError{offending.line, offending.column, std::move(message)});
+}
+
+}  // namespace morel::sl

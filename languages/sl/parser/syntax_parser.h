@@ -1,0 +1,39 @@
+#ifndef MOREL_LANGUAGES_SL_PARSER_SYNTAX_PARSER_H_
+#define MOREL_LANGUAGES_SL_PARSER_SYNTAX_PARSER_H_
+
+// Recursive-descent parser for the reference SL grammar (sl_spec.md §3.1):
+//
+//   simplelanguage : function function* EOF ;
+//   function   : 'function' IDENTIFIER '(' (IDENTIFIER (',' IDENTIFIER)*)? ')'
+//                block ;
+//   block      : '{' statement* '}' ;
+//   statement  : while_statement | break_statement | continue_statement
+//              | if_statement | return_statement | expression_statement
+//              | debugger_statement ;
+//   expression : logic_term (OP_OR logic_term)* ;            (and so on down)
+//   factor     : IDENTIFIER member_expression* | STRING_LITERAL
+//              | NUMERIC_LITERAL | '(' expression ')' ;
+//   member_expression : '(' (expression (',' expression)*)? ')'
+//              | '=' expression | '.' IDENTIFIER | '[' expression ']' ;
+//
+// Each rule follows the code ANTLR generates for it (the same states, syncs,
+// LL(1) tests and adaptive predictions), so the first syntax error and its
+// message are the reference's.
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "languages/sl/parser/syntax.h"
+#include "languages/sl/parser/token_stream.h"
+
+namespace morel::sl {
+
+// Formats a parse error the way the reference does (sl_spec.md §4.3).
+std::string FormatParseError(int line, int column, absl::string_view message);
+
+// Lexes and parses a source unit. On the first lexer or syntax error returns
+// InvalidArgumentError with FormatParseError's text.
+absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source);
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_PARSER_SYNTAX_PARSER_H_

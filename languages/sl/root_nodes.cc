@@ -1,0 +1,47 @@
+#include "languages/sl/root_nodes.h"
+
+#include <alloca.h>
+
+#include "languages/sl/node_builder.h"
+#include "languages/sl/runtime/values.h"
+
+namespace morel::sl {
+
+SLFunctionRootNode::SLFunctionRootNode(
+    SourceSection section, std::string name,
+    std::unique_ptr<FrameDescriptor> descriptor, std::vector<int> parameter_slots,
+    std::unique_ptr<SLStatementNode> body, SLContext* context,
+    std::shared_ptr<const ast::Program> program, int function_index)
+    : RootNode(std::move(section), std::move(name), std::move(descriptor)),
+      parameter_slots_(std::move(parameter_slots)),
+      body_(std::move(body)),
+      context_(context),
+      program_(std::move(program)),
+      function_index_(function_index) {}
+
+Value SLFunctionRootNode::Execute(Frame& frame) {
+  absl::Span<const Value> args = frame.arguments();
+  const FrameDescriptor& descriptor = frame.descriptor();
+  for (size_t i = 0; i < parameter_slots_.size(); ++i) {
+    Value value = i < args.size() ? args[i] : NullValue();
+    descriptor.RecordWrite(parameter_slots_[i], value);
+    frame.Set(parameter_slots_[i], value);
+  }
+  if (body_->Execute(frame) == kReturn) return frame.return_value();
+  return NullValue();
+}
+
+std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
+  return BuildFunctionRoot(*context_, program_, function_index_);
+}
+
+Value SLBuiltinRootNode::Execute(Frame& frame) {
+  absl::Span<const Value> args = frame.arguments();
+  auto* padded = static_cast<Value*>(alloca(sizeof(Value) * (arity_ + 1)));
+  for (int i = 0; i < arity_; ++i) {
+    padded[i] = static_cast<size_t>(i) < args.size() ? args[i] : NullValue();
+  }
+  return function_(*context_, absl::Span<const Value>(padded, arity_));
+}
+
+}  // namespace morel::sl

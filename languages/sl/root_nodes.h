@@ -1,0 +1,69 @@
+#ifndef MOREL_LANGUAGES_SL_ROOT_NODES_H_
+#define MOREL_LANGUAGES_SL_ROOT_NODES_H_
+
+// The roots of SL call targets: user functions and builtins.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "languages/sl/nodes/sl_node.h"
+#include "languages/sl/parser/ast.h"
+#include "nodes/root_node.h"
+
+namespace morel::sl {
+
+class SLContext;
+
+// A user function: binds arguments to parameter slots (missing ones are
+// NULL, extra ones dropped), runs the body, returns the returned value or
+// NULL. Splittable: an uninitialized copy is rebuilt from the retained AST.
+class SLFunctionRootNode final : public RootNode {
+ public:
+  MOREL_NODE_KIND(SLFunctionRootNode)
+  SLFunctionRootNode(SourceSection section, std::string name,
+                     std::unique_ptr<FrameDescriptor> descriptor,
+                     std::vector<int> parameter_slots,
+                     std::unique_ptr<SLStatementNode> body, SLContext* context,
+                     std::shared_ptr<const ast::Program> program, int function_index);
+
+  Value Execute(Frame& frame) override;
+  void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
+  bool IsCloningAllowed() const override { return true; }
+  std::unique_ptr<RootNode> CloneUninitialized() const override;
+
+ private:
+  std::vector<int> parameter_slots_;
+  Child<SLStatementNode> body_;
+  SLContext* context_;
+  std::shared_ptr<const ast::Program> program_;
+  int function_index_;
+};
+
+using BuiltinFunction = Value (*)(SLContext& context, absl::Span<const Value> args);
+
+// A builtin (sl_spec §9): pads missing arguments with NULL and drops extra
+// ones before calling the C++ function. Internal: stack walks stop here.
+class SLBuiltinRootNode final : public RootNode {
+ public:
+  MOREL_NODE_KIND(SLBuiltinRootNode)
+  SLBuiltinRootNode(std::string name, int arity, BuiltinFunction function,
+                    SLContext* context)
+      : RootNode({}, std::move(name), nullptr),
+        arity_(arity),
+        function_(function),
+        context_(context) {}
+
+  Value Execute(Frame& frame) override;
+  bool IsInternal() const override { return true; }
+
+ private:
+  int arity_;
+  BuiltinFunction function_;
+  SLContext* context_;
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_ROOT_NODES_H_

@@ -1,0 +1,84 @@
+#include "languages/sl/sl_context.h"
+
+#include "languages/sl/builtins.h"
+#include "languages/sl/node_builder.h"
+#include "languages/sl/parser/parser.h"
+#include "languages/sl/runtime/big_integer.h"
+#include "languages/sl/runtime/sl_error.h"
+
+namespace morel::sl {
+
+SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in)
+    : engine_(engine), out_(out), in_(in) {
+  InitializeBigIntegers();
+  RegisterBuiltins();
+}
+
+SLContext::~SLContext() = default;
+
+void SLContext::RegisterBuiltins() {
+  for (const BuiltinSpec& builtin : Builtins()) {
+    auto root = std::make_unique<SLBuiltinRootNode>(builtin.name, builtin.arity,
+                                                    builtin.function, this);
+    functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
+  }
+}
+
+absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
+                                            absl::string_view source_name) {
+  absl::StatusOr<std::unique_ptr<ast::Program>> parsed =
+      ParseProgram(text, source_name);
+  if (!parsed.ok()) return parsed.status();
+  std::shared_ptr<const ast::Program> program = *std::move(parsed);
+  sources_[program.get()] =
+      std::make_shared<Source>(std::string(source_name), std::string(text));
+  SLFunction* main = nullptr;
+  for (size_t i = 0; i < program->functions.size(); ++i) {
+    auto root = BuildFunctionRoot(*this, program, static_cast<int>(i));
+    CallTarget* target = engine_->CreateCallTarget(std::move(root));
+    const std::string& name = program->functions[i].name;
+    functions_.Register(name, target);
+    if (name == "main") main = functions_.Lookup(name);
+  }
+  return main;
+}
+
+Value SLContext::Call(SLFunction* function, absl::Span<const Value> args) {
+  return function->call_target()->Call(args);
+}
+
+void SLContext::Print(absl::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), out_);
+  std::fflush(out_);
+}
+
+bool SLContext::ReadLine(std::string* line) {
+  line->clear();
+  int c = std::fgetc(in_);
+  if (c == EOF) return false;
+  while (c != EOF && c != '\n' && c != '\r') {
+    line->push_back(static_cast<char>(c));
+    c = std::fgetc(in_);
+  }
+  if (c == '\r') {
+    int next = std::fgetc(in_);
+    if (next != '\n' && next != EOF) std::ungetc(next, in_);
+  }
+  return true;
+}
+
+void SLContext::RunShutdownHooks() {
+  if (hooks_ran_) return;
+  hooks_ran_ = true;
+  for (SLFunction* hook : shutdown_hooks_) {
+    if (hook->call_target() == nullptr) ThrowUndefinedFunction(hook->AsValue());
+    Call(hook, {});
+  }
+}
+
+std::shared_ptr<const Source> SLContext::SourceOf(const ast::Program& program) const {
+  auto it = sources_.find(&program);
+  return it == sources_.end() ? nullptr : it->second;
+}
+
+}  // namespace morel::sl

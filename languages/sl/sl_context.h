@@ -1,0 +1,73 @@
+#ifndef MOREL_LANGUAGES_SL_SL_CONTEXT_H_
+#define MOREL_LANGUAGES_SL_SL_CONTEXT_H_
+
+// SLContext: one running SL program — its function registry (builtins
+// included), its standard streams, its shutdown hooks — on top of a Morel
+// engine. This is SL's implementation of the small language interface of
+// DESIGN §8: parse source -> call targets, register builtins, print values.
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/runtime/engine.h"
+#include "languages/sl/parser/ast.h"
+#include "languages/sl/runtime/sl_function.h"
+#include "nodes/source.h"
+#include "nodes/value.h"
+
+namespace morel::sl {
+
+class SLContext {
+ public:
+  // Registers the builtins. Streams default to the process's.
+  explicit SLContext(runtime::Engine* engine, std::FILE* out = stdout,
+                     std::FILE* in = stdin);
+  ~SLContext();
+  SLContext(const SLContext&) = delete;
+  SLContext& operator=(const SLContext&) = delete;
+
+  runtime::Engine& engine() { return *engine_; }
+  FunctionRegistry& functions() { return functions_; }
+
+  // Parses `text` (named `source_name` in messages) and registers its
+  // functions, redefining existing ones (sl_spec §1.3). Returns the unit's
+  // own `main` if it defines one, else null. A parse error is an
+  // InvalidArgumentError holding the exact "Error(s) parsing script:" text.
+  absl::StatusOr<SLFunction*> Load(absl::string_view text,
+                                   absl::string_view source_name);
+
+  // Calls `function` (which must be defined) with `args`.
+  Value Call(SLFunction* function, absl::Span<const Value> args);
+
+  // Standard streams.
+  void Print(absl::string_view text);
+  // One line of input without its terminator; false at end of input.
+  bool ReadLine(std::string* line);
+
+  void AddShutdownHook(SLFunction* hook) { shutdown_hooks_.push_back(hook); }
+  // Runs the hooks once, in registration order (sl_spec §9).
+  void RunShutdownHooks();
+
+  // The source a parsed program came from (for node source sections).
+  std::shared_ptr<const Source> SourceOf(const ast::Program& program) const;
+
+ private:
+  void RegisterBuiltins();
+
+  runtime::Engine* engine_;
+  std::FILE* out_;
+  std::FILE* in_;
+  FunctionRegistry functions_;
+  std::vector<SLFunction*> shutdown_hooks_;
+  bool hooks_ran_ = false;
+  absl::flat_hash_map<const ast::Program*, std::shared_ptr<const Source>> sources_;
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_SL_CONTEXT_H_

@@ -1,0 +1,4 @@
+function main() {
+  println("before");
+  defineFunction("function f");
+}

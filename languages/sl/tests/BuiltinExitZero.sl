@@ -1,0 +1,5 @@
+function main() {
+  println("a");
+  exit(0);
+  println("b");
+}

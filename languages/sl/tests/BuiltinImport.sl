@@ -1,0 +1,4 @@
+function main() {
+  println(import("anything"));
+  println(isNull(import("x")));
+}

@@ -1,0 +1,4 @@
+function main() {
+  println(inNativeImage());
+  return typeOf(inNativeImage());
+}

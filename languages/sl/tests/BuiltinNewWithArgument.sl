@@ -1,0 +1,4 @@
+function main() {
+  println("before");
+  p = new("Point");
+}

@@ -1,0 +1,9 @@
+function main() {
+  i = 0;
+  while (i < 8) {
+    println("[" + readln() + "]");
+    i = i + 1;
+  }
+  n = readln();
+  println(typeOf(n));
+}

@@ -1,0 +1,6 @@
+function main() {
+  line = readln();
+  println(line == "");
+  println(isNull(line));
+  println("[" + readln() + "]");
+}

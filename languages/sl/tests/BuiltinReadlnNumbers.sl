@@ -1,0 +1,6 @@
+function main() {
+  a = readln();
+  b = readln();
+  println(a + b);
+  println(a == "12");
+}

@@ -1,0 +1,7 @@
+function nanoTime() {
+  return 12345;
+}
+
+function main() {
+  println(nanoTime());
+}

@@ -1,0 +1,7 @@
+function main()
+{
+	x	=	1+2;
+
+  println(x);
+	println("tab	here");
+}

@@ -1,0 +1,5 @@
+function main(a, b) {
+  println(a);
+  println(isNull(b));
+  println(a == b);
+}

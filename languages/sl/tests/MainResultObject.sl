@@ -1,0 +1,5 @@
+function main() {
+  o = new();
+  o.x = 1;
+  return o;
+}

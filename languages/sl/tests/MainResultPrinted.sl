@@ -1,0 +1,4 @@
+function main() {
+  println("computing");
+  return 40 + 2;
+}

@@ -1,0 +1,7 @@
+function null() {
+}
+
+function main() {
+  println("only this line");
+  return null();
+}

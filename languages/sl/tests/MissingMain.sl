@@ -1,0 +1,3 @@
+function helper() {
+  println("never called");
+}

@@ -1,0 +1,4 @@
+function main() {
+  y = 1 == 1;
+  x = !y;
+}

@@ -1,0 +1,3 @@
+function main() {
+  f(1,);
+}

@@ -1,0 +1,3 @@
+function main() {
+  1 < 2 < 3;
+}

@@ -1,0 +1,3 @@
+function main() {
+  x = 1; # not a comment
+}

@@ -1,0 +1,3 @@
+function main() {
+  if (1 == 1) x = 1;
+}

@@ -1,0 +1,4 @@
+function main() {
+  if 1 == 1 {
+  }
+}

@@ -1,0 +1,3 @@
+function main() {
+  a[1;
+}

@@ -1,0 +1,3 @@
+function main() {
+  x = 5 % 2;
+}

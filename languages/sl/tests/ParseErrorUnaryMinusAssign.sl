@@ -1,0 +1,5 @@
+function main() {
+  if (1 == 1) {
+    a = -1;
+  }
+}

@@ -1,0 +1,4 @@
+function main() {
+  s = "str";
+  s.len = 3;
+}

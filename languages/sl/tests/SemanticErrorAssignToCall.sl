@@ -1,0 +1,6 @@
+function f() {
+}
+
+function main() {
+  f() = 1;
+}

@@ -1,0 +1,9 @@
+function helper() {
+  continue;
+}
+
+function main() {
+  while (1 == 1) {
+    helper();
+  }
+}

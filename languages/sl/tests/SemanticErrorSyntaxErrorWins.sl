@@ -1,0 +1,7 @@
+function main() {
+  break;
+}
+
+function other() {
+  x = ;
+}

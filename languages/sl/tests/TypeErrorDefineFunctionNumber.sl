@@ -1,0 +1,3 @@
+function main() {
+  defineFunction(3);
+}

@@ -1,0 +1,4 @@
+function main() {
+  a = 10;
+  b = a / main;
+}

@@ -1,0 +1,4 @@
+function main() {
+  println(6 / 3);
+  println(1 / 0);
+}

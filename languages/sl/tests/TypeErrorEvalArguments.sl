@@ -1,0 +1,3 @@
+function main() {
+  eval("sl", 42, "ignored");
+}

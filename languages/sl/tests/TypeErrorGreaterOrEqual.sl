@@ -1,0 +1,3 @@
+function main() {
+  println(new() >= 1);
+}

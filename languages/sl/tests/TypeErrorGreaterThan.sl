@@ -1,0 +1,6 @@
+function main() {
+  x = "10";
+  if (x > 5) {
+    println("big");
+  }
+}

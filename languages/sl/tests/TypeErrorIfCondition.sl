@@ -1,0 +1,5 @@
+function main() {
+  if ("true") {
+    println("no");
+  }
+}

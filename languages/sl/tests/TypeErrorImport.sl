@@ -1,0 +1,3 @@
+function main() {
+  import(1);
+}

@@ -1,0 +1,5 @@
+function main() {
+  a = "a";
+  b = "b";
+  println("compare: " + (a < b));
+}

@@ -1,0 +1,3 @@
+function main() {
+  isInstance(1, 2);
+}

@@ -1,0 +1,7 @@
+function nothing() {
+}
+
+function main() {
+  n = nothing();
+  return 1 <= n;
+}

@@ -1,0 +1,4 @@
+function main() {
+  println("a");
+  println((1 > 2) || 4);
+}

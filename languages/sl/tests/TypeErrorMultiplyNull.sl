@@ -1,0 +1,7 @@
+function nothing() {
+}
+
+function main() {
+  x = 6;
+  y = x * nothing();
+}

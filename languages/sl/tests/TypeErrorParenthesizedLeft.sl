@@ -1,0 +1,3 @@
+function main() {
+  println((1 + 2) * "x");
+}

@@ -1,0 +1,4 @@
+function main() {
+	x = 1 == 1;
+		println(x - 1);
+}

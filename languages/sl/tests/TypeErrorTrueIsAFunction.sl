@@ -1,0 +1,6 @@
+function main() {
+  println("start");
+  if (true) {
+    println("unreachable");
+  }
+}

@@ -1,0 +1,6 @@
+function main() {
+  i = 3;
+  while (i) {
+    i = i - 1;
+  }
+}

@@ -1,0 +1,5 @@
+function main() {
+  println("before");
+  notDefinedAnywhere(1, 2);
+  println("after");
+}

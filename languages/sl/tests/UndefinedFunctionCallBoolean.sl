@@ -1,0 +1,4 @@
+function main() {
+  f = 1 < 2;
+  f();
+}

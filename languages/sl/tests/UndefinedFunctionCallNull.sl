@@ -1,0 +1,7 @@
+function nothing() {
+}
+
+function main() {
+  x = nothing();
+  x(1);
+}

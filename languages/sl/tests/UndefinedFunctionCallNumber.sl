@@ -1,0 +1,4 @@
+function main() {
+  f = 5;
+  f();
+}

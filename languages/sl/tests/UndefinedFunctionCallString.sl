@@ -1,0 +1,4 @@
+function main() {
+  s = "text";
+  s();
+}

@@ -1,0 +1,5 @@
+function main() {
+  defineFunction("function caller() { return missingCallee(); }");
+  println("defined");
+  caller();
+}

@@ -1,0 +1,4 @@
+function main() {
+  x = 5;
+  println(x.field);
+}

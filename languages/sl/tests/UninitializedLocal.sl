@@ -1,0 +1,5 @@
+function main() {
+  println("before");
+  println(x);
+  x = 1;
+}

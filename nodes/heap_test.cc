@@ -1,0 +1,151 @@
+// The heap invariant: guest objects referenced only from root-allocated
+// memory (nodes, TracedVector) or from a registered thread's stack survive
+// collections; RunOnLargeStack gives guest code a deep, scanned stack.
+
+#include "nodes/heap.h"
+
+#include <pthread.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "testing/test_language/builders.h"
+
+namespace morel {
+namespace {
+
+using test_language::BlockNode;
+using test_language::ConstantNode;
+using test_language::MakeString;
+using test_language::StringOf;
+
+constexpr int kStrings = 500;
+constexpr int kPaddedLength = 96;
+
+std::string Payload(int i) {
+  std::string text = absl::StrCat("payload-", i, "-");
+  text.resize(kPaddedLength, static_cast<char>('a' + i % 26));
+  return text;
+}
+
+// Allocates plenty of same-sized garbage so that freed strings would be
+// reused and overwritten, with collections in between.
+[[gnu::noinline]] void ChurnHeap() {
+  heap::Collect();
+  std::string junk(kPaddedLength, '#');
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 20000; ++i) MakeString(junk);
+    heap::Collect();
+  }
+}
+
+// Overwrites dead stack below the caller, so stale copies of pointers left
+// there by the builders do not keep the strings alive by accident.
+[[gnu::noinline]] void ClobberStack() {
+  volatile char buffer[64 * 1024];
+  for (size_t i = 0; i < sizeof buffer; ++i) buffer[i] = 0;
+}
+
+// A block of constants holding the only references to the strings.
+[[gnu::noinline]] std::unique_ptr<BlockNode> BuildConstants() {
+  test_language::ExpressionList constants;
+  for (int i = 0; i < kStrings; ++i) {
+    constants.push_back(std::make_unique<ConstantNode>(MakeString(Payload(i))));
+  }
+  return std::make_unique<BlockNode>(std::move(constants));
+}
+
+TEST(HeapTest, ValuesHeldOnlyByNodesSurviveCollections) {
+  heap::Initialize();
+  std::unique_ptr<BlockNode> block = BuildConstants();
+  ClobberStack();
+  ChurnHeap();
+  int index = 0;
+  block->ForEachChild([&](ChildSlot& slot) {
+    Value value = static_cast<ConstantNode*>(slot.get())->value();
+    ASSERT_TRUE(value.Is(test_language::kStringTag));
+    EXPECT_EQ(std::string(StringOf(value)), Payload(index)) << "string " << index;
+    ++index;
+  });
+  EXPECT_EQ(index, kStrings);
+  EXPECT_GT(heap::HeapSize(), 0u);
+}
+
+[[gnu::noinline]] void FillTraced(heap::TracedVector<Value>& values) {
+  for (int i = 0; i < kStrings; ++i) values.push_back(MakeString(Payload(i)));
+}
+
+TEST(HeapTest, ValuesHeldOnlyByATracedVectorSurviveCollections) {
+  heap::Initialize();
+  auto values = std::make_unique<heap::TracedVector<Value>>();
+  FillTraced(*values);
+  ClobberStack();
+  ChurnHeap();
+  ASSERT_EQ(values->size(), static_cast<size_t>(kStrings));
+  for (int i = 0; i < kStrings; ++i) {
+    EXPECT_EQ(std::string(StringOf((*values)[i])), Payload(i)) << "string " << i;
+  }
+}
+
+TEST(HeapTest, RootAllocationsAreFreedExplicitly) {
+  void* root = heap::AllocateRoot(128);
+  ASSERT_NE(root, nullptr);
+  std::memset(root, 0xab, 128);
+  heap::Collect();
+  EXPECT_EQ(static_cast<unsigned char*>(root)[127], 0xab);
+  heap::FreeRoot(root);
+}
+
+struct LargeStackProbe {
+  size_t stack_size = 0;
+  pthread_t thread{};
+  bool strings_intact = false;
+  int depth_reached = 0;
+};
+
+[[gnu::noinline]] int Recurse(int depth) {
+  volatile char frame[4096];
+  frame[0] = static_cast<char>(depth);
+  if (depth == 0) return frame[0];
+  return Recurse(depth - 1) + frame[0] - static_cast<char>(depth) + 1;
+}
+
+void ProbeLargeStack(void* raw) {
+  auto* probe = static_cast<LargeStackProbe*>(raw);
+  probe->thread = pthread_self();
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+    void* low;
+    pthread_attr_getstack(&attributes, &low, &probe->stack_size);
+    pthread_attr_destroy(&attributes);
+  }
+  // 6000 frames of 4 KiB: ~24 MiB, more than a default 8 MiB stack.
+  probe->depth_reached = Recurse(6000);
+
+  // Strings referenced only from this thread's stack survive collections.
+  Value strings[16];
+  for (int i = 0; i < 16; ++i) strings[i] = MakeString(Payload(i));
+  ChurnHeap();
+  probe->strings_intact = true;
+  for (int i = 0; i < 16; ++i) {
+    if (std::string(StringOf(strings[i])) != Payload(i)) probe->strings_intact = false;
+  }
+}
+
+TEST(HeapTest, RunOnLargeStackRunsOnADeepScannedStack) {
+  constexpr size_t kStackBytes = 256u << 20;
+  LargeStackProbe probe;
+  heap::RunOnLargeStack(kStackBytes, ProbeLargeStack, &probe);
+  EXPECT_FALSE(pthread_equal(probe.thread, pthread_self()));
+  EXPECT_GE(probe.stack_size, kStackBytes);
+  EXPECT_EQ(probe.depth_reached, 6000);
+  EXPECT_TRUE(probe.strings_intact);
+}
+
+}  // namespace
+}  // namespace morel

@@ -1,0 +1,218 @@
+// Specializer: activation in declaration order, guards, RewriteOn,
+// `replaces`, inline-cache limits, ActiveNames and the fallback.
+
+#include "nodes/specialization.h"
+
+#include <climits>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "nodes/call_target.h"
+#include "testing/test_language/builders.h"
+#include "testing/test_language/test_runtime.h"
+
+namespace morel {
+namespace {
+
+using test_language::AddInt;
+using test_language::AddNode;
+using test_language::AddString;
+using test_language::AddWide;
+using test_language::Arg;
+using test_language::DefineFunction;
+using test_language::FunctionValue;
+using test_language::InvokeDirect;
+using test_language::InvokeIndirect;
+using test_language::InvokeNode;
+using test_language::MakeString;
+using test_language::StringOf;
+using test_language::TestRuntime;
+using test_language::TlError;
+using test_language::TlRootNode;
+
+std::string Names(const AddNode& node) { return node.specializer().ActiveNames(); }
+
+TEST(SpecializerTest, StartsUninitialized) {
+  AddNode add(nullptr, nullptr);
+  EXPECT_EQ(add.specializer().state(), 0u);
+  EXPECT_EQ(add.specializer().ActiveCount(), 0);
+  EXPECT_EQ(Names(add), "");
+  EXPECT_EQ(AddNode::Specializations::kCount, 3);
+  EXPECT_EQ(AddNode::Specializations::IndexOf<AddWide>(), 1);
+}
+
+TEST(SpecializerTest, ActivatesTheFirstApplicableSpecialization) {
+  AddNode add(nullptr, nullptr);
+  EXPECT_EQ(add.ExecuteWith(Value::Long(1), Value::Long(2)), Value::Long(3));
+  EXPECT_TRUE(add.specializer().IsActive<AddInt>());
+  EXPECT_FALSE(add.specializer().IsActive<AddWide>());  // also applies, but later
+  EXPECT_EQ(add.specializer().state(), AddNode::Specializations::ActiveBit(0));
+  EXPECT_EQ(Names(add), "AddInt");
+}
+
+TEST(SpecializerTest, GuardsSelectAmongActiveSpecializations) {
+  AddNode add(nullptr, nullptr);
+  Value joined = add.ExecuteWith(MakeString("a"), Value::Long(1));
+  EXPECT_EQ(std::string(StringOf(joined)), "a1");
+  EXPECT_EQ(Names(add), "AddString");  // nothing before it applied
+  EXPECT_EQ(add.ExecuteWith(Value::Double(1.5), Value::Long(1)), Value::Double(2.5));
+  EXPECT_EQ(Names(add), "AddWide,AddString");
+  EXPECT_EQ(add.ExecuteWith(Value::Long(1), Value::Long(1)), Value::Double(2));
+  EXPECT_EQ(Names(add), "AddWide,AddString");  // AddWide's guard held: no new one
+  EXPECT_EQ(std::string(StringOf(add.ExecuteWith(Value::Long(1), MakeString("b")))), "1b");
+  EXPECT_EQ(add.specializer().ActiveCount(), 2);
+}
+
+TEST(SpecializerTest, ActiveNamesListsInDeclarationOrder) {
+  AddNode add(nullptr, nullptr);
+  add.ExecuteWith(MakeString("a"), MakeString("b"));
+  add.ExecuteWith(Value::Double(1), Value::Double(2));
+  add.ExecuteWith(Value::Long(1), Value::Long(2));  // AddWide handles it
+  EXPECT_EQ(Names(add), "AddWide,AddString");
+  AddNode add2(nullptr, nullptr);
+  add2.ExecuteWith(MakeString("a"), MakeString("b"));
+  add2.ExecuteWith(Value::Long(1), Value::Long(2));
+  add2.ExecuteWith(Value::Double(1), Value::Double(2));
+  EXPECT_EQ(Names(add2), "AddInt,AddWide,AddString");
+}
+
+TEST(SpecializerTest, RewriteOnExcludesAndRespecializes) {
+  AddNode add(nullptr, nullptr);
+  add.ExecuteWith(Value::Long(1), Value::Long(2));
+  ASSERT_EQ(Names(add), "AddInt");
+
+  // Overflow: AddInt's body asks to leave; its result is discarded.
+  Value wide = add.ExecuteWith(Value::Long(INT64_MAX), Value::Long(1));
+  EXPECT_EQ(wide, Value::Double(static_cast<double>(INT64_MAX) + 1.0));
+  EXPECT_FALSE(add.specializer().IsActive<AddInt>());
+  EXPECT_TRUE(add.specializer().IsExcluded<AddInt>());
+  EXPECT_TRUE(add.specializer().IsActive<AddWide>());
+  EXPECT_EQ(Names(add), "AddWide");
+
+  // Small longs never go back to the excluded specialization.
+  EXPECT_EQ(add.ExecuteWith(Value::Long(1), Value::Long(2)), Value::Double(3));
+  EXPECT_TRUE(add.specializer().IsExcluded<AddInt>());
+  EXPECT_EQ(Names(add), "AddWide");
+}
+
+TEST(SpecializerTest, RewriteOnInTheFirstExecution) {
+  AddNode add(nullptr, nullptr);
+  EXPECT_EQ(add.ExecuteWith(Value::Long(INT64_MIN), Value::Long(-1)),
+            Value::Double(static_cast<double>(INT64_MIN) - 1.0));
+  EXPECT_TRUE(add.specializer().IsExcluded<AddInt>());
+  EXPECT_EQ(Names(add), "AddWide");
+}
+
+TEST(SpecializerTest, FallbackWhenNothingApplies) {
+  AddNode add(nullptr, nullptr);
+  try {
+    add.ExecuteWith(Value::Boolean(true), Value::Long(1));
+    FAIL() << "no type error";
+  } catch (const TlError& error) {
+    EXPECT_EQ(error.message(), "type error: true + 1");
+  }
+  EXPECT_EQ(add.specializer().state(), 0u);  // the fallback activates nothing
+
+  add.ExecuteWith(Value::Long(1), Value::Long(1));
+  EXPECT_THROW(add.ExecuteWith(Value::Long(1), Value::Boolean(false)), TlError);
+  EXPECT_EQ(Names(add), "AddInt");
+}
+
+// The inline cache: InvokeDirect (limit 2) and InvokeIndirect, which
+// replaces it.
+class InlineCacheTest : public ::testing::Test {
+ protected:
+  InlineCacheTest() {
+    for (int i = 0; i < 4; ++i) {
+      callees_[i] = DefineFunction(runtime_, "callee" + std::to_string(i),
+                                   test_language::Const(100 + i));
+    }
+    caller_ = DefineFunction(runtime_, "caller", test_language::Invoke(Arg(0)));
+    invoke_ = static_cast<InvokeNode*>(
+        static_cast<TlRootNode*>(caller_->root_node())->body());
+  }
+  Value CallWith(int callee) { return caller_->Call({FunctionValue(callees_[callee])}); }
+  InvokeNode::Specializations& specializer() { return invoke_->specializer(); }
+  int CacheSize() { return specializer().cache<InvokeDirect>().count(); }
+
+  TestRuntime runtime_;
+  CallTarget* callees_[4];
+  CallTarget* caller_;
+  InvokeNode* invoke_;
+};
+
+TEST_F(InlineCacheTest, AddsAnEntryPerCalleeUpToTheLimit) {
+  EXPECT_EQ(CallWith(0), Value::Long(100));
+  EXPECT_EQ(CacheSize(), 1);
+  EXPECT_EQ(CallWith(0), Value::Long(100));
+  EXPECT_EQ(CacheSize(), 1);  // the same callee hits its entry
+  EXPECT_EQ(CallWith(1), Value::Long(101));
+  EXPECT_EQ(CacheSize(), 2);
+  EXPECT_EQ(std::string(specializer().ActiveNames()), "InvokeDirect");
+  EXPECT_EQ(CallWith(0), Value::Long(100));
+  EXPECT_EQ(CallWith(1), Value::Long(101));
+  EXPECT_EQ(CacheSize(), 2);
+  EXPECT_EQ(callees_[0]->call_count(), 3);
+  EXPECT_EQ(callees_[1]->call_count(), 2);
+}
+
+TEST_F(InlineCacheTest, EachEntryCallsThroughItsOwnDirectCallNode) {
+  CallWith(0);
+  CallWith(1);
+  CallWith(1);
+  int entries = 0;
+  for (auto* e = specializer().cache<InvokeDirect>().head.load(); e != nullptr; e = e->next) {
+    ++entries;
+    DirectCallNode* call = e->data.call.get();
+    EXPECT_EQ(call->call_target(), e->data.target);
+    EXPECT_EQ(call->call_count(), e->data.target == callees_[0] ? 1 : 2);
+    EXPECT_EQ(e->data.target->single_call_node(), call);
+  }
+  EXPECT_EQ(entries, 2);
+}
+
+TEST_F(InlineCacheTest, GenericSpecializationReplacesTheCacheBeyondTheLimit) {
+  CallWith(0);
+  CallWith(1);
+  EXPECT_EQ(CallWith(2), Value::Long(102));
+  EXPECT_TRUE(specializer().IsActive<InvokeIndirect>());
+  EXPECT_FALSE(specializer().IsActive<InvokeDirect>());
+  EXPECT_TRUE(specializer().IsExcluded<InvokeDirect>());
+  EXPECT_EQ(std::string(specializer().ActiveNames()), "InvokeIndirect");
+  EXPECT_EQ(CacheSize(), 2);  // never grows past the limit
+
+  // Cached callees now go through the indirect call too.
+  DirectCallNode* cached_call = specializer().cache<InvokeDirect>().head.load()->data.call.get();
+  int cached_calls = cached_call->call_count();
+  EXPECT_EQ(CallWith(0), Value::Long(100));
+  EXPECT_EQ(CallWith(1), Value::Long(101));
+  EXPECT_EQ(CallWith(3), Value::Long(103));
+  EXPECT_EQ(cached_call->call_count(), cached_calls);
+  EXPECT_EQ(std::string(specializer().ActiveNames()), "InvokeIndirect");
+}
+
+TEST_F(InlineCacheTest, CacheEntryChildrenAreAdopted) {
+  CallWith(0);
+  CallWith(1);
+  for (auto* e = specializer().cache<InvokeDirect>().head.load(); e != nullptr; e = e->next) {
+    DirectCallNode* call = e->data.call.get();
+    EXPECT_EQ(call->parent(), invoke_);
+    EXPECT_EQ(call->GetRootNode(), caller_->root_node());
+  }
+  // And visible to tree walks.
+  int direct_call_children = 0;
+  invoke_->ForEachChild([&](ChildSlot& slot) {
+    if (dynamic_cast<DirectCallNode*>(slot.get()) != nullptr) ++direct_call_children;
+  });
+  EXPECT_EQ(direct_call_children, 2);
+}
+
+TEST_F(InlineCacheTest, FallbackForNonFunctions) {
+  EXPECT_THROW(caller_->Call({Value::Long(1)}), TlError);
+  EXPECT_EQ(specializer().state(), 0u);
+  EXPECT_EQ(CacheSize(), 0);
+}
+
+}  // namespace
+}  // namespace morel

@@ -1,0 +1,58 @@
+#ifndef MOREL_TESTING_TEST_LANGUAGE_LOOP_NODES_H_
+#define MOREL_TESTING_TEST_LANGUAGE_LOOP_NODES_H_
+
+// `while (condition) body`, built from the framework's LoopNode around a
+// RepeatingNode. Evaluates to no value (illegal).
+
+#include <memory>
+#include <utility>
+
+#include "nodes/loop_node.h"
+#include "testing/test_language/expression_nodes.h"
+
+namespace morel::test_language {
+
+class WhileRepeatingNode final : public RepeatingNode {
+ public:
+  MOREL_NODE_KIND(WhileRepeatingNode)
+  static constexpr int kBreakLoop = 1;
+
+  WhileRepeatingNode(std::unique_ptr<TlExpression> condition,
+                     std::unique_ptr<TlExpression> body)
+      : condition_(std::move(condition)), body_(std::move(body)) {}
+  // One iteration: kBreakLoop when the condition is not true, else runs the
+  // body and asks for another.
+  int ExecuteRepeating(Frame& frame) override;
+  void ForEachChild(ChildVisitor visitor) override {
+    visitor(condition_.slot());
+    visitor(body_.slot());
+  }
+  TlExpression* condition() const { return condition_.get(); }
+  TlExpression* body() const { return body_.get(); }
+
+ private:
+  Child<TlExpression> condition_;
+  Child<TlExpression> body_;
+};
+
+class WhileNode final : public TlExpression {
+ public:
+  MOREL_NODE_KIND(WhileNode)
+  WhileNode(std::unique_ptr<TlExpression> condition, std::unique_ptr<TlExpression> body)
+      : loop_(std::make_unique<LoopNode>(std::make_unique<WhileRepeatingNode>(
+            std::move(condition), std::move(body)))) {}
+  Value Execute(Frame& frame) override {
+    loop_->Execute(frame);
+    return Value::Illegal();
+  }
+  void ForEachChild(ChildVisitor visitor) override { visitor(loop_.slot()); }
+  std::unique_ptr<TlExpression> CloneUninitialized() const override;
+  LoopNode* loop_node() const { return loop_.get(); }
+
+ private:
+  Child<LoopNode> loop_;
+};
+
+}  // namespace morel::test_language
+
+#endif  // MOREL_TESTING_TEST_LANGUAGE_LOOP_NODES_H_
