@@ -204,8 +204,10 @@ class Specializer {
     std::apply([&](auto&... list) { (list.ForEachChild(visitor), ...); }, caches_);
   }
 
+  // The interpreter's fast path; inlined into the node's Execute so that a
+  // monomorphic node costs a state-word test, its guard and its body.
   template <typename... Args>
-  Value Execute(NodeT& node, Args... args) {
+  [[gnu::always_inline]] Value Execute(NodeT& node, Args... args) {
     uint32_t s = state();
     Value result;
     int rewritten = -1;
@@ -222,13 +224,13 @@ class Specializer {
   // Runs the first active specialization whose guard holds. When its body
   // calls RewriteOn(true), returns false with `rewritten` set.
   template <typename... Args, size_t... I>
-  bool TryActive(NodeT& node, uint32_t s, Value& result, int& rewritten,
+  [[gnu::always_inline]] bool TryActive(NodeT& node, uint32_t s, Value& result, int& rewritten,
                  std::index_sequence<I...>, Args... args) {
     return (TryOne<Specs, I>(node, s, result, rewritten, args...) || ...);
   }
 
   template <typename S, size_t I, typename... Args>
-  bool TryOne(NodeT& node, uint32_t s, Value& result, int& rewritten,
+  [[gnu::always_inline]] bool TryOne(NodeT& node, uint32_t s, Value& result, int& rewritten,
               Args... args) {
     if (rewritten >= 0 || (s & ActiveBit(I)) == 0) return false;
     InterpreterContext c;

@@ -7,12 +7,14 @@
 // exit(n), 2 on a bad command line or unreadable file.
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/config/config_loader.h"
 #include "languages/sl/sl_launcher.h"
@@ -68,7 +70,14 @@ int main(int argc, char** argv) {
     run.source_text = text.str();
     run.source_name = "<stdin>";
   } else {
-    std::ifstream in(file, std::ios::binary);
+    // `bazel run` starts us in the runfiles tree; relative paths mean the
+    // directory the user ran bazel from.
+    const char* working_directory = std::getenv("BUILD_WORKING_DIRECTORY");
+    std::string path = file;
+    if (working_directory != nullptr && !file.empty() && file[0] != '/') {
+      path = absl::StrCat(working_directory, "/", file);
+    }
+    std::ifstream in(path, std::ios::binary);
     if (!in) return UsageError(absl::StrFormat("cannot read '%s'", file));
     std::stringstream text;
     text << in.rdbuf();

@@ -6,8 +6,14 @@
 
 namespace morel::sl {
 
+namespace {
+SLString* AsConcatOperand(const Value& v) {
+  return IsString(v) ? AsString(v) : NewString(ConcatString(v));
+}
+}  // namespace
+
 Value ConcatValues(Value left, Value right) {
-  return ConcatStrings(ConcatString(left), ConcatString(right));
+  return ConcatStrings(AsConcatOperand(left), AsConcatOperand(right));
 }
 
 Value CheckedBigDiv(const SLDivNode* node, Value left, Value right) {

@@ -7,6 +7,7 @@
 // error "Uninitialized local variable: <name> at <source> line L col C"
 // (IMPL-DEFINED in the reference, which fails internally).
 
+#include <atomic>
 #include <memory>
 
 #include "languages/sl/nodes/sl_node.h"
@@ -41,7 +42,13 @@ class SLWriteLocalNode final : public SLExpressionNode {
       : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
   Value Execute(Frame& frame) override {
     Value value = value_->Execute(frame);
-    frame.descriptor().RecordWrite(slot_, value);
+    // The descriptor's kind only ever widens, so once this node recorded a
+    // kind it need not touch the (shared) descriptor for it again.
+    FrameSlotKind kind = FrameDescriptor::KindOf(value);
+    if (kind != recorded_kind_.load(std::memory_order_relaxed)) {
+      frame.descriptor().RecordWrite(slot_, value);
+      recorded_kind_.store(kind, std::memory_order_relaxed);
+    }
     frame.Set(slot_, value);
     return value;
   }
@@ -51,6 +58,7 @@ class SLWriteLocalNode final : public SLExpressionNode {
  private:
   int slot_;
   Child<SLExpressionNode> value_;
+  std::atomic<FrameSlotKind> recorded_kind_{FrameSlotKind::kIllegal};
 };
 
 }  // namespace morel::sl

@@ -48,10 +48,14 @@ std::optional<WriteCached::Cache> WriteCached::Create(SLWritePropertyNode&,
                                                       Value receiver, Value key,
                                                       Value) {
   if (!IsObject(receiver)) return std::nullopt;
-  PropertyKey property(key);
   Shape* shape = receiver.As<SLObject>()->shape;
+  // Dictionary-mode objects and objects about to become one take the
+  // generic path.
+  if (shape->is_dictionary()) return std::nullopt;
+  PropertyKey property(key);
   int index = shape->IndexOf(property.text);
   if (index >= 0) return Cache{std::move(property), shape, shape, index};
+  if (shape->property_count() >= Shape::kMaxProperties) return std::nullopt;
   Shape* grown = shape->WithProperty(property.text);
   return Cache{std::move(property), shape, grown, grown->property_count() - 1};
 }

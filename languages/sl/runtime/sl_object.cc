@@ -2,13 +2,71 @@
 
 #include <cstring>
 
+#include "absl/hash/hash.h"
+#include "languages/sl/runtime/sl_string.h"
 #include "nodes/heap.h"
 
 namespace morel::sl {
 
+// An open-addressing hash table from key strings to values, in the collected
+// heap (keys and values are traced through it).
+struct PropertyDictionary {
+  struct Entry {
+    SLString* key;  // null: empty
+    Value value;
+  };
+  size_t capacity;  // a power of two
+  size_t count;
+  Entry* entries;
+
+  static PropertyDictionary* New(size_t capacity) {
+    auto* d = static_cast<PropertyDictionary*>(
+        heap::AllocateTraced(sizeof(PropertyDictionary)));
+    d->capacity = capacity;
+    d->count = 0;
+    d->entries = static_cast<Entry*>(heap::AllocateTraced(sizeof(Entry) * capacity));
+    return d;
+  }
+
+  Entry* Find(absl::string_view key) {
+    size_t mask = capacity - 1;
+    for (size_t i = absl::Hash<absl::string_view>()(key) & mask;; i = (i + 1) & mask) {
+      Entry* entry = &entries[i];
+      if (entry->key == nullptr || entry->key->view() == key) return entry;
+    }
+  }
+
+  void Put(absl::string_view key, Value value) {
+    Entry* entry = Find(key);
+    if (entry->key == nullptr) {
+      entry->key = NewString(key);
+      ++count;
+    }
+    entry->value = value;
+  }
+
+  // A copy with twice the capacity when more than half full.
+  PropertyDictionary* Grown() {
+    if (count * 2 < capacity) return this;
+    PropertyDictionary* bigger = New(capacity * 2);
+    for (size_t i = 0; i < capacity; ++i) {
+      if (entries[i].key != nullptr) {
+        *bigger->Find(entries[i].key->view()) = entries[i];
+        ++bigger->count;
+      }
+    }
+    return bigger;
+  }
+};
+
 Shape* Shape::Empty() {
   static Shape* empty = new Shape();
   return empty;
+}
+
+Shape* Shape::Dictionary() {
+  static Shape* dictionary = new Shape();
+  return dictionary;
 }
 
 int Shape::IndexOf(absl::string_view key) const {
@@ -35,10 +93,17 @@ SLObject* NewObject() {
   object->shape = Shape::Empty();
   object->storage = nullptr;
   object->capacity = 0;
+  object->dictionary = nullptr;
   return object;
 }
 
 bool SLObject::Get(absl::string_view key, Value* out) const {
+  if (shape->is_dictionary()) {
+    PropertyDictionary::Entry* entry = dictionary->Find(key);
+    if (entry->key == nullptr) return false;
+    *out = entry->value;
+    return true;
+  }
   int index = shape->IndexOf(key);
   if (index < 0) return false;
   *out = storage[index];
@@ -46,12 +111,31 @@ bool SLObject::Get(absl::string_view key, Value* out) const {
 }
 
 void SLObject::Put(absl::string_view key, Value value) {
-  int index = shape->IndexOf(key);
-  if (index >= 0) {
-    storage[index] = value;
-    return;
+  if (!shape->is_dictionary()) {
+    int index = shape->IndexOf(key);
+    if (index >= 0) {
+      storage[index] = value;
+      return;
+    }
+    if (shape->property_count() < Shape::kMaxProperties) {
+      AddWithShape(shape->WithProperty(key), value);
+      return;
+    }
+    ConvertToDictionary();
   }
-  AddWithShape(shape->WithProperty(key), value);
+  dictionary = dictionary->Grown();
+  dictionary->Put(key, value);
+}
+
+void SLObject::ConvertToDictionary() {
+  PropertyDictionary* table = PropertyDictionary::New(4 * Shape::kMaxProperties);
+  for (int i = 0; i < shape->property_count(); ++i) {
+    table->Put(shape->key(i), storage[i]);
+  }
+  dictionary = table;
+  storage = nullptr;
+  capacity = 0;
+  shape = Shape::Dictionary();
 }
 
 void SLObject::AddWithShape(Shape* new_shape, Value value) {

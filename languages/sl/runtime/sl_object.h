@@ -8,6 +8,11 @@
 // S always yields the same shape), so objects built the same way share a
 // shape, and a property inline cache can check one pointer and use a fixed
 // storage index. Shapes are immortal and shared by every context.
+//
+// An object that grows past Shape::kMaxProperties switches to dictionary
+// mode (Truffle's answer to objects used as maps or arrays): its shape
+// becomes Shape::Dictionary() and its storage a hash table, so n properties
+// cost O(n) instead of a chain of n shapes with O(n^2) keys.
 
 #include <cstdint>
 #include <memory>
@@ -23,8 +28,13 @@ namespace morel::sl {
 
 class Shape {
  public:
+  static constexpr int kMaxProperties = 32;
+
   // The shape of a new object: no properties.
   static Shape* Empty();
+  // The shape of every object in dictionary mode (no fixed layout).
+  static Shape* Dictionary();
+  bool is_dictionary() const { return this == Dictionary(); }
 
   // The storage index of `key`, or -1.
   int IndexOf(absl::string_view key) const;
@@ -42,10 +52,15 @@ class Shape {
   absl::flat_hash_map<std::string, std::unique_ptr<Shape>> transitions_;
 };
 
+struct PropertyDictionary;
+
 struct SLObject {
   Shape* shape;
-  Value* storage;  // collected, capacity >= shape->property_count()
+  // Shaped: collected, capacity >= shape->property_count().
+  // Dictionary mode: unused (see `dictionary`).
+  Value* storage;
   int capacity;
+  PropertyDictionary* dictionary;  // collected; only in dictionary mode
 
   // Reads `key`; false if absent.
   bool Get(absl::string_view key, Value* out) const;
@@ -54,6 +69,9 @@ struct SLObject {
   // Moves to `new_shape` (one more property than now) and stores `value` at
   // its last index.
   void AddWithShape(Shape* new_shape, Value value);
+
+ private:
+  void ConvertToDictionary();
 };
 
 SLObject* NewObject();

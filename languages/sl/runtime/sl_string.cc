@@ -1,24 +1,37 @@
 #include "languages/sl/runtime/sl_string.h"
 
 #include <cstring>
+#include <vector>
 
 #include "nodes/heap.h"
 
 namespace morel::sl {
-
 namespace {
-SLString* Allocate(size_t length) {
-  auto* string = static_cast<SLString*>(
-      heap::AllocateAtomic(offsetof(SLString, data) + length + 1));
-  string->length = length;
-  string->data[length] = '\0';
-  return string;
+
+// Below this many characters a concatenation copies: a rope node costs as
+// much as copying a short string, and flat strings read faster.
+constexpr size_t kMinRopeLength = 64;
+
+char* AllocateChars(size_t length) {
+  auto* chars = static_cast<char*>(heap::AllocateAtomic(length + 1));
+  chars[length] = '\0';
+  return chars;
 }
+
+SLString* AllocateHeader() {
+  return static_cast<SLString*>(heap::AllocateTraced(sizeof(SLString)));
+}
+
 }  // namespace
 
 SLString* NewString(absl::string_view text) {
-  SLString* string = Allocate(text.size());
-  if (!text.empty()) std::memcpy(string->data, text.data(), text.size());
+  char* chars = AllocateChars(text.size());
+  if (!text.empty()) std::memcpy(chars, text.data(), text.size());
+  SLString* string = AllocateHeader();
+  string->length_ = text.size();
+  string->chars_ = chars;
+  string->left_ = nullptr;
+  string->right_ = nullptr;
   return string;
 }
 
@@ -26,11 +39,48 @@ Value StringValue(absl::string_view text) {
   return Value::Reference(kStringTag, NewString(text));
 }
 
-Value ConcatStrings(absl::string_view a, absl::string_view b) {
-  SLString* string = Allocate(a.size() + b.size());
-  if (!a.empty()) std::memcpy(string->data, a.data(), a.size());
-  if (!b.empty()) std::memcpy(string->data + a.size(), b.data(), b.size());
+Value ConcatStrings(SLString* a, SLString* b) {
+  if (a->length_ == 0) return Value::Reference(kStringTag, b);
+  if (b->length_ == 0) return Value::Reference(kStringTag, a);
+  size_t length = a->length_ + b->length_;
+  SLString* string = AllocateHeader();
+  string->length_ = length;
+  if (length < kMinRopeLength) {
+    char* chars = AllocateChars(length);
+    absl::string_view left = a->view();
+    absl::string_view right = b->view();
+    std::memcpy(chars, left.data(), left.size());
+    std::memcpy(chars + left.size(), right.data(), right.size());
+    string->chars_ = chars;
+    string->left_ = nullptr;
+    string->right_ = nullptr;
+  } else {
+    string->chars_ = nullptr;
+    string->left_ = a;
+    string->right_ = b;
+  }
   return Value::Reference(kStringTag, string);
+}
+
+void SLString::Flatten() {
+  char* chars = AllocateChars(length_);
+  // Right to left with an explicit stack: ropes built in a loop are deep.
+  size_t position = length_;
+  std::vector<SLString*> pending = {this};
+  while (!pending.empty()) {
+    SLString* piece = pending.back();
+    pending.pop_back();
+    if (piece->chars_ != nullptr) {
+      position -= piece->length_;
+      std::memcpy(chars + position, piece->chars_, piece->length_);
+    } else {
+      pending.push_back(piece->left_);
+      pending.push_back(piece->right_);
+    }
+  }
+  chars_ = chars;
+  left_ = nullptr;
+  right_ = nullptr;
 }
 
 }  // namespace morel::sl

@@ -1,9 +1,15 @@
 #ifndef MOREL_LANGUAGES_SL_RUNTIME_SL_STRING_H_
 #define MOREL_LANGUAGES_SL_RUNTIME_SL_STRING_H_
 
-// SLString: an immutable byte string in the collected heap (pointer-free
-// memory). SL never indexes strings, so UTF-8 bytes pass through unchanged
-// (sl_spec §11).
+// SLString: an immutable string in the collected heap. SL never indexes
+// strings, so UTF-8 bytes pass through unchanged (sl_spec §11).
+//
+// Concatenation is lazy (a rope, as Truffle's lazy string concatenation):
+// `a + b` of long strings makes a node pointing at both, in O(1), and the
+// characters are laid out once, when something reads them (printing,
+// comparison, property keys). Building a string piece by piece in a loop is
+// therefore linear instead of quadratic. A flattened rope keeps its flat
+// copy and drops its children.
 
 #include <cstddef>
 #include <string>
@@ -14,22 +20,35 @@
 
 namespace morel::sl {
 
-struct SLString {
-  size_t length;
-  char data[1];  // `length` bytes follow, then a NUL
+class SLString {
+ public:
+  size_t length() const { return length_; }
+  // The characters; flattens a rope first (not thread-safe against a
+  // concurrent flatten of the same rope; guest code runs on one thread).
+  absl::string_view view() {
+    if (chars_ == nullptr) Flatten();
+    return absl::string_view(chars_, length_);
+  }
 
-  absl::string_view view() const { return absl::string_view(data, length); }
+ private:
+  friend SLString* NewString(absl::string_view text);
+  friend Value ConcatStrings(SLString* a, SLString* b);
+  void Flatten();
+
+  size_t length_;
+  const char* chars_;  // null while a rope
+  SLString* left_;     // rope children, null once flat
+  SLString* right_;
 };
 
-// A new collected string holding `text`.
+// A new flat string holding `text`.
 SLString* NewString(absl::string_view text);
 Value StringValue(absl::string_view text);
 // `a` followed by `b`.
-Value ConcatStrings(absl::string_view a, absl::string_view b);
+Value ConcatStrings(SLString* a, SLString* b);
 
-inline absl::string_view StringView(const Value& v) {
-  return v.As<SLString>()->view();
-}
+inline SLString* AsString(const Value& v) { return v.As<SLString>(); }
+inline absl::string_view StringView(const Value& v) { return AsString(v)->view(); }
 
 }  // namespace morel::sl
 
