@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "nodes/call_target.h"
 #include "nodes/node_runtime.h"
@@ -64,7 +67,14 @@ void Node::ReplaceImpl(std::unique_ptr<Node> replacement,
   Node* old_node = owner->Exchange(new_node);
   RootNode* root = parent->GetRootNode();
   if (root == nullptr) {
-    delete old_node;
+    // A detached tree has no root to retire to, and the old node may be the
+    // one executing this call (self-replacement): keep it alive for the
+    // process. Replacing inside detached trees is rare (tests, builders).
+    static std::vector<std::unique_ptr<Node>>* detached_retired =
+        new std::vector<std::unique_ptr<Node>>();
+    static std::mutex detached_lock;
+    std::lock_guard<std::mutex> guard(detached_lock);
+    detached_retired->emplace_back(old_node);
     return;
   }
   if (CallTarget* target = root->call_target()) {

@@ -119,6 +119,7 @@ template <typename S, bool kCached = IsCached<S>::value>
 struct CacheList {
   void ForEachChild(ChildVisitor) {}
   int count() const { return 0; }
+  void Retire() {}
 };
 
 template <typename S>
@@ -127,13 +128,28 @@ struct CacheList<S, true> {
   std::atomic<Entry*> head{nullptr};
   std::atomic<int> size{0};
 
+  // Entries of a replaced or excluded specialization: no longer consulted or
+  // visited, but alive until the node dies, since another thread may still
+  // be walking them.
+  Entry* retired = nullptr;
+
   ~CacheList() {
-    Entry* entry = head.load(std::memory_order_relaxed);
-    while (entry != nullptr) {
-      Entry* next = entry->next;
-      delete entry;
-      entry = next;
+    for (Entry* chain : {head.load(std::memory_order_relaxed), retired}) {
+      while (chain != nullptr) {
+        Entry* next = chain->next;
+        delete chain;
+        chain = next;
+      }
     }
+  }
+  void Retire() {
+    Entry* chain = head.exchange(nullptr, std::memory_order_acq_rel);
+    size.store(0, std::memory_order_release);
+    if (chain == nullptr) return;
+    Entry* last = chain;
+    while (last->next != nullptr) last = last->next;
+    last->next = retired;
+    retired = chain;
   }
   int count() const { return size.load(std::memory_order_acquire); }
   void Push(Entry* entry) {
@@ -239,7 +255,12 @@ class Specializer {
       for (auto* e = list.head.load(std::memory_order_acquire); e != nullptr;
            e = e->next) {
         if (S::Guard(c, e->data, args...)) {
-          result = S::Body(c, node, e->data, args...);
+          Value value = S::Body(c, node, e->data, args...);
+          if (c.rewrite) {
+            rewritten = static_cast<int>(I);
+            return false;
+          }
+          result = value;
           return true;
         }
       }
@@ -286,6 +307,7 @@ class Specializer {
         uint32_t s = state_.load(std::memory_order_relaxed);
         state_.store((s & ~ActiveBit(rewritten)) | ExcludedBit(rewritten),
                      std::memory_order_release);
+        RetireCache(rewritten, Indices{});
         rewritten = -1;
       }
       Choice choice;
@@ -361,11 +383,19 @@ class Specializer {
     return true;
   }
 
+  // Truffle's `replaces`: the replaced specializations are excluded and
+  // their cache entries dropped.
   template <typename S, typename... Replaced>
   void ApplyReplaces(uint32_t& state, Specializations<Replaced...>) {
     ((state = (state & ~ActiveBit(IndexOf<Replaced>())) |
-              ExcludedBit(IndexOf<Replaced>())),
+              ExcludedBit(IndexOf<Replaced>()),
+      std::get<IndexOf<Replaced>()>(caches_).Retire()),
      ...);
+  }
+
+  template <size_t... I>
+  void RetireCache(int index, std::index_sequence<I...>) {
+    ((static_cast<int>(I) == index ? std::get<I>(caches_).Retire() : void()), ...);
   }
 
   template <typename... Args, size_t... I>
@@ -386,7 +416,12 @@ class Specializer {
     if constexpr (specialization_internal::IsCached<S>::value) {
       auto* entry = static_cast<specialization_internal::CacheEntry<typename S::Cache>*>(
           choice.entry);
-      result = S::Body(c, node, entry->data, args...);
+      Value value = S::Body(c, node, entry->data, args...);
+      if (c.rewrite) {
+        rewritten = static_cast<int>(I);
+        return false;
+      }
+      result = value;
       return true;
     } else {
       Value value = S::Body(c, node, args...);

@@ -1,0 +1,38 @@
+#ifndef MOREL_SPLITTING_SPLITTING_OPTIONS_H_
+#define MOREL_SPLITTING_SPLITTING_OPTIONS_H_
+
+// The splitting options, resolved once from the EngineConfig (Truffle's
+// EngineData fields): `enabled` is Splitting && Mode != latency, and the
+// interpreter thresholds that TraceSplitting prints come from the
+// compilation options (truffle_reference §4.2).
+
+#include <string>
+
+#include "engine/config/engine_config.pb.h"
+
+namespace morel::splitting {
+
+struct SplittingOptions {
+  bool enabled = true;
+  bool allow_forced_splits = true;
+  bool dump_decisions = false;
+  double growth_limit = 1.5;
+  int max_callee_size = 100;
+  int max_propagation_depth = 5;
+  bool trace_events = false;
+  bool trace_splitting = false;
+  bool trace_summary = false;
+  // Where SplittingDumpDecisions writes (DumpPath + "/splitting").
+  std::string dump_directory = "morel_dumps/splitting";
+
+  // For the TraceSplitting properties (OptimizedCallTarget#getDebugProperties).
+  bool multi_tier = true;
+  int call_threshold_in_interpreter = 1;
+  int call_and_loop_threshold_in_interpreter = 400;
+
+  static SplittingOptions FromConfig(const config::EngineConfig& config);
+};
+
+}  // namespace morel::splitting
+
+#endif  // MOREL_SPLITTING_SPLITTING_OPTIONS_H_
