@@ -20,14 +20,24 @@ const char* FrameSlotKindName(FrameSlotKind kind) {
 }
 
 int FrameDescriptor::AddSlot(std::string name) {
-  auto slot = std::make_unique<Slot>();
-  slot->name = std::move(name);
-  slots_.push_back(std::move(slot));
-  return size() - 1;
+  int index = size();
+  if (index == capacity_) {
+    int capacity = capacity_ == 0 ? 8 : capacity_ * 2;
+    auto kinds = std::make_unique<std::atomic<FrameSlotKind>[]>(capacity);
+    for (int i = 0; i < capacity; ++i) {
+      kinds[i].store(i < index ? kinds_[i].load(std::memory_order_relaxed)
+                               : FrameSlotKind::kIllegal,
+                     std::memory_order_relaxed);
+    }
+    kinds_ = std::move(kinds);
+    capacity_ = capacity;
+  }
+  names_.push_back(std::move(name));
+  return index;
 }
 
 void FrameDescriptor::Generalize(int slot, FrameSlotKind wanted) const {
-  std::atomic<FrameSlotKind>& kind = slots_[slot]->kind;
+  std::atomic<FrameSlotKind>& kind = kinds_[slot];
   FrameSlotKind current = kind.load(std::memory_order_acquire);
   while (current != wanted && current != FrameSlotKind::kObject) {
     FrameSlotKind next =
@@ -40,7 +50,7 @@ void FrameDescriptor::Generalize(int slot, FrameSlotKind wanted) const {
 
 std::unique_ptr<FrameDescriptor> FrameDescriptor::CopyUninitialized() const {
   auto copy = std::make_unique<FrameDescriptor>();
-  for (const auto& slot : slots_) copy->AddSlot(slot->name);
+  for (const std::string& name : names_) copy->AddSlot(name);
   return copy;
 }
 

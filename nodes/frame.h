@@ -38,11 +38,13 @@ class FrameDescriptor {
   FrameDescriptor(const FrameDescriptor&) = delete;
   FrameDescriptor& operator=(const FrameDescriptor&) = delete;
 
+  // Adds a slot. Only while the descriptor is being built, before any frame
+  // uses it (the kinds array may move).
   int AddSlot(std::string name);
-  int size() const { return static_cast<int>(slots_.size()); }
-  const std::string& name(int slot) const { return slots_[slot]->name; }
+  int size() const { return static_cast<int>(names_.size()); }
+  const std::string& name(int slot) const { return names_[slot]; }
   FrameSlotKind kind(int slot) const {
-    return slots_[slot]->kind.load(std::memory_order_acquire);
+    return kinds_[slot].load(std::memory_order_acquire);
   }
   // Records that `value` was written to `slot`: the kind moves from illegal
   // to the value's kind, and to object on any mismatch. Never narrows.
@@ -66,11 +68,11 @@ class FrameDescriptor {
  private:
   void Generalize(int slot, FrameSlotKind wanted) const;
 
-  struct Slot {
-    std::string name;
-    std::atomic<FrameSlotKind> kind{FrameSlotKind::kIllegal};
-  };
-  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::string> names_;
+  // One kind per slot, contiguous: RecordWrite is on the interpreter's hot
+  // path.
+  std::unique_ptr<std::atomic<FrameSlotKind>[]> kinds_;
+  int capacity_ = 0;
 };
 
 class Frame {

@@ -220,22 +220,32 @@ class Specializer {
     std::apply([&](auto&... list) { (list.ForEachChild(visitor), ...); }, caches_);
   }
 
-  // The interpreter's fast path; inlined into the node's Execute so that a
-  // monomorphic node costs a state-word test, its guard and its body.
+  // The interpreter's fast path, inlined into the node's Execute: the first
+  // specialization (the common monomorphic case) is tried inline; the others
+  // and the slow path are out of line, so the inlined code stays small.
   template <typename... Args>
   [[gnu::always_inline]] Value Execute(NodeT& node, Args... args) {
+    using First = std::tuple_element_t<0, std::tuple<Specs...>>;
     uint32_t s = state();
     Value result;
     int rewritten = -1;
-    if (TryActive(node, s, result, rewritten, std::index_sequence_for<Specs...>{},
-                  args...)) {
-      return result;
-    }
-    return ExecuteAndSpecialize(node, rewritten, args...);
+    if (TryOne<First, 0>(node, s, result, rewritten, args...)) return result;
+    return ExecuteRest(node, s, rewritten, args...);
   }
 
  private:
   using Indices = std::index_sequence_for<Specs...>;
+
+  template <typename... Args>
+  [[gnu::noinline]] Value ExecuteRest(NodeT& node, uint32_t s, int rewritten,
+                                      Args... args) {
+    Value result;
+    if (rewritten < 0 &&
+        TryActive(node, s & ~ActiveBit(0), result, rewritten, Indices{}, args...)) {
+      return result;
+    }
+    return ExecuteAndSpecialize(node, rewritten, args...);
+  }
 
   // Runs the first active specialization whose guard holds. When its body
   // calls RewriteOn(true), returns false with `rewritten` set.

@@ -2,7 +2,8 @@
 #define MOREL_NODES_VALUE_H_
 
 // Value: the uniform representation of a guest value, 16 bytes, trivially
-// copyable: a 64-bit payload and a 32-bit tag. Tags below kFirstLanguageTag
+// copyable: a 64-bit payload and a 64-bit tag (a full word, so copying and
+// returning a Value never has to preserve padding bits). Tags below kFirstLanguageTag
 // belong to the framework; languages define their own tags above it. Tags at
 // or above kFirstReferenceTag mark payloads that point into the garbage
 // collected guest heap (nodes/heap.h), so the collector finds them.
@@ -18,7 +19,7 @@
 
 namespace morel {
 
-using ValueTag = uint32_t;
+using ValueTag = uint64_t;
 
 // No value: an unassigned frame slot, a missing result. Never a guest value.
 inline constexpr ValueTag kIllegalTag = 0;

@@ -14,9 +14,22 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
 }
 
 Engine::Engine(config::EngineConfig config, std::unique_ptr<EngineLog> log)
-    : config_(std::move(config)), log_(std::move(log)) {}
+    : config_(std::move(config)), log_(std::move(log)) {
+  splitting_ = std::make_unique<splitting::SplittingStrategy>(
+      splitting::SplittingOptions::FromConfig(config_), log_.get(),
+      [this](std::unique_ptr<RootNode> root, CallTarget* source) {
+        auto target = std::make_unique<CallTarget>(std::move(root), this, source);
+        CallTarget* raw = target.get();
+        std::lock_guard<std::mutex> guard(lock_);
+        call_targets_.push_back(std::move(target));
+        return raw;
+      });
+}
+
+void Engine::Close() { splitting_->Close(); }
 
 Engine::~Engine() {
+  Close();
   // Call targets reference each other through call nodes; destroy them
   // while every target is still alive, newest first.
   std::lock_guard<std::mutex> guard(lock_);
@@ -26,16 +39,28 @@ Engine::~Engine() {
 CallTarget* Engine::CreateCallTarget(std::unique_ptr<RootNode> root) {
   auto target = std::make_unique<CallTarget>(std::move(root), this);
   CallTarget* raw = target.get();
-  std::lock_guard<std::mutex> guard(lock_);
-  call_targets_.push_back(std::move(target));
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    call_targets_.push_back(std::move(target));
+  }
+  splitting_->OnTargetCreated(*raw);
   return raw;
 }
 
 void Engine::OnPolymorphicSpecialize(Node& source) {
-  std::lock_guard<std::mutex> guard(lock_);
-  ++reports_by_class_[std::string(source.kind_name())];
-  ++report_count_;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    ++reports_by_class_[std::string(source.kind_name())];
+    ++report_count_;
+  }
+  splitting_->OnPolymorphicSpecialize(source);
 }
+
+CallTarget* Engine::BeforeDirectCall(DirectCallNode& call, CallTarget* target) {
+  return splitting_->BeforeCall(call, target);
+}
+
+bool Engine::ForceSplit(DirectCallNode& call) { return splitting_->ForceSplit(call); }
 
 std::map<std::string, int> Engine::PolymorphicReportsByNodeClass() const {
   std::lock_guard<std::mutex> guard(lock_);

@@ -5,9 +5,11 @@
 // configuration, the log, the call targets, and the runtime's reactions to
 // what nodes report (NodeRuntime). One engine per guest context.
 //
-// Implemented so far: call-target creation and ownership, polymorphism event
-// counting per node class, the log sink. Splitting, compilation and OSR plug
-// in here as their packages arrive (issues #4, #5, #6 and the OSR issue).
+// Implemented so far: call-target creation and ownership (split copies
+// included), polymorphism event counting per node class, the log sink, and
+// splitting (delegated to splitting::SplittingStrategy, which prints
+// TraceSplittingSummary when the engine closes). Compilation and OSR plug in
+// here as their packages arrive (issues #5, #6 and the OSR issue).
 
 #include <map>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "engine/runtime/engine_log.h"
 #include "nodes/call_target.h"
 #include "nodes/node_runtime.h"
+#include "splitting/splitting_strategy.h"
 
 namespace morel::runtime {
 
@@ -28,7 +31,13 @@ class Engine : public NodeRuntime {
   // Fails if the configuration names a log file that cannot be opened.
   static absl::StatusOr<std::unique_ptr<Engine>> Create(
       config::EngineConfig config);
+  // Closes the engine (see Close()) and destroys the call targets.
   ~Engine() override;
+
+  // Ends the engine's life for reporting: prints the summaries that Truffle
+  // prints at engine close (TraceSplittingSummary). Idempotent; the
+  // destructor calls it.
+  void Close();
 
   const config::EngineConfig& config() const { return config_; }
   EngineLog& log() { return *log_; }
@@ -36,12 +45,16 @@ class Engine : public NodeRuntime {
   // NodeRuntime
   CallTarget* CreateCallTarget(std::unique_ptr<RootNode> root) override;
   void OnPolymorphicSpecialize(Node& source) override;
+  CallTarget* BeforeDirectCall(DirectCallNode& call, CallTarget* target) override;
+  bool ForceSplit(DirectCallNode& call) override;
+
+  splitting::SplittingStrategy& splitting() { return *splitting_; }
 
   // Polymorphic specialization reports so far, per node class (kind name).
   std::map<std::string, int> PolymorphicReportsByNodeClass() const;
   int polymorphic_report_count() const;
 
-  // Every call target created, in creation order.
+  // Every call target created, split copies included, in creation order.
   std::vector<CallTarget*> call_targets() const;
 
  private:
@@ -49,6 +62,7 @@ class Engine : public NodeRuntime {
 
   config::EngineConfig config_;
   std::unique_ptr<EngineLog> log_;
+  std::unique_ptr<splitting::SplittingStrategy> splitting_;
 
   mutable std::mutex lock_;
   std::vector<std::unique_ptr<CallTarget>> call_targets_;

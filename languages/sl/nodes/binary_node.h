@@ -4,16 +4,23 @@
 // Binary operator nodes: evaluate left, then right (sl_spec §6.2), then run
 // the operator's specializations. The node's source section starts at the
 // left operand, which is where type errors point (§8.1).
+//
+// Polymorphism reporting (splitting, languages/sl/README.md): every binary
+// operator reports when it leaves its first specialization (64-bit -> big,
+// number -> string concatenation): a split copy per call site keeps the
+// 64-bit fast path where the arguments stay small. SLEqualNode opts out.
 
 #include <memory>
 
 #include "languages/sl/nodes/sl_node.h"
+#include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
 namespace morel::sl {
 
 class SLBinaryNode : public SLExpressionNode {
  public:
+  MOREL_REPORT_POLYMORPHISM
   SLBinaryNode(SourceSection section, std::unique_ptr<SLExpressionNode> left,
                std::unique_ptr<SLExpressionNode> right)
       : SLExpressionNode(std::move(section)),
@@ -35,8 +42,8 @@ class SLBinarySpecializingNode : public SLBinaryNode {
   using Specializations = Specializer<Derived, Specs...>;
 
   Value Execute(Frame& frame) final {
-    Value l = left_->Execute(frame);
-    Value r = right_->Execute(frame);
+    Value l = Evaluate(left_.get(), frame);
+    Value r = Evaluate(right_.get(), frame);
     return specializer_.Execute(static_cast<Derived&>(*this), l, r);
   }
   void ForEachChild(ChildVisitor visitor) override {

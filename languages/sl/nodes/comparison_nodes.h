@@ -117,11 +117,17 @@ class SLLessOrEqualNode final
   static Value Fallback(SLLessOrEqualNode& node, Value l, Value r);
 };
 
+// Excluded from polymorphism reporting: every == specialization is a tag
+// test and a compare (EqualGeneric a call to ValuesEqual), so a monomorphic
+// copy would be barely faster than the generic node, while `x == null`-style
+// tests with mixed operand types are common and would trigger splits that
+// only cost nodes and budget.
 class SLEqualNode final
     : public SLBinarySpecializingNode<SLEqualNode, EqualLong, EqualBoolean,
                                       EqualString, EqualGeneric> {
  public:
   MOREL_NODE_KIND(SLEqualNode)
+  MOREL_REPORT_POLYMORPHISM_EXCLUDE
   using SLBinarySpecializingNode::SLBinarySpecializingNode;
   // Unreachable: EqualGeneric accepts everything.
   static Value Fallback(SLEqualNode& node, Value l, Value r);

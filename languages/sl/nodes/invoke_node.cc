@@ -26,7 +26,7 @@ Value SLInvokeNode::Execute(Frame& frame) {
   size_t count = arguments_.size();
   // On the native stack, where the collector sees the values.
   auto* args = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
-  for (size_t i = 0; i < count; ++i) args[i] = arguments_[i]->Execute(frame);
+  for (size_t i = 0; i < count; ++i) args[i] = Evaluate(arguments_[i], frame);
   return specializer_.Execute(*this, callee, absl::Span<const Value>(args, count));
 }
 

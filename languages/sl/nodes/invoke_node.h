@@ -13,6 +13,10 @@
 // A cache entry is valid while the function still runs the target it
 // cached: redefinition (defineFunction, eval) swaps the target and the guard
 // fails, so the next call caches the new code.
+//
+// Reports polymorphism (splitting) when the cache gains an entry or goes
+// indirect: a split copy of the enclosing function per call site keeps its
+// calls direct (and so inlinable and splittable themselves).
 
 #include <memory>
 #include <optional>
@@ -21,6 +25,7 @@
 #include "languages/sl/runtime/sl_function.h"
 #include "languages/sl/runtime/values.h"
 #include "nodes/call_nodes.h"
+#include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
 namespace morel::sl {
@@ -73,6 +78,7 @@ struct InvokeIndirect {
 class SLInvokeNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLInvokeNode)
+  MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLInvokeNode, InvokeDirect, InvokeIndirect>;
 
   SLInvokeNode(SourceSection section, std::unique_ptr<SLExpressionNode> callee,

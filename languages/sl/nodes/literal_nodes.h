@@ -14,7 +14,9 @@ class SLConstantNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLConstantNode)
   SLConstantNode(SourceSection section, Value value)
-      : SLExpressionNode(std::move(section)), value_(value) {}
+      : SLExpressionNode(std::move(section)), value_(value) {
+    set_constant_leaf(value);
+  }
   Value Execute(Frame&) override { return value_; }
   Value value() const { return value_; }
 

@@ -22,7 +22,9 @@ class SLReadLocalNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLReadLocalNode)
   SLReadLocalNode(SourceSection section, int slot)
-      : SLExpressionNode(std::move(section)), slot_(slot) {}
+      : SLExpressionNode(std::move(section)), slot_(slot) {
+    set_local_leaf(slot);
+  }
   Value Execute(Frame& frame) override {
     Value value = frame.Get(slot_);
     if (value.IsIllegal()) ThrowUninitializedLocal(*this, frame, slot_);
@@ -41,7 +43,7 @@ class SLWriteLocalNode final : public SLExpressionNode {
                    std::unique_ptr<SLExpressionNode> value)
       : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
   Value Execute(Frame& frame) override {
-    Value value = value_->Execute(frame);
+    Value value = Evaluate(value_.get(), frame);
     // The descriptor's kind only ever widens, so once this node recorded a
     // kind it need not touch the (shared) descriptor for it again.
     FrameSlotKind kind = FrameDescriptor::KindOf(value);

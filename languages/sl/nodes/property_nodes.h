@@ -13,6 +13,10 @@
 // Keys are Strings after the §5.4 conversion, so o[1] and o["1"] are the
 // same property. A `.name` key is a constant string node, so the cache's key
 // check is one pointer comparison in the common case.
+//
+// Both nodes report polymorphism (splitting): a cache gaining a second entry
+// or going generic. A split copy per call site keeps each site's cache to
+// the shapes it sees.
 
 #include <memory>
 #include <optional>
@@ -22,6 +26,7 @@
 #include "languages/sl/runtime/sl_object.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/runtime/values.h"
+#include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
 namespace morel::sl {
@@ -86,6 +91,7 @@ struct ReadGeneric {
 class SLReadPropertyNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLReadPropertyNode)
+  MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLReadPropertyNode, ReadCached, ReadGeneric>;
 
   SLReadPropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
@@ -94,8 +100,8 @@ class SLReadPropertyNode final : public SLExpressionNode {
         receiver_(std::move(receiver)),
         key_(std::move(key)) {}
   Value Execute(Frame& frame) override {
-    Value receiver = receiver_->Execute(frame);
-    Value key = key_->Execute(frame);
+    Value receiver = Evaluate(receiver_.get(), frame);
+    Value key = Evaluate(key_.get(), frame);
     return specializer_.Execute(*this, receiver, key);
   }
   void ForEachChild(ChildVisitor visitor) override {
@@ -161,6 +167,7 @@ struct WriteGeneric {
 class SLWritePropertyNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLWritePropertyNode)
+  MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLWritePropertyNode, WriteCached, WriteGeneric>;
 
   SLWritePropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
@@ -171,9 +178,9 @@ class SLWritePropertyNode final : public SLExpressionNode {
         key_(std::move(key)),
         value_(std::move(value)) {}
   Value Execute(Frame& frame) override {
-    Value receiver = receiver_->Execute(frame);
-    Value key = key_->Execute(frame);
-    Value value = value_->Execute(frame);
+    Value receiver = Evaluate(receiver_.get(), frame);
+    Value key = Evaluate(key_.get(), frame);
+    Value value = Evaluate(value_.get(), frame);
     return specializer_.Execute(*this, receiver, key, value);
   }
   void ForEachChild(ChildVisitor visitor) override {

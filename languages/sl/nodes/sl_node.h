@@ -6,6 +6,7 @@
 // instead of C++ exceptions (the result of a return is in the frame's
 // return-value register).
 
+#include <cstdint>
 #include <memory>
 
 #include "nodes/frame.h"
@@ -19,7 +20,46 @@ class SLExpressionNode : public Node {
  public:
   using Node::Node;
   virtual Value Execute(Frame& frame) = 0;
+
+  // Leaf shapes that parents evaluate inline, without a virtual call (local
+  // reads and constants are most operands). Purely an interpreter speedup:
+  // the result is always what Execute() returns.
+  enum class Leaf : uint8_t { kNone, kLocal, kConstant };
+  Leaf leaf() const { return leaf_; }
+
+ protected:
+  void set_local_leaf(int slot) {
+    leaf_ = Leaf::kLocal;
+    leaf_slot_ = slot;
+  }
+  void set_constant_leaf(Value value) {
+    leaf_ = Leaf::kConstant;
+    leaf_value_ = value;
+  }
+
+ private:
+  friend Value Evaluate(SLExpressionNode* node, Frame& frame);
+  Leaf leaf_ = Leaf::kNone;
+  int leaf_slot_ = 0;
+  Value leaf_value_ = Value::Illegal();
 };
+
+// Evaluates a child expression; reads locals and constants inline. An
+// uninitialized local falls back to Execute(), which reports it.
+inline Value Evaluate(SLExpressionNode* node, Frame& frame) {
+  switch (node->leaf_) {
+    case SLExpressionNode::Leaf::kLocal: {
+      Value value = frame.Get(node->leaf_slot_);
+      if (!value.IsIllegal()) return value;
+      break;
+    }
+    case SLExpressionNode::Leaf::kConstant:
+      return node->leaf_value_;
+    case SLExpressionNode::Leaf::kNone:
+      break;
+  }
+  return node->Execute(frame);
+}
 
 // How a statement completed. kNormal equals RepeatingNode::kContinueLoop so a
 // loop body's normal completion continues the loop.

@@ -61,7 +61,7 @@ class SLIfNode final : public SLStatementNode {
         then_(std::move(then_part)),
         else_(std::move(else_part)) {}
   Completion Execute(Frame& frame) override {
-    if (ToBoolean(condition_->Execute(frame), source_section())) {
+    if (ToBoolean(Evaluate(condition_.get(), frame), source_section())) {
       return then_->Execute(frame);
     }
     return else_ ? else_->Execute(frame) : kNormal;
@@ -90,7 +90,7 @@ class SLWhileRepeatingNode final : public RepeatingNode {
         condition_(std::move(condition)),
         body_(std::move(body)) {}
   int ExecuteRepeating(Frame& frame) override {
-    if (!ToBoolean(condition_->Execute(frame), source_section())) return kBreak;
+    if (!ToBoolean(Evaluate(condition_.get(), frame), source_section())) return kBreak;
     Completion completion = body_->Execute(frame);
     if (completion == kBreak || completion == kReturn) return completion;
     return kContinueLoop;  // normal completion or `continue`
@@ -149,7 +149,7 @@ class SLReturnNode final : public SLStatementNode {
   SLReturnNode(SourceSection section, std::unique_ptr<SLExpressionNode> value)
       : SLStatementNode(std::move(section)), value_(std::move(value)) {}
   Completion Execute(Frame& frame) override {
-    frame.set_return_value(value_ ? value_->Execute(frame) : NullValue());
+    frame.set_return_value(value_ ? Evaluate(value_.get(), frame) : NullValue());
     return kReturn;
   }
   void ForEachChild(ChildVisitor visitor) override {

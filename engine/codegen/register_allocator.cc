@@ -1,0 +1,312 @@
+#include "engine/codegen/register_allocator.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "engine/codegen/liveness.h"
+
+namespace morel::codegen {
+namespace {
+
+bool IsShift(MOp op) { return op == MOp::kShl || op == MOp::kSar || op == MOp::kShr; }
+
+// Moves register shift counts into the target's count register.
+void LegalizeShiftCounts(MachineFunction& mf, const RegisterInfo& ri) {
+  if (ri.shift_count == kNoPReg) return;
+  for (MachineBlock& b : mf.blocks()) {
+    std::vector<MachineInst> out;
+    out.reserve(b.insts.size());
+    for (MachineInst& inst : b.insts) {
+      if (IsShift(inst.op) && inst.uses.size() == 2 && inst.uses[1].is_vreg()) {
+        MachineOperand count = MachineOperand::Phys(ri.shift_count);
+        out.push_back(mi::Mov(count, inst.uses[1]));
+        inst.uses[1] = count;
+      }
+      out.push_back(std::move(inst));
+    }
+    b.insts = std::move(out);
+  }
+}
+
+bool Overlaps(int s1, int e1, int s2, int e2) { return s1 <= e2 && s2 <= e1; }
+
+class LinearScan {
+ public:
+  LinearScan(MachineFunction& mf, const RegisterInfo& ri, const AllocationOptions& o)
+      : mf_(mf), ri_(ri), options_(o) {}
+
+  absl::StatusOr<AllocationResult> Run() {
+    LegalizeShiftCounts(mf_, ri_);
+    mf_.ComputeSuccessors();
+    absl::StatusOr<Liveness> lv = ComputeLiveness(mf_);
+    if (!lv.ok()) return lv.status();
+    BuildIntervals(*lv);
+    BuildFixedRanges(*lv);
+    Scan();
+    absl::Status s = Rewrite();
+    if (!s.ok()) return s;
+    mf_.set_allocated(true);
+    for (const LiveInterval& it : intervals_) {
+      if (it.start <= it.end) result_.intervals.push_back(it);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  void Extend(uint32_t v, int pos) {
+    LiveInterval& it = intervals_[v];
+    if (it.start > it.end) {
+      it.start = it.end = pos;
+    } else {
+      it.start = std::min(it.start, pos);
+      it.end = std::max(it.end, pos);
+    }
+  }
+
+  void BuildIntervals(const Liveness& lv) {
+    intervals_.resize(mf_.num_vregs());
+    for (uint32_t v = 0; v < intervals_.size(); ++v) intervals_[v].vreg = v;
+    int pos = 0;
+    for (const MachineBlock& b : mf_.blocks()) {
+      lv.live_in[b.id].ForEach([&](uint32_t v) { Extend(v, lv.block_start[b.id]); });
+      lv.live_out[b.id].ForEach([&](uint32_t v) { Extend(v, lv.block_end[b.id]); });
+      for (const MachineInst& inst : b.insts) {
+        ForEachVRegUse(mf_, inst, [&](const MachineOperand& u) { Extend(u.index, pos); });
+        for (const MachineOperand& d : inst.defs) {
+          if (d.is_vreg()) Extend(d.index, pos + 1);
+        }
+        pos += 2;
+      }
+    }
+  }
+
+  void BuildFixedRanges(const Liveness& lv) {
+    int pos = 0;
+    for (const MachineBlock& b : mf_.blocks()) {
+      int open[64];
+      std::fill(std::begin(open), std::end(open), -1);
+      for (const MachineInst& inst : b.insts) {
+        for (const MachineOperand& u : inst.uses) {
+          if (!u.is_preg()) continue;
+          int s = open[u.index] >= 0 ? open[u.index] : lv.block_start[b.id];
+          AddFixed(static_cast<PReg>(u.index), s, pos);
+        }
+        uint64_t clobbers = EffectiveClobbers(inst, ri_);
+        for (int r = 0; r < 64; ++r) {
+          if ((clobbers >> r) & 1) AddFixed(static_cast<PReg>(r), pos, pos + 1);
+        }
+        for (const MachineOperand& d : inst.defs) {
+          if (!d.is_preg()) continue;
+          open[d.index] = pos + 1;
+          AddFixed(static_cast<PReg>(d.index), pos + 1, pos + 1);
+        }
+        pos += 2;
+      }
+    }
+  }
+
+  void AddFixed(PReg r, int s, int e) {
+    result_.fixed.push_back({r, s, e});
+    fixed_by_reg_[r].push_back({s, e});
+  }
+
+  bool FixedConflict(PReg r, int s, int e) const {
+    for (const auto& [fs, fe] : fixed_by_reg_[r]) {
+      if (Overlaps(fs, fe, s, e)) return true;
+    }
+    return false;
+  }
+
+  int32_t TakeSlot(int end) {
+    // Reuse a slot whose holder ended.
+    int32_t slot;
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      slot = static_cast<int32_t>(mf_.NewStackSlot());
+    }
+    slot_holders_.push_back({end, slot});
+    return slot;
+  }
+
+  void Spill(LiveInterval& it) {
+    it.preg = kNoPReg;
+    it.spill_slot = TakeSlot(it.end);
+    ++result_.num_spilled;
+  }
+
+  void Scan() {
+    std::vector<LiveInterval*> order;
+    for (LiveInterval& it : intervals_) {
+      if (it.start <= it.end) order.push_back(&it);
+    }
+    std::stable_sort(order.begin(), order.end(), [](const LiveInterval* a, const LiveInterval* b) {
+      return a->start < b->start;
+    });
+    std::vector<LiveInterval*> active;
+    for (LiveInterval* cur : order) {
+      // Expire intervals (and spill slots) that end before cur starts.
+      std::erase_if(active, [&](LiveInterval* a) { return a->end < cur->start; });
+      std::erase_if(slot_holders_, [&](const std::pair<int, int32_t>& h) {
+        if (h.first >= cur->start) return false;
+        free_slots_.push_back(h.second);
+        return true;
+      });
+      if (options_.spill_everything) {
+        Spill(*cur);
+        continue;
+      }
+      const RegClass cls = mf_.vreg_class(cur->vreg);
+      uint64_t busy = 0;
+      for (const LiveInterval* a : active) busy |= RegisterInfo::Bit(a->preg);
+      PReg chosen = kNoPReg;
+      for (PReg r : ri_.allocatable[static_cast<int>(cls)]) {
+        if ((busy & RegisterInfo::Bit(r)) == 0 && !FixedConflict(r, cur->start, cur->end)) {
+          chosen = r;
+          break;
+        }
+      }
+      if (chosen != kNoPReg) {
+        cur->preg = chosen;
+        active.push_back(cur);
+        continue;
+      }
+      // No free register: spill whichever interval ends last (among those
+      // whose register cur could use).
+      LiveInterval* victim = nullptr;
+      for (LiveInterval* a : active) {
+        if (mf_.vreg_class(a->vreg) != cls || FixedConflict(a->preg, cur->start, cur->end)) {
+          continue;
+        }
+        if (victim == nullptr || a->end > victim->end) victim = a;
+      }
+      if (victim != nullptr && victim->end > cur->end) {
+        cur->preg = victim->preg;
+        Spill(*victim);
+        std::erase(active, victim);
+        active.push_back(cur);
+      } else {
+        Spill(*cur);
+      }
+    }
+  }
+
+  absl::Status Rewrite() {
+    // Deopt states: any location (register or slot), no reloads.
+    for (DeoptState& st : mf_.deopt_states()) {
+      for (MachineOperand& v : st.values) {
+        if (!v.is_vreg()) continue;
+        const LiveInterval& it = intervals_[v.index];
+        uint32_t vreg = v.index;
+        v = it.preg != kNoPReg ? MachineOperand::Phys(it.preg) : MachineOperand::Slot(it.spill_slot);
+        v.vreg = vreg;
+      }
+    }
+    for (MachineBlock& b : mf_.blocks()) {
+      std::vector<MachineInst> out;
+      out.reserve(b.insts.size());
+      for (MachineInst& inst : b.insts) {
+        std::vector<std::pair<uint32_t, PReg>> in_scratch;  // vreg -> scratch
+        size_t next = 0;
+        PReg use0_scratch = kNoPReg;
+        for (size_t i = 0; i < inst.uses.size(); ++i) {
+          MachineOperand& u = inst.uses[i];
+          if (!u.is_vreg()) continue;
+          const uint32_t v = u.index;
+          const LiveInterval& it = intervals_[v];
+          if (it.preg != kNoPReg) {
+            u = MachineOperand::Phys(it.preg, u.reg_class);
+            u.vreg = v;
+            continue;
+          }
+          PReg s = kNoPReg;
+          for (const auto& [sv, sr] : in_scratch) {
+            if (sv == v) s = sr;
+          }
+          if (s == kNoPReg) {
+            if (next >= ri_.scratch.size()) return TooManySpills(inst);
+            s = ri_.scratch[next++];
+            in_scratch.push_back({v, s});
+            MachineInst reload{MOp::kReload, Cond::kEq, {MachineOperand::Phys(s)},
+                               {MachineOperand::Slot(it.spill_slot)}};
+            reload.defs[0].vreg = v;
+            reload.uses[0].vreg = v;
+            out.push_back(std::move(reload));
+            ++result_.reloads;
+          }
+          if (i == 0) use0_scratch = s;
+          u = MachineOperand::Phys(s, u.reg_class);
+          u.vreg = v;
+        }
+        std::vector<MachineInst> stores;
+        for (MachineOperand& d : inst.defs) {
+          if (!d.is_vreg()) continue;
+          const uint32_t v = d.index;
+          const LiveInterval& it = intervals_[v];
+          if (it.preg != kNoPReg) {
+            d = MachineOperand::Phys(it.preg, d.reg_class);
+            d.vreg = v;
+            continue;
+          }
+          PReg s = use0_scratch;
+          if (s == kNoPReg) {
+            if (next >= ri_.scratch.size()) return TooManySpills(inst);
+            s = ri_.scratch[next++];
+          }
+          d = MachineOperand::Phys(s, d.reg_class);
+          d.vreg = v;
+          MachineInst store{MOp::kSpill, Cond::kEq, {},
+                            {MachineOperand::Phys(s), MachineOperand::Slot(it.spill_slot)}};
+          store.uses[0].vreg = v;
+          store.uses[1].vreg = v;
+          stores.push_back(std::move(store));
+          ++result_.stores;
+        }
+        const bool terminator = IsTerminator(inst.op);
+        out.push_back(std::move(inst));
+        if (!stores.empty() && terminator) {
+          return absl::InvalidArgumentError("a terminator defines a vreg");
+        }
+        for (MachineInst& s : stores) out.push_back(std::move(s));
+      }
+      b.insts = std::move(out);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status TooManySpills(const MachineInst& inst) const {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        mf_.name(), ": ", MOpName(inst.op), " needs more spilled register operands than the ",
+        ri_.scratch.size(), " scratch registers of ", ri_.target));
+  }
+
+  MachineFunction& mf_;
+  const RegisterInfo& ri_;
+  const AllocationOptions& options_;
+  std::vector<LiveInterval> intervals_;
+  std::vector<std::pair<int, int>> fixed_by_reg_[64];
+  std::vector<std::pair<int, int32_t>> slot_holders_;  // (end, slot)
+  std::vector<int32_t> free_slots_;
+  AllocationResult result_;
+};
+
+}  // namespace
+
+uint64_t EffectiveClobbers(const MachineInst& inst, const RegisterInfo& ri) {
+  uint64_t c = inst.clobbers;
+  if (inst.op == MOp::kCall || inst.op == MOp::kCallIndirect) c |= ri.caller_saved;
+  if (inst.op == MOp::kDiv || inst.op == MOp::kRem) c |= ri.div_clobbers;
+  return c;
+}
+
+absl::StatusOr<AllocationResult> AllocateRegisters(MachineFunction& mf, const RegisterInfo& ri,
+                                                   const AllocationOptions& options) {
+  if (mf.allocated()) return absl::FailedPreconditionError(mf.name() + " is already allocated");
+  if (ri.scratch.size() < 2) return absl::InvalidArgumentError("RegisterInfo needs 2 scratch regs");
+  return LinearScan(mf, ri, options).Run();
+}
+
+}  // namespace morel::codegen

@@ -1,0 +1,62 @@
+#ifndef MOREL_SPLITTING_SPLITTING_TEST_RUNTIME_H_
+#define MOREL_SPLITTING_SPLITTING_TEST_RUNTIME_H_
+
+// SplittingTestRuntime: the smallest NodeRuntime that splits — it owns its
+// call targets and delegates to a SplittingStrategy exactly as the engine
+// does, and records the "Split call node" notifications. Lets splitting/ be
+// tested on its own, without engine/runtime (testonly).
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/config/engine_config.pb.h"
+#include "engine/runtime/engine_log.h"
+#include "nodes/call_nodes.h"
+#include "nodes/call_target.h"
+#include "nodes/node_runtime.h"
+#include "splitting/splitting_strategy.h"
+
+namespace morel::splitting {
+
+class SplittingTestRuntime : public NodeRuntime {
+ public:
+  struct Notification {
+    CallTarget* caller;
+    Node* node;
+    std::string reason;
+  };
+
+  // Logs to `log_path` (empty: stderr).
+  explicit SplittingTestRuntime(const config::EngineConfig& config,
+                                const std::string& log_path = "");
+  explicit SplittingTestRuntime(const SplittingOptions& options,
+                                const std::string& log_path = "");
+  ~SplittingTestRuntime() override;
+
+  SplittingStrategy& strategy() { return *strategy_; }
+
+  CallTarget* CreateCallTarget(std::unique_ptr<RootNode> root) override;
+  void OnPolymorphicSpecialize(Node& source) override;
+  CallTarget* BeforeDirectCall(DirectCallNode& call, CallTarget* target) override;
+  bool ForceSplit(DirectCallNode& call) override;
+  void OnNodeReplaced(CallTarget& target, Node& old_node, Node& new_node,
+                      absl::string_view reason) override;
+
+  // Split copies made so far, in creation order.
+  std::vector<CallTarget*> split_targets() const;
+  std::vector<Notification> notifications() const;
+
+ private:
+  std::unique_ptr<runtime::EngineLog> log_;
+  std::unique_ptr<SplittingStrategy> strategy_;
+  mutable std::mutex lock_;
+  std::vector<std::unique_ptr<CallTarget>> targets_;
+  std::vector<CallTarget*> splits_;
+  std::vector<Notification> notifications_;
+};
+
+}  // namespace morel::splitting
+
+#endif  // MOREL_SPLITTING_SPLITTING_TEST_RUNTIME_H_
