@@ -92,8 +92,9 @@ class Checker {
   absl::Status Transfer(const MachineBlock& b, State& s, bool check) const {
     for (size_t i = 0; i < b.insts.size(); ++i) {
       const MachineInst& inst = b.insts[i];
-      for (const MachineOperand& u : inst.uses) {
-        absl::Status st = CheckUse(b, i, u, s, check);
+      for (size_t k = 0; k < inst.uses.size(); ++k) {
+        if (inst.op == MOp::kSpill && k == 1) continue;  // the slot being written
+        absl::Status st = CheckUse(b, i, inst.uses[k], s, check);
         if (!st.ok()) return st;
       }
       if (inst.deopt >= 0) {
