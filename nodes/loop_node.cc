@@ -35,6 +35,15 @@ int LoopNode::Execute(Frame& frame) {
   return status;
 }
 
+Outcome LoopNode::Resume(Frame& frame, int next_child,
+                         absl::Span<const Outcome> done) {
+  if (next_child == 0) return Outcome::OfStatus(Execute(frame));
+  int status = done[0].status;
+  if (status != RepeatingNode::kContinueLoop) return Outcome::OfStatus(status);
+  ReportLoopCount(*this, 1);  // the iteration that was resumed
+  return Outcome::OfStatus(Execute(frame));
+}
+
 void LoopNode::ReportLoopCount(Node& node, int iterations) {
   RootNode* root = node.GetRootNode();
   if (root == nullptr || root->call_target() == nullptr) return;

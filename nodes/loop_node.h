@@ -37,6 +37,11 @@ class LoopNode final : public Node {
   int Execute(Frame& frame);
 
   RepeatingNode* repeating_node() const { return body_.get(); }
+
+  // Child 0 is one iteration of the repeating node; its outcome's status
+  // says whether to go on looping.
+  Outcome Resume(Frame& frame, int next_child,
+                 absl::Span<const Outcome> done) override;
   void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
 
   // Adds `iterations` to the call target of `node`'s root (Truffle's

@@ -83,6 +83,12 @@ void Node::ReplaceImpl(std::unique_ptr<Node> replacement,
   root->Retire(std::unique_ptr<Node>(old_node));
 }
 
+Outcome Node::Resume(Frame&, int next_child, absl::Span<const Outcome>) {
+  std::fprintf(stderr, "morel: %.*s cannot resume at child %d\n",
+               static_cast<int>(kind_name().size()), kind_name().data(), next_child);
+  std::abort();
+}
+
 void Node::ReportPolymorphicSpecialize() {
   RootNode* root = GetRootNode();
   if (root == nullptr) return;

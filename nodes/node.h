@@ -21,7 +21,9 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "nodes/heap.h"
+#include "nodes/resume.h"
 #include "nodes/source.h"
 
 namespace morel {
@@ -81,6 +83,13 @@ class Node : public heap::RootAllocated {
   virtual PolymorphismReporting polymorphism_reporting() const {
     return PolymorphismReporting::kNone;
   }
+
+  // Continues this node's evaluation after its children [0, next_child)
+  // produced `done` (nodes/resume.h): evaluates the remaining children,
+  // performs the node's operation, returns its outcome. Nodes that can hold
+  // a deoptimization point override it; the default aborts naming the class.
+  virtual Outcome Resume(Frame& frame, int next_child,
+                         absl::Span<const Outcome> done);
 
   Node* parent() const { return parent_; }
   const SourceSection& source_section() const { return source_section_; }

@@ -4,7 +4,9 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "engine/ir/lexer.h"
 #include "engine/ir/semantics.h"
@@ -102,8 +104,8 @@ class Parser {
 
   // "v12" -> 12 for prefix "v".
   static std::optional<uint32_t> Numbered(const Token& t, absl::string_view prefix) {
-    if (t.kind != TokenKind::kIdent || t.text.size() <= prefix.size() ||
-        t.text.compare(0, prefix.size(), prefix) != 0) {
+    if (t.kind != TokenKind::kIdent || !absl::StartsWith(t.text, prefix) ||
+        t.text.size() <= prefix.size()) {
       return std::nullopt;
     }
     uint32_t n;

@@ -169,7 +169,7 @@ class Verifier {
     }
     DeoptKind want = is_call ? DeoptKind::kLazy : DeoptKind::kEager;
     if (fs->deopt_kind != want) {
-      InstError(b, inst, absl::StrCat("needs a ", want == DeoptKind::kLazy ? "lazy" : "eager",
+      InstError(b, inst, absl::StrCat("needs ", want == DeoptKind::kLazy ? "a lazy" : "an eager",
                                       " frame state, fs", fs->id, " is ",
                                       want == DeoptKind::kLazy ? "eager" : "lazy"));
     }

@@ -31,6 +31,13 @@ Value SLFunctionRootNode::Execute(Frame& frame) {
   return NullValue();
 }
 
+Outcome SLFunctionRootNode::Resume(Frame& frame, int next_child,
+                                   absl::Span<const Outcome> done) {
+  if (next_child == 0) return Outcome::OfValue(Execute(frame));
+  return Outcome::OfValue(done[0].status == kReturn ? frame.return_value()
+                                                     : NullValue());
+}
+
 std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
   return BuildFunctionRoot(*context_, program_, function_index_);
 }

@@ -30,6 +30,8 @@ class SLFunctionRootNode final : public RootNode {
 
   Value Execute(Frame& frame) override;
   void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
+  // Child 0: the body; the outcome's value is the function's result.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
   bool IsCloningAllowed() const override { return true; }
   std::unique_ptr<RootNode> CloneUninitialized() const override;
 

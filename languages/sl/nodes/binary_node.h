@@ -50,6 +50,12 @@ class SLBinarySpecializingNode : public SLBinaryNode {
     visitor(left_.slot());
     visitor(right_.slot());
   }
+  // Children: 0 left, 1 right; then the operator.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) final {
+    Value l = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
+    Value r = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
+    return Outcome::OfValue(specializer_.Execute(static_cast<Derived&>(*this), l, r));
+  }
   const Specializations& specializer() const { return specializer_; }
 
  private:

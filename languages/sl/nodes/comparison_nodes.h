@@ -144,6 +144,11 @@ class SLNotNode final : public SLExpressionNode {
     return Value::Boolean(!operand_->Execute(frame).AsBoolean());
   }
   void ForEachChild(ChildVisitor visitor) override { visitor(operand_.slot()); }
+  // Child 0: the operand.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    Value operand = next_child > 0 ? done[0].value : Evaluate(operand_.get(), frame);
+    return Outcome::OfValue(Value::Boolean(!operand.AsBoolean()));
+  }
 
  private:
   Child<SLExpressionNode> operand_;

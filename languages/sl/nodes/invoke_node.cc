@@ -30,6 +30,19 @@ Value SLInvokeNode::Execute(Frame& frame) {
   return specializer_.Execute(*this, callee, absl::Span<const Value>(args, count));
 }
 
+Outcome SLInvokeNode::Resume(Frame& frame, int next_child,
+                             absl::Span<const Outcome> done) {
+  Value callee = next_child > 0 ? done[0].value : Evaluate(callee_.get(), frame);
+  size_t count = arguments_.size();
+  auto* args = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
+  for (size_t i = 0; i < count; ++i) {
+    args[i] = static_cast<int>(i) + 1 < next_child ? done[i + 1].value
+                                                   : Evaluate(arguments_[i], frame);
+  }
+  return Outcome::OfValue(
+      specializer_.Execute(*this, callee, absl::Span<const Value>(args, count)));
+}
+
 Value SLInvokeNode::Fallback(SLInvokeNode&, Value callee, absl::Span<const Value>) {
   ThrowUndefinedFunction(callee);
 }

@@ -96,6 +96,8 @@ class SLInvokeNode final : public SLExpressionNode {
     specializer_.ForEachChild(visitor);
   }
   static Value Fallback(SLInvokeNode& node, Value callee, absl::Span<const Value> args);
+  // Children: 0 callee, 1..n the arguments; then the call.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
 
   IndirectCallNode* indirect_call() const { return indirect_.get(); }
   Specializations& specializer() { return specializer_; }

@@ -43,7 +43,14 @@ class SLWriteLocalNode final : public SLExpressionNode {
                    std::unique_ptr<SLExpressionNode> value)
       : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
   Value Execute(Frame& frame) override {
-    Value value = Evaluate(value_.get(), frame);
+    return Store(frame, Evaluate(value_.get(), frame));
+  }
+  // Child 0: the value.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    return Outcome::OfValue(
+        Store(frame, next_child > 0 ? done[0].value : Evaluate(value_.get(), frame)));
+  }
+  Value Store(Frame& frame, Value value) {
     // The descriptor's kind only ever widens, so once this node recorded a
     // kind it need not touch the (shared) descriptor for it again.
     FrameSlotKind kind = FrameDescriptor::KindOf(value);

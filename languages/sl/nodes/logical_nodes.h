@@ -40,6 +40,15 @@ class SLAndNode final : public SLLogicalNode {
  public:
   MOREL_NODE_KIND(SLAndNode)
   using SLLogicalNode::SLLogicalNode;
+  // Children: 0 left, 1 right (evaluated only if left is true).
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child < 2) {
+      Value left = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
+      if (!ToBoolean(left, source_section())) return Outcome::OfValue(Value::Boolean(false));
+    }
+    Value right = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
+    return Outcome::OfValue(Value::Boolean(ToBoolean(right, source_section())));
+  }
   Value Execute(Frame& frame) override {
     if (!ToBoolean(left_->Execute(frame), source_section())) {
       return Value::Boolean(false);
@@ -52,6 +61,15 @@ class SLOrNode final : public SLLogicalNode {
  public:
   MOREL_NODE_KIND(SLOrNode)
   using SLLogicalNode::SLLogicalNode;
+  // Children: 0 left, 1 right (evaluated only if left is false).
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child < 2) {
+      Value left = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
+      if (ToBoolean(left, source_section())) return Outcome::OfValue(Value::Boolean(true));
+    }
+    Value right = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
+    return Outcome::OfValue(Value::Boolean(ToBoolean(right, source_section())));
+  }
   Value Execute(Frame& frame) override {
     if (ToBoolean(left_->Execute(frame), source_section())) {
       return Value::Boolean(true);

@@ -109,6 +109,12 @@ class SLReadPropertyNode final : public SLExpressionNode {
     visitor(key_.slot());
   }
   static Value Fallback(SLReadPropertyNode& node, Value receiver, Value key);
+  // Children: 0 receiver, 1 key.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    Value receiver = next_child > 0 ? done[0].value : Evaluate(receiver_.get(), frame);
+    Value key = next_child > 1 ? done[1].value : Evaluate(key_.get(), frame);
+    return Outcome::OfValue(specializer_.Execute(*this, receiver, key));
+  }
   const Specializations& specializer() const { return specializer_; }
 
  private:
@@ -189,6 +195,13 @@ class SLWritePropertyNode final : public SLExpressionNode {
     visitor(value_.slot());
   }
   static Value Fallback(SLWritePropertyNode& node, Value receiver, Value key, Value value);
+  // Children: 0 receiver, 1 key, 2 value.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    Value receiver = next_child > 0 ? done[0].value : Evaluate(receiver_.get(), frame);
+    Value key = next_child > 1 ? done[1].value : Evaluate(key_.get(), frame);
+    Value value = next_child > 2 ? done[2].value : Evaluate(value_.get(), frame);
+    return Outcome::OfValue(specializer_.Execute(*this, receiver, key, value));
+  }
   const Specializations& specializer() const { return specializer_; }
 
  private:

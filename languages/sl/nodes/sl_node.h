@@ -20,6 +20,11 @@ class SLExpressionNode : public Node {
  public:
   using Node::Node;
   virtual Value Execute(Frame& frame) = 0;
+  // Leaves (no children) resume by executing.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child == 0) return Outcome::OfValue(Execute(frame));
+    return Node::Resume(frame, next_child, done);
+  }
 
   // Leaf shapes that parents evaluate inline, without a virtual call (local
   // reads and constants are most operands). Purely an interpreter speedup:
@@ -74,6 +79,10 @@ class SLStatementNode : public Node {
  public:
   using Node::Node;
   virtual Completion Execute(Frame& frame) = 0;
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child == 0) return Outcome::OfStatus(Execute(frame));
+    return Node::Resume(frame, next_child, done);
+  }
 };
 
 }  // namespace morel::sl

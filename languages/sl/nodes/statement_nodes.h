@@ -28,6 +28,17 @@ class SLBlockNode final : public SLStatementNode {
     return kNormal;
   }
   void ForEachChild(ChildVisitor visitor) override { body_.ForEach(visitor); }
+  // Child i: statement i.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child > 0 && done[next_child - 1].status != kNormal) {
+      return Outcome::OfStatus(done[next_child - 1].status);
+    }
+    for (size_t i = next_child; i < body_.size(); ++i) {
+      Completion completion = body_[i]->Execute(frame);
+      if (completion != kNormal) return Outcome::OfStatus(completion);
+    }
+    return Outcome::OfStatus(kNormal);
+  }
 
  private:
   ChildList<SLStatementNode> body_;
@@ -44,6 +55,11 @@ class SLExpressionStatementNode final : public SLStatementNode {
     return kNormal;
   }
   void ForEachChild(ChildVisitor visitor) override { visitor(expression_.slot()); }
+  // Child 0: the expression.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child == 0) Evaluate(expression_.get(), frame);
+    return Outcome::OfStatus(kNormal);
+  }
 
  private:
   Child<SLExpressionNode> expression_;
@@ -71,6 +87,13 @@ class SLIfNode final : public SLStatementNode {
     visitor(then_.slot());
     if (else_) visitor(else_.slot());
   }
+  // Children: 0 the condition, 1 the branch taken (then or else).
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child >= 2) return Outcome::OfStatus(done[1].status);
+    Value condition = next_child > 0 ? done[0].value : Evaluate(condition_.get(), frame);
+    if (ToBoolean(condition, source_section())) return Outcome::OfStatus(then_->Execute(frame));
+    return Outcome::OfStatus(else_ ? else_->Execute(frame) : kNormal);
+  }
 
  private:
   Child<SLExpressionNode> condition_;
@@ -91,7 +114,17 @@ class SLWhileRepeatingNode final : public RepeatingNode {
         body_(std::move(body)) {}
   int ExecuteRepeating(Frame& frame) override {
     if (!ToBoolean(Evaluate(condition_.get(), frame), source_section())) return kBreak;
-    Completion completion = body_->Execute(frame);
+    return AfterBody(body_->Execute(frame));
+  }
+  // Children: 0 the condition, 1 the body; the outcome is the iteration's
+  // loop status.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child >= 2) return Outcome::OfStatus(AfterBody(done[1].status));
+    Value condition = next_child > 0 ? done[0].value : Evaluate(condition_.get(), frame);
+    if (!ToBoolean(condition, source_section())) return Outcome::OfStatus(kBreak);
+    return Outcome::OfStatus(AfterBody(body_->Execute(frame)));
+  }
+  static int AfterBody(int completion) {
     if (completion == kBreak || completion == kReturn) return completion;
     return kContinueLoop;  // normal completion or `continue`
   }
@@ -115,6 +148,11 @@ class SLWhileNode final : public SLStatementNode {
     return loop_->Execute(frame) == kReturn ? kReturn : kNormal;
   }
   void ForEachChild(ChildVisitor visitor) override { visitor(loop_.slot()); }
+  // Child 0: the loop; its status says whether a `return` ended it.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    int status = next_child > 0 ? done[0].status : loop_->Execute(frame);
+    return Outcome::OfStatus(status == kReturn ? kReturn : kNormal);
+  }
 
  private:
   Child<LoopNode> loop_;
@@ -151,6 +189,14 @@ class SLReturnNode final : public SLStatementNode {
   Completion Execute(Frame& frame) override {
     frame.set_return_value(value_ ? Evaluate(value_.get(), frame) : NullValue());
     return kReturn;
+  }
+  // Child 0: the returned value.
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child > 0) {
+      frame.set_return_value(done[0].value);
+      return Outcome::OfStatus(kReturn);
+    }
+    return Outcome::OfStatus(Execute(frame));
   }
   void ForEachChild(ChildVisitor visitor) override {
     if (value_) visitor(value_.slot());

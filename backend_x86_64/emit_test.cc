@@ -1,0 +1,159 @@
+// Encoder round trip: every form, over registers and immediates, is encoded
+// through MCCodeEmitter, decoded through MCDisassembler and printed by
+// MCInstPrinter; the text must equal the form's AT&T pattern and the decoded
+// opcode must be the form's opcode.
+
+#include "backend_x86_64/emit.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend_x86_64/disasm.h"
+#include "backend_x86_64/isa.h"
+#include "gtest/gtest.h"
+
+namespace morel::x86_64 {
+namespace {
+
+class EmitTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto enc = McEncoder::Create();
+    ASSERT_TRUE(enc.ok()) << enc.status();
+    encoder_ = std::move(*enc);
+    auto dis = McDisassembler::Create();
+    ASSERT_TRUE(dis.ok()) << dis.status();
+    disasm_ = std::move(*dis);
+  }
+
+  // Encodes one instruction and checks its round trip; returns the failure
+  // description or "".
+  std::string RoundTrip(Form form, const FormOperands& ops) {
+    codegen::CodeBuffer buf;
+    absl::Status s = encoder_->Encode(form, ops, buf);
+    if (!s.ok()) return std::string(s.message());
+    auto decoded = disasm_->Decode(buf.bytes());
+    if (!decoded.ok()) return std::string(decoded.status().message());
+    if (decoded->size() != 1) return "decoded into " + std::to_string(decoded->size()) + " insts";
+    const DecodedInst& d = (*decoded)[0];
+    std::string want = ExpectedAtt(form, ops);
+    std::string info = std::string(GetForm(form).llvm_name);
+    if (d.text != want) return info + ": got '" + d.text + "', want '" + want + "'";
+    if (d.opcode != encoder_->LlvmOpcode(form)) {
+      return info + ": decoded as " + d.opcode_name;
+    }
+    return "";
+  }
+
+  std::unique_ptr<McEncoder> encoder_;
+  std::unique_ptr<McDisassembler> disasm_;
+};
+
+bool UsesImm(Layout l) {
+  return l == Layout::kRI || l == Layout::kRITied || l == Layout::kRRI || l == Layout::kRel32 ||
+         l == Layout::kRel32Cond || l == Layout::kI;
+}
+
+// An immediate the form can hold.
+int64_t ImmFor(Form f, std::mt19937_64& rng) {
+  switch (f) {
+    case Form::kMovRI64: return static_cast<int64_t>(rng());
+    case Form::kShlRI: case Form::kSarRI: case Form::kShrRI: return 1 + rng() % 63;
+    default: break;
+  }
+  absl::string_view n = GetForm(f).llvm_name;
+  if (n.size() >= 3 && n.substr(n.size() - 3) == "ri8") return static_cast<int8_t>(rng());
+  if (n == "IMUL64rri8") return static_cast<int8_t>(rng());
+  return static_cast<int32_t>(rng());
+}
+
+TEST_F(EmitTest, EveryFormEveryRegister) {
+  std::mt19937_64 rng(1);
+  int checked = 0;
+  for (const FormInfo& info : Forms()) {
+    for (int d = 0; d < kNumGprs; ++d) {
+      for (int s : {0, 3, 4, 5, 8, 12, 13, 15}) {
+        FormOperands ops;
+        ops.dst = static_cast<Gpr>(d);
+        ops.src = static_cast<Gpr>(s);
+        ops.base = static_cast<Gpr>(s);
+        ops.disp = (d % 3 == 0) ? 0 : (d % 3 == 1 ? -8 * d : 4096 + d);
+        ops.imm = ImmFor(info.form, rng);
+        ops.cc = static_cast<X86Cond>(d);
+        if (info.layout != Layout::kRM && info.layout != Layout::kMR) ops.base = kNoGpr;
+        std::string err = RoundTrip(info.form, ops);
+        EXPECT_EQ(err, "") << "dst=" << d << " src=" << s;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, static_cast<int>(Form::kNumForms) * 16 * 8);
+}
+
+TEST_F(EmitTest, ImmediateEdges) {
+  for (int64_t imm : {int64_t{0}, int64_t{1}, int64_t{-1}, int64_t{INT32_MAX}, int64_t{INT32_MIN},
+                      int64_t{INT64_MAX}, int64_t{INT64_MIN}, int64_t{0x123456789}}) {
+    FormOperands ops{kR9, kNoGpr, kNoGpr, imm};
+    EXPECT_EQ(RoundTrip(Form::kMovRI64, ops), "");
+    if (FitsInt32(imm)) {
+      EXPECT_EQ(RoundTrip(Form::kMovRI32, ops), "");
+      EXPECT_EQ(RoundTrip(Form::kAddRI32, ops), "");
+      EXPECT_EQ(RoundTrip(Form::kCmpRI32, ops), "");
+      EXPECT_EQ(RoundTrip(Form::kJcc, ops), "");
+      EXPECT_EQ(RoundTrip(Form::kJmp, ops), "");
+      EXPECT_EQ(RoundTrip(Form::kCallRel32, ops), "");
+      EXPECT_EQ(RoundTrip(Form::kPushI32, ops), "");
+    }
+    if (FitsInt8(imm)) EXPECT_EQ(RoundTrip(Form::kSubRI8, ops), "");
+  }
+}
+
+TEST_F(EmitTest, ExactBytesOfKnownInstructions) {
+  codegen::CodeBuffer buf;
+  ASSERT_TRUE(encoder_->Encode(Form::kAddRR, {kRax, kRbx}, buf).ok());
+  ASSERT_TRUE(encoder_->Encode(Form::kRet, {}, buf).ok());
+  EXPECT_EQ(buf.bytes(), (std::vector<uint8_t>{0x48, 0x01, 0xd8, 0xc3}));
+}
+
+TEST_F(EmitTest, MissingOperandsAreErrors) {
+  codegen::CodeBuffer buf;
+  EXPECT_FALSE(encoder_->Encode(Form::kAddRR, {kRax}, buf).ok());
+  EXPECT_FALSE(encoder_->Encode(Form::kLoad, {kRax}, buf).ok());
+  EXPECT_EQ(buf.size(), 0u);
+}
+
+TEST_F(EmitTest, RandomizedRoundTrip) {
+  std::mt19937_64 rng(0x5eed);
+  const int n = static_cast<int>(Form::kNumForms);
+  std::vector<Form> forms;
+  std::vector<FormOperands> all;
+  codegen::CodeBuffer stream;
+  for (int i = 0; i < 5000; ++i) {
+    Form f = static_cast<Form>(rng() % n);
+    FormOperands ops;
+    ops.dst = static_cast<Gpr>(rng() % 16);
+    ops.src = static_cast<Gpr>(rng() % 16);
+    const Layout l = GetForm(f).layout;
+    if (l == Layout::kRM || l == Layout::kMR) {
+      ops.base = static_cast<Gpr>(rng() % 16);
+      ops.disp = static_cast<int32_t>(rng() % 3 == 0 ? static_cast<int8_t>(rng()) : rng());
+    }
+    if (UsesImm(l)) ops.imm = ImmFor(f, rng);
+    ops.cc = static_cast<X86Cond>(rng() % 16);
+    ASSERT_EQ(RoundTrip(f, ops), "") << "iteration " << i;
+    ASSERT_TRUE(encoder_->Encode(f, ops, stream).ok());
+    forms.push_back(f);
+    all.push_back(ops);
+  }
+  // The concatenation decodes back into the same instruction sequence.
+  auto decoded = disasm_->Decode(stream.bytes(), 0x1000);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ(decoded->size(), forms.size());
+  for (size_t i = 0; i < forms.size(); ++i) {
+    ASSERT_EQ((*decoded)[i].text, ExpectedAtt(forms[i], all[i])) << i;
+  }
+}
+
+}  // namespace
+}  // namespace morel::x86_64

@@ -1,0 +1,27 @@
+#include "nodes/resume.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "nodes/node.h"
+
+namespace morel {
+
+Outcome ResumeActivation(Frame& frame, absl::Span<const ResumeEntry> path) {
+  if (path.empty()) {
+    std::fprintf(stderr, "morel: ResumeActivation with an empty path\n");
+    std::abort();
+  }
+  const ResumeEntry& innermost = path.back();
+  Outcome outcome =
+      innermost.node->Resume(frame, innermost.next_child, innermost.done);
+  for (size_t i = path.size() - 1; i-- > 0;) {
+    const ResumeEntry& entry = path[i];
+    std::vector<Outcome> done = entry.done;
+    done.push_back(outcome);
+    outcome = entry.node->Resume(frame, entry.next_child + 1, done);
+  }
+  return outcome;
+}
+
+}  // namespace morel
