@@ -69,37 +69,20 @@ Value NumberFromDecimal(absl::string_view digits) {
   return Normalize(result);
 }
 
-Value BigAdd(Value a, Value b) {
+// One exact arithmetic operation on two Numbers.
+template <void (*kOperation)(mpz_ptr, mpz_srcptr, mpz_srcptr)>
+Value Exact(Value a, Value b) {
   Operand x(a), y(b);
   mpz_t r;
   mpz_init(r);
-  mpz_add(r, x.get(), y.get());
+  kOperation(r, x.get(), y.get());
   return Normalize(r);
 }
 
-Value BigSub(Value a, Value b) {
-  Operand x(a), y(b);
-  mpz_t r;
-  mpz_init(r);
-  mpz_sub(r, x.get(), y.get());
-  return Normalize(r);
-}
-
-Value BigMul(Value a, Value b) {
-  Operand x(a), y(b);
-  mpz_t r;
-  mpz_init(r);
-  mpz_mul(r, x.get(), y.get());
-  return Normalize(r);
-}
-
-Value BigDiv(Value a, Value b) {
-  Operand x(a), y(b);
-  mpz_t r;
-  mpz_init(r);
-  mpz_tdiv_q(r, x.get(), y.get());
-  return Normalize(r);
-}
+Value BigAdd(Value a, Value b) { return Exact<mpz_add>(a, b); }
+Value BigSub(Value a, Value b) { return Exact<mpz_sub>(a, b); }
+Value BigMul(Value a, Value b) { return Exact<mpz_mul>(a, b); }
+Value BigDiv(Value a, Value b) { return Exact<mpz_tdiv_q>(a, b); }
 
 int BigCompare(Value a, Value b) {
   if (a.IsLong() && b.IsLong()) {
