@@ -89,6 +89,14 @@ class Checker {
     return absl::OkStatus();
   }
 
+  absl::Status CheckDeopt(const MachineBlock& b, size_t i, const State& s, bool check) const {
+    for (const MachineOperand& v : mf_.deopt_states()[b.insts[i].deopt].values) {
+      absl::Status st = CheckUse(b, i, v, s, check);
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status Transfer(const MachineBlock& b, State& s, bool check) const {
     for (size_t i = 0; i < b.insts.size(); ++i) {
       const MachineInst& inst = b.insts[i];
@@ -97,11 +105,11 @@ class Checker {
         absl::Status st = CheckUse(b, i, inst.uses[k], s, check);
         if (!st.ok()) return st;
       }
-      if (inst.deopt >= 0) {
-        for (const MachineOperand& v : mf_.deopt_states()[inst.deopt].values) {
-          absl::Status st = CheckUse(b, i, v, s, check);
-          if (!st.ok()) return st;
-        }
+      // Deopt values are read where the exit is taken: before the
+      // instruction, or after its defs if it has any (overflow checks).
+      if (inst.deopt >= 0 && inst.defs.empty()) {
+        absl::Status st = CheckDeopt(b, i, s, check);
+        if (!st.ok()) return st;
       }
       uint64_t clobbers = EffectiveClobbers(inst, ri_);
       for (int r = 0; r < 64; ++r) {
@@ -115,6 +123,10 @@ class Checker {
         if (d.is_vreg()) return absl::InternalError("unallocated def");
         absl::StatusOr<size_t> loc = Location(d);
         if (loc.ok()) s[*loc] = d.vreg;  // kNoVReg (== kNothing) for plain pregs
+      }
+      if (inst.deopt >= 0 && !inst.defs.empty()) {
+        absl::Status st = CheckDeopt(b, i, s, check);
+        if (!st.ok()) return st;
       }
     }
     return absl::OkStatus();

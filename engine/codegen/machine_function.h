@@ -184,7 +184,7 @@ class MachineFunction {
   // Compact text dump, one instruction per line, e.g.
   //   b0:
   //     v2 = add v0, v1
-  //     branch.lt v2, 10 -> b1, b2
+  //     branch.lt v2, 10, b1, b2
   // `reg_names` (indexed by preg) prints pregs by name; else as "p<n>".
   std::string Dump(const std::vector<std::string>* reg_names = nullptr) const;
 

@@ -40,6 +40,8 @@ class LinearScan {
   absl::StatusOr<AllocationResult> Run() {
     LegalizeShiftCounts(mf_, ri_);
     mf_.ComputeSuccessors();
+    absl::Status valid = CheckDeoptStates();
+    if (!valid.ok()) return valid;
     absl::StatusOr<Liveness> lv = ComputeLiveness(mf_);
     if (!lv.ok()) return lv.status();
     BuildIntervals(*lv);
@@ -73,7 +75,17 @@ class LinearScan {
       lv.live_in[b.id].ForEach([&](uint32_t v) { Extend(v, lv.block_start[b.id]); });
       lv.live_out[b.id].ForEach([&](uint32_t v) { Extend(v, lv.block_end[b.id]); });
       for (const MachineInst& inst : b.insts) {
-        ForEachVRegUse(mf_, inst, [&](const MachineOperand& u) { Extend(u.index, pos); });
+        for (const MachineOperand& u : inst.uses) {
+          if (u.is_vreg()) Extend(u.index, pos);
+        }
+        if (inst.deopt >= 0) {
+          // An exit taken after the instruction's defs (overflow checks)
+          // needs its state intact at the def position too.
+          const int at = inst.defs.empty() ? pos : pos + 1;
+          for (const MachineOperand& v : mf_.deopt_states()[inst.deopt].values) {
+            if (v.is_vreg()) Extend(v.index, at);
+          }
+        }
         for (const MachineOperand& d : inst.defs) {
           if (d.is_vreg()) Extend(d.index, pos + 1);
         }
@@ -105,6 +117,29 @@ class LinearScan {
         pos += 2;
       }
     }
+  }
+
+  // The state of a deopt exit describes the frame before the instruction:
+  // its defs must not be part of it.
+  absl::Status CheckDeoptStates() const {
+    for (const MachineBlock& b : mf_.blocks()) {
+      for (const MachineInst& inst : b.insts) {
+        if (inst.deopt < 0) continue;
+        if (inst.deopt >= static_cast<int32_t>(mf_.deopt_states().size())) {
+          return absl::InvalidArgumentError("deopt state index out of range");
+        }
+        for (const MachineOperand& d : inst.defs) {
+          for (const MachineOperand& v : mf_.deopt_states()[inst.deopt].values) {
+            if (d.is_vreg() && v.is_vreg() && d.index == v.index) {
+              return absl::InvalidArgumentError(absl::StrCat(
+                  mf_.name(), ": v", d.index, " is defined by ", MOpName(inst.op),
+                  " and part of its own deopt state"));
+            }
+          }
+        }
+      }
+    }
+    return absl::OkStatus();
   }
 
   void AddFixed(PReg r, int s, int e) {

@@ -238,6 +238,54 @@ TEST(RegisterAllocatorTest, SpilledDeoptValuesStayInTheirSlots) {
   EXPECT_GT(in_slots, 0);
 }
 
+TEST(RegisterAllocatorTest, OverflowExitStateSurvivesTheDef) {
+  RegisterInfo ri = ToyRegisterInfo();
+  MachineFunction mf("ovf");
+  uint32_t b = mf.NewBlock();
+  uint32_t x = mf.NewVReg(), y = mf.NewVReg(), d = mf.NewVReg();
+  mf.Append(b, mi::Mov(Op::VReg(x), Op::Phys(4)));
+  mf.Append(b, mi::Mov(Op::VReg(y), Op::Phys(5)));
+  DeoptState st;
+  st.id = 1;
+  st.values = {Op::VReg(x), Op::VReg(y)};
+  MachineInst add = mi::Binary(MOp::kAddOvf, Op::VReg(d), Op::VReg(x), Op::VReg(y));
+  add.deopt = static_cast<int32_t>(mf.AddDeoptState(st));
+  mf.Append(b, add);
+  mf.Append(b, mi::Mov(Op::Phys(0), Op::VReg(d)));
+  mf.Append(b, mi::Ret({Op::Phys(0)}));
+  AllocationResult r;
+  AllocateAndCheck(mf, ri, {uint64_t{INT64_MAX}, 1}, &r);
+  // Neither x nor y shares a register with d.
+  PReg dreg = kNoPReg;
+  for (const LiveInterval& it : r.intervals) {
+    if (it.vreg == d) dreg = it.preg;
+  }
+  for (const LiveInterval& it : r.intervals) {
+    if (it.vreg != d && dreg != kNoPReg) EXPECT_NE(it.preg, dreg) << "v" << it.vreg;
+  }
+  auto run = RunMir(mf, ri, {uint64_t{INT64_MAX}, 1});
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->deopt_id, 1);
+  EXPECT_EQ(run->deopt_values, (std::vector<uint64_t>{uint64_t{INT64_MAX}, 1}));
+}
+
+TEST(RegisterAllocatorTest, RejectsADefInsideItsOwnDeoptState) {
+  RegisterInfo ri = ToyRegisterInfo();
+  MachineFunction mf("selfdeopt");
+  uint32_t b = mf.NewBlock();
+  uint32_t x = mf.NewVReg();
+  mf.Append(b, mi::Mov(Op::VReg(x), Op::Phys(4)));
+  DeoptState st;
+  st.values = {Op::VReg(x)};
+  MachineInst add = mi::Binary(MOp::kAddOvf, Op::VReg(x), Op::VReg(x), Op::Imm(1));
+  add.deopt = static_cast<int32_t>(mf.AddDeoptState(st));
+  mf.Append(b, add);
+  mf.Append(b, mi::Mov(Op::Phys(0), Op::VReg(x)));
+  mf.Append(b, mi::Ret({Op::Phys(0)}));
+  auto r = AllocateRegisters(mf, ri);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(RegisterAllocatorTest, RejectsUseBeforeDefinition) {
   RegisterInfo ri = ToyRegisterInfo();
   MachineFunction mf("bad");
