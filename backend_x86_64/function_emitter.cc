@@ -247,7 +247,18 @@ class FunctionEmitter {
           as_.Emit(Form::kCallR, {R(inst.uses[0])});
         }
         codegen::CallSite site{as_.offset(), -1};
-        if (inst.deopt >= 0) site.deopt_id = static_cast<int32_t>(mf_.deopt_states()[inst.deopt].id);
+        if (inst.deopt >= 0) {
+          // A lazy deopt point: its values are where they are at the return
+          // address (callee-saved registers or frame slots); no exit stub.
+          const codegen::DeoptState& st = mf_.deopt_states()[inst.deopt];
+          site.deopt_id = static_cast<int32_t>(st.id);
+          codegen::DeoptPoint point;
+          point.id = st.id;
+          point.pc_offset = as_.offset();
+          point.exit_offset = 0;
+          for (const MachineOperand& v : st.values) point.values.push_back(Location(v));
+          out_.metadata.deopt_points.push_back(std::move(point));
+        }
         out_.metadata.call_sites.push_back(site);
         return;
       }

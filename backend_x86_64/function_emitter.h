@@ -13,7 +13,9 @@
 //                keeps a, b and d out of rax/rdx).
 //   shifts:      count in cl (the allocator moves it there).
 //   cmpset:      cmp a, b; setcc d8; movzbl d8, d32.
-//   call:        mov r11, target; call r11 (records a call site).
+//   call:        mov r11, target; call r11 (records a call site; a call
+//                with a deopt state also records a lazy deopt point whose
+//                pc_offset is the return address and exit_offset 0).
 // Also fills CodeMetadata (deopt points with value locations, call sites,
 // OSR entries, frame size).
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nodes/guest_error.h"
+#include "nodes/node_runtime.h"
 #include "nodes/stack_limit.h"
 
 namespace morel {
@@ -44,15 +45,15 @@ CallTarget::~CallTarget() = default;
 
 Value CallTarget::Call(absl::Span<const Value> arguments) {
   IncrementCallCount();
-  if (StackLimit::IsExceeded()) {
-    std::string where;
-    if (const SourceSection* section = root_->EncapsulatingSourceSection()) {
-      where = absl::StrCat(" (defined at ", section->source->name(), " line ",
-                           section->line, " col ", section->column, ")");
-    }
-    throw StackOverflowError(absl::StrCat(
-        "Stack overflow: recursion too deep in ", root_->name(), where));
+  if (InstalledCode* code = installed_code()) {
+    if (StackLimit::IsExceeded()) ThrowStackOverflow();
+    return code->Invoke(*this, arguments);
   }
+  if (call_and_loop_count() >= compilation_threshold()) {
+    runtime_->OnCompilationThreshold(*this);
+    if (InstalledCode* code = installed_code()) return code->Invoke(*this, arguments);
+  }
+  if (StackLimit::IsExceeded()) ThrowStackOverflow();
   FrameDescriptor& descriptor = root_->frame_descriptor();
   int slot_count = descriptor.size();
   // On the native stack: the collector scans it, and it dies with the call.
@@ -61,6 +62,16 @@ Value CallTarget::Call(absl::Span<const Value> arguments) {
   Frame frame(&descriptor, slots, arguments, root_.get(), Frame::Current());
   FrameScope scope(&frame);
   return root_->Execute(frame);
+}
+
+void CallTarget::ThrowStackOverflow() const {
+  std::string where;
+  if (const SourceSection* section = root_->EncapsulatingSourceSection()) {
+    where = absl::StrCat(" (defined at ", section->source->name(), " line ",
+                         section->line, " col ", section->column, ")");
+  }
+  throw StackOverflowError(
+      absl::StrCat("Stack overflow: recursion too deep in ", root_->name(), where));
 }
 
 void CallTarget::IncrementCallCount() {

@@ -20,8 +20,17 @@
 
 namespace morel {
 
+class CallTarget;
 class DirectCallNode;
 class NodeRuntime;
+
+// Code the engine installed for a call target (compiled code of some tier).
+// CallTarget::Call runs it instead of the interpreter while it is installed.
+class InstalledCode {
+ public:
+  virtual ~InstalledCode() = default;
+  virtual Value Invoke(CallTarget& target, absl::Span<const Value> arguments) = 0;
+};
 
 class CallTarget {
  public:
@@ -42,6 +51,23 @@ class CallTarget {
   int64_t id() const { return id_; }
   // The root's name, or "<name> <split-<id>>" for a split copy.
   const std::string& name() const { return name_; }
+
+  // ---- compiled code (owned by the engine)
+  InstalledCode* installed_code() const {
+    return installed_code_.load(std::memory_order_acquire);
+  }
+  void set_installed_code(InstalledCode* code) {
+    installed_code_.store(code, std::memory_order_release);
+  }
+  // The interpreter asks the runtime to compile once the call-and-loop count
+  // reaches this (the engine sets it from the compilation policy; INT_MAX
+  // means never).
+  void set_compilation_threshold(int threshold) {
+    compilation_threshold_.store(threshold, std::memory_order_relaxed);
+  }
+  int compilation_threshold() const {
+    return compilation_threshold_.load(std::memory_order_relaxed);
+  }
 
   // ---- profile
   int call_count() const { return call_count_.load(std::memory_order_relaxed); }
@@ -75,6 +101,7 @@ class CallTarget {
 
  private:
   void IncrementCallCount();
+  [[noreturn, gnu::cold]] void ThrowStackOverflow() const;
 
   std::unique_ptr<RootNode> root_;
   NodeRuntime* runtime_;
@@ -86,6 +113,8 @@ class CallTarget {
   std::atomic<int> call_count_{0};
   std::atomic<int> call_and_loop_count_{0};
   std::atomic<bool> needs_split_{false};
+  std::atomic<InstalledCode*> installed_code_{nullptr};
+  std::atomic<int> compilation_threshold_{INT_MAX};
 
   mutable std::mutex callers_lock_;
   int call_sites_known_ = 0;

@@ -6,7 +6,10 @@
 // Engine implements it, and the test language can run on a minimal one. This
 // keeps the dependency direction engine -> nodes.
 
+#include <climits>
 #include <memory>
+
+#include "nodes/call_target.h"
 
 #include "absl/strings/string_view.h"
 
@@ -46,6 +49,13 @@ class NodeRuntime {
   // is invalid (the compiler's hook).
   virtual void OnNodeReplaced(CallTarget& target, Node& old_node,
                               Node& new_node, absl::string_view reason) {}
+
+  // `target`'s call-and-loop count reached its compilation threshold (in
+  // the interpreter). The runtime may compile and install code, or raise
+  // the threshold.
+  virtual void OnCompilationThreshold(CallTarget& target) {
+    target.set_compilation_threshold(INT_MAX);
+  }
 
   // Loop iterations reported by a LoopNode of `target`'s tree.
   virtual void OnLoopCount(CallTarget& target, int iterations) {}

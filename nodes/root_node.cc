@@ -1,5 +1,7 @@
 #include "nodes/root_node.h"
 
+#include "absl/strings/str_cat.h"
+
 namespace morel {
 
 RootNode::RootNode(SourceSection source_section, std::string name,
@@ -13,6 +15,11 @@ RootNode::RootNode(SourceSection source_section, std::string name,
 }
 
 RootNode::~RootNode() = default;
+
+absl::Status RootNode::PartialEvaluate(pe::PartialEvaluator&) {
+  return absl::UnimplementedError(
+      absl::StrCat(kind_name(), " does not support partial evaluation"));
+}
 
 void RootNode::Retire(std::unique_ptr<Node> node) {
   std::lock_guard<std::recursive_mutex> guard(lock_);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "nodes/frame.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
@@ -17,6 +18,9 @@
 namespace morel {
 
 class CallTarget;
+namespace pe {
+class PartialEvaluator;
+}  // namespace pe
 
 class RootNode : public Node {
  public:
@@ -47,6 +51,10 @@ class RootNode : public Node {
   virtual bool IsInternal() const { return false; }
   // Trivial roots (a getter, a constant) are always inlined.
   virtual bool IsTrivial() const { return false; }
+
+  // Emits this root's code through the partial evaluator (engine/pe); the
+  // language implements it. The default: the root cannot be compiled.
+  virtual absl::Status PartialEvaluate(pe::PartialEvaluator& pe);
 
   // Keeps a replaced node alive until this root dies.
   void Retire(std::unique_ptr<Node> node);

@@ -44,7 +44,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
+#include <string>
+#include <vector>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -220,6 +223,26 @@ class Specializer {
     std::apply([&](auto&... list) { (list.ForEachChild(visitor), ...); }, caches_);
   }
 
+  // The compiler's view (engine/pe): emits the active specializations, in
+  // order, with context C — each guard and body is the same template the
+  // interpreter runs. Every alternative but the last is a branch; the last
+  // one's guard is a speculation (deoptimize if it fails), as is the absence
+  // of any active specialization. The state word and cache entries read
+  // here are compilation-final.
+  template <typename C, typename... Args>
+  typename C::V PartialEvaluate(C& c, NodeT& node, Args... args) {
+    std::vector<std::function<typename C::Bool()>> guards;
+    std::vector<std::function<typename C::V()>> bodies;
+    std::vector<absl::string_view> names;
+    CollectAlternatives<C>(c, node, state() & 0xffff, guards, bodies, names, Indices{},
+                           args...);
+    if (guards.empty()) {
+      c.Deopt("unspecialized");
+      return c.Unreachable();
+    }
+    return EmitAlternative(c, guards, bodies, names, 0);
+  }
+
   // The interpreter's fast path, inlined into the node's Execute: the first
   // specialization (the common monomorphic case) is tried inline; the others
   // and the slow path are out of line, so the inlined code stays small.
@@ -245,6 +268,48 @@ class Specializer {
       return result;
     }
     return ExecuteAndSpecialize(node, rewritten, args...);
+  }
+
+  template <typename C, typename... Args, size_t... I>
+  void CollectAlternatives(C& c, NodeT& node, uint32_t active,
+                           std::vector<std::function<typename C::Bool()>>& guards,
+                           std::vector<std::function<typename C::V()>>& bodies,
+                           std::vector<absl::string_view>& names,
+                           std::index_sequence<I...>, Args... args) {
+    (CollectOne<C, Specs, I>(c, node, active, guards, bodies, names, args...), ...);
+  }
+
+  template <typename C, typename S, size_t I, typename... Args>
+  void CollectOne(C& c, NodeT& node, uint32_t active,
+                  std::vector<std::function<typename C::Bool()>>& guards,
+                  std::vector<std::function<typename C::V()>>& bodies,
+                  std::vector<absl::string_view>& names, Args... args) {
+    if ((active & ActiveBit(I)) == 0) return;
+    if constexpr (specialization_internal::IsCached<S>::value) {
+      for (auto* e = std::get<I>(caches_).head.load(std::memory_order_acquire);
+           e != nullptr; e = e->next) {
+        guards.push_back([&c, e, args...] { return S::Guard(c, e->data, args...); });
+        bodies.push_back([&c, &node, e, args...] { return S::Body(c, node, e->data, args...); });
+        names.push_back(S::kName);
+      }
+    } else {
+      guards.push_back([&c, args...] { return S::Guard(c, args...); });
+      bodies.push_back([&c, &node, args...] { return S::Body(c, node, args...); });
+      names.push_back(S::kName);
+    }
+  }
+
+  template <typename C>
+  static typename C::V EmitAlternative(
+      C& c, const std::vector<std::function<typename C::Bool()>>& guards,
+      const std::vector<std::function<typename C::V()>>& bodies,
+      const std::vector<absl::string_view>& names, size_t i) {
+    if (i + 1 == guards.size()) {
+      c.Speculate(guards[i](), std::string(names[i]));
+      return bodies[i]();
+    }
+    return c.IfElse(guards[i](), bodies[i],
+                    [&] { return EmitAlternative(c, guards, bodies, names, i + 1); });
   }
 
   // Runs the first active specialization whose guard holds. When its body

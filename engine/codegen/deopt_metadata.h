@@ -39,8 +39,12 @@ struct ValueLocation {
 
 struct DeoptPoint {
   uint32_t id = 0;
-  uint32_t pc_offset = 0;    // the guarding instruction (jcc/jmp) in the code
-  uint32_t exit_offset = 0;  // the exit stub
+  // Eager points: the guarding instruction (jcc/jmp) and its exit stub.
+  // Lazy points (a call's deopt state): pc_offset is the call's return
+  // address and exit_offset is 0 (no stub; the values are where they are
+  // when the call returns: callee-saved registers, frame slots, constants).
+  uint32_t pc_offset = 0;
+  uint32_t exit_offset = 0;
   std::vector<ValueLocation> values;
 
   friend bool operator==(const DeoptPoint& a, const DeoptPoint& b) {

@@ -1,5 +1,14 @@
 #include "engine/runtime/engine.h"
 
+#include <algorithm>
+#include <climits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "engine/runtime/compiler.h"
+
 #include "nodes/heap.h"
 #include "nodes/node.h"
 
@@ -21,6 +30,7 @@ Engine::Engine(config::EngineConfig config, std::unique_ptr<EngineLog> log)
         auto target = std::make_unique<CallTarget>(std::move(root), this, source);
         CallTarget* raw = target.get();
         std::lock_guard<std::mutex> guard(lock_);
+        ConfigureCompilation(*target);
         call_targets_.push_back(std::move(target));
         return raw;
       });
@@ -39,6 +49,7 @@ Engine::~Engine() {
 CallTarget* Engine::CreateCallTarget(std::unique_ptr<RootNode> root) {
   auto target = std::make_unique<CallTarget>(std::move(root), this);
   CallTarget* raw = target.get();
+  ConfigureCompilation(*raw);
   {
     std::lock_guard<std::mutex> guard(lock_);
     call_targets_.push_back(std::move(target));
@@ -77,6 +88,138 @@ std::vector<CallTarget*> Engine::call_targets() const {
   std::vector<CallTarget*> targets;
   for (const auto& target : call_targets_) targets.push_back(target.get());
   return targets;
+}
+
+}  // namespace morel::runtime
+
+namespace morel::runtime {
+
+namespace {
+std::string UtcNow() {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E3S", absl::Now(), absl::UTCTimeZone());
+}
+}  // namespace
+
+bool CompilationEnabled(const config::EngineConfig& config) {
+  return config.compilation() && config.backend() == config::EngineConfig::ir_interpreter;
+}
+
+int Engine::FirstThreshold() const {
+  if (config_.compile_immediately()) return 0;
+  // Single tier (the first tier does not exist yet): Truffle's
+  // SingleTierCompilationThreshold, at least MinInvokeThreshold calls.
+  return std::max(config_.single_tier_compilation_threshold(),
+                  config_.min_invoke_threshold());
+}
+
+void Engine::ConfigureCompilation(CallTarget& target) {
+  if (!CompilationEnabled(config_) || target.root_node()->IsInternal()) {
+    target.set_compilation_threshold(INT_MAX);
+    return;
+  }
+  target.set_compilation_threshold(FirstThreshold());
+}
+
+CallTarget* Engine::FindCallTarget(int64_t id) const {
+  std::lock_guard<std::mutex> guard(lock_);
+  for (const auto& target : call_targets_) {
+    if (target->id() == id) return target.get();
+  }
+  return nullptr;
+}
+
+int Engine::compilation_count(const CallTarget& target) const {
+  std::lock_guard<std::mutex> guard(lock_);
+  auto it = compilations_.find(&target);
+  return it == compilations_.end() ? 0 : it->second.successful;
+}
+
+std::string Engine::TargetColumn(const CallTarget& target) const {
+  return absl::StrFormat("engine=%-2d id=%-5d %-50s ", 1, target.id(), target.name());
+}
+
+void Engine::OnCompilationThreshold(CallTarget& target) {
+  // Compiled synchronously: background compilation is issue #6.
+  target.set_compilation_threshold(INT_MAX);
+  Compile(target);
+}
+
+void Engine::Compile(CallTarget& target) {
+  CompilationState* state;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    state = &compilations_[&target];
+  }
+  if (state->failed) return;
+  if (config_.maximum_compilations() >= 0 &&
+      state->successful >= config_.maximum_compilations()) {
+    state->failed = true;
+    if (config_.trace_compilation()) {
+      log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ", "",
+                             "|Reason: Maximum compilation count ",
+                             config_.maximum_compilations(), " reached.|UTC ", UtcNow()));
+    }
+    return;
+  }
+  absl::Time start = absl::Now();
+  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
+      CompileToIr(*this, target, runtime_functions_);
+  double milliseconds = absl::ToDoubleMilliseconds(absl::Now() - start);
+  if (!compilation.ok()) {
+    state->failed = true;  // permanent: never compiled again
+    if (config_.trace_compilation() ||
+        config_.compilation_failure_action() != config::EngineConfig::Silent) {
+      log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
+                             absl::StrFormat("%4.0fms", milliseconds), "|Reason: ",
+                             compilation.status().message(), "|UTC ", UtcNow()));
+    }
+    return;
+  }
+  ++state->successful;
+  int ir_nodes = 0;
+  for (ir::Block* block : (*compilation)->function->blocks()) {
+    ir_nodes += static_cast<int>(block->instructions().size());
+  }
+  int pe_nodes = (*compilation)->ir_nodes_after_pe;
+  auto code = std::make_unique<IrTierCode>(*this, *std::move(compilation));
+  InstalledCode* raw = code.get();
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    code_.push_back(std::move(code));
+  }
+  target.set_installed_code(raw);
+  if (config_.trace_compilation()) {
+    log_->Log(absl::StrCat(
+        "opt done   ", TargetColumn(target), "|Tier 1|Time ",
+        absl::StrFormat("%18s", absl::StrFormat("%4.0f(%4.0f+%-4.0f)ms", milliseconds,
+                                                milliseconds, 0.0)),
+        absl::StrFormat("|AST %4d|Inlined %3dY %3dN|IR %6d/%6d|CodeSize %7d|Addr 0x%012x",
+                        target.uninitialized_node_count(), 0, 0, pe_nodes, ir_nodes, 0,
+                        reinterpret_cast<uintptr_t>(raw)),
+        "|CompId n/a    |UTC ", UtcNow()));
+  }
+}
+
+void Engine::OnDeoptimized(CallTarget& target, const std::string& reason) {
+  target.set_installed_code(nullptr);
+  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  if (config_.trace_compilation()) {
+    log_->Log(absl::StrCat("opt deopt  ", TargetColumn(target), "|Invalidated  true|",
+                           std::string(108, ' '), "|UTC ", UtcNow(), "|Src n/a|Reason ",
+                           reason.empty() ? "unknown" : reason));
+  }
+}
+
+void Engine::InvalidateAllCode(const std::string& reason) {
+  for (CallTarget* target : call_targets()) {
+    if (target->installed_code() == nullptr) continue;
+    target->set_installed_code(nullptr);
+    ConfigureCompilation(*target);
+    if (config_.trace_compilation()) {
+      log_->Log(absl::StrCat("opt inval. ", TargetColumn(*target), " ", std::string(126, ' '),
+                             "|UTC ", UtcNow(), "|Src n/a|Reason ", reason));
+    }
+  }
 }
 
 }  // namespace morel::runtime

@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/config/engine_config.pb.h"
+#include "engine/ir/runtime_function.h"
 #include "engine/runtime/engine_log.h"
 #include "nodes/call_target.h"
 #include "nodes/node_runtime.h"
@@ -50,6 +51,19 @@ class Engine : public NodeRuntime {
 
   splitting::SplittingStrategy& splitting() { return *splitting_; }
 
+  // ---- compilation (engine/runtime/compiler.h)
+  void OnCompilationThreshold(CallTarget& target) override;
+  // The call target with `id`, or null.
+  CallTarget* FindCallTarget(int64_t id) const;
+  // Compiled code of `target` deoptimized (it is dropped: the target goes
+  // back to the interpreter, re-profiles and may compile again).
+  void OnDeoptimized(CallTarget& target, const std::string& reason);
+  // Drops every installed code (e.g. a function was redefined).
+  void InvalidateAllCode(const std::string& reason);
+  // Successful compilations of `target` so far.
+  int compilation_count(const CallTarget& target) const;
+  ir::RuntimeRegistry& runtime_functions() { return runtime_functions_; }
+
   // Polymorphic specialization reports so far, per node class (kind name).
   std::map<std::string, int> PolymorphicReportsByNodeClass() const;
   int polymorphic_report_count() const;
@@ -68,6 +82,22 @@ class Engine : public NodeRuntime {
   std::vector<std::unique_ptr<CallTarget>> call_targets_;
   std::map<std::string, int> reports_by_class_;
   int report_count_ = 0;
+
+  // Compilation policy and state.
+  void ConfigureCompilation(CallTarget& target);
+  int FirstThreshold() const;
+  void Compile(CallTarget& target);
+  std::string TargetColumn(const CallTarget& target) const;
+
+  ir::RuntimeRegistry runtime_functions_;
+  struct CompilationState {
+    int successful = 0;
+    bool failed = false;
+  };
+  std::map<const CallTarget*, CompilationState> compilations_;
+  // Installed and dropped code; never freed while the engine lives,
+  // since activations of dropped code may still be running.
+  std::vector<std::unique_ptr<InstalledCode>> code_;
 };
 
 }  // namespace morel::runtime

@@ -2,6 +2,7 @@
 
 #include <alloca.h>
 
+#include "engine/pe/partial_evaluator.h"
 #include "languages/sl/node_builder.h"
 #include "languages/sl/runtime/values.h"
 
@@ -36,6 +37,17 @@ Outcome SLFunctionRootNode::Resume(Frame& frame, int next_child,
   if (next_child == 0) return Outcome::OfValue(Execute(frame));
   return Outcome::OfValue(done[0].status == kReturn ? frame.return_value()
                                                      : NullValue());
+}
+
+absl::Status SLFunctionRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
+  for (size_t i = 0; i < parameter_slots_.size(); ++i) {
+    pe.SetLocal(parameter_slots_[i], pe.Argument(static_cast<int>(i), NullValue()));
+  }
+  pe.Enter(this);
+  body_->PartialEvaluate(pe);
+  pe.Leave();
+  if (!pe.Terminated()) pe.Return(pe.Constant(NullValue()));
+  return absl::OkStatus();
 }
 
 std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {

@@ -32,6 +32,7 @@ class SLFunctionRootNode final : public RootNode {
   void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
   // Child 0: the body; the outcome's value is the function's result.
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
+  absl::Status PartialEvaluate(pe::PartialEvaluator& pe) override;
   bool IsCloningAllowed() const override { return true; }
   std::unique_ptr<RootNode> CloneUninitialized() const override;
 

@@ -1,5 +1,6 @@
 #include "languages/sl/sl_context.h"
 
+#include "absl/strings/str_cat.h"
 #include "languages/sl/builtins.h"
 #include "languages/sl/node_builder.h"
 #include "languages/sl/parser/parser.h"
@@ -37,6 +38,12 @@ absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
     auto root = BuildFunctionRoot(*this, program, static_cast<int>(i));
     CallTarget* target = engine_->CreateCallTarget(std::move(root));
     const std::string& name = program->functions[i].name;
+    SLFunction* existing = functions_.Find(name);
+    if (existing != nullptr && existing->call_target() != nullptr) {
+      // Compiled callers call the old code directly: drop all compiled code
+      // (a per-function assumption would be finer; TODO(#6)).
+      engine_->InvalidateAllCode(absl::StrCat("function ", name, " redefined"));
+    }
     functions_.Register(name, target);
     if (name == "main") main = functions_.Lookup(name);
   }

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "engine/pe/pe_context.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
@@ -57,6 +58,20 @@ class SLBinarySpecializingNode : public SLBinaryNode {
     return Outcome::OfValue(specializer_.Execute(static_cast<Derived&>(*this), l, r));
   }
   const Specializations& specializer() const { return specializer_; }
+
+  // Children, then the operator's active specializations (the same
+  // templates as Execute, emitting IR).
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) final {
+    pe.Enter(this);
+    pe::PeValue l = left_->PartialEvaluate(pe);
+    pe.DoneValue(l);
+    pe::PeValue r = right_->PartialEvaluate(pe);
+    pe.DoneValue(r);
+    pe::PeValue result = specializer_.PartialEvaluate(pe.context(),
+                                                      static_cast<Derived&>(*this), l, r);
+    pe.Leave();
+    return result;
+  }
 
  private:
   Specializations specializer_;

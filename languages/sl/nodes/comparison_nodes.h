@@ -138,6 +138,7 @@ class SLEqualNode final
 class SLNotNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLNotNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLNotNode(SourceSection section, std::unique_ptr<SLExpressionNode> operand)
       : SLExpressionNode(std::move(section)), operand_(std::move(operand)) {}
   Value Execute(Frame& frame) override {

@@ -78,6 +78,7 @@ struct InvokeIndirect {
 class SLInvokeNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLInvokeNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLInvokeNode, InvokeDirect, InvokeIndirect>;
 

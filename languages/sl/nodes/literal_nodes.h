@@ -13,6 +13,7 @@ namespace morel::sl {
 class SLConstantNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLConstantNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLConstantNode(SourceSection section, Value value)
       : SLExpressionNode(std::move(section)), value_(value) {
     set_constant_leaf(value);

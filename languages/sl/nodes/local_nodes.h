@@ -21,6 +21,7 @@ class SLReadLocalNode;
 class SLReadLocalNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLReadLocalNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLReadLocalNode(SourceSection section, int slot)
       : SLExpressionNode(std::move(section)), slot_(slot) {
     set_local_leaf(slot);
@@ -39,6 +40,7 @@ class SLReadLocalNode final : public SLExpressionNode {
 class SLWriteLocalNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLWriteLocalNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLWriteLocalNode(SourceSection section, int slot,
                    std::unique_ptr<SLExpressionNode> value)
       : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}

@@ -39,6 +39,7 @@ class SLLogicalNode : public SLExpressionNode {
 class SLAndNode final : public SLLogicalNode {
  public:
   MOREL_NODE_KIND(SLAndNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   using SLLogicalNode::SLLogicalNode;
   // Children: 0 left, 1 right (evaluated only if left is true).
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
@@ -60,6 +61,7 @@ class SLAndNode final : public SLLogicalNode {
 class SLOrNode final : public SLLogicalNode {
  public:
   MOREL_NODE_KIND(SLOrNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   using SLLogicalNode::SLLogicalNode;
   // Children: 0 left, 1 right (evaluated only if left is false).
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {

@@ -91,6 +91,7 @@ struct ReadGeneric {
 class SLReadPropertyNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLReadPropertyNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLReadPropertyNode, ReadCached, ReadGeneric>;
 
@@ -173,6 +174,7 @@ struct WriteGeneric {
 class SLWritePropertyNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLWritePropertyNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLWritePropertyNode, WriteCached, WriteGeneric>;
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "engine/pe/partial_evaluator.h"
 #include "nodes/frame.h"
 #include "nodes/loop_node.h"
 #include "nodes/node.h"
@@ -20,6 +21,9 @@ class SLExpressionNode : public Node {
  public:
   using Node::Node;
   virtual Value Execute(Frame& frame) = 0;
+  // Emits this node's code (engine/pe). The default bails out of the
+  // compilation naming the node class.
+  virtual pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe);
   // Leaves (no children) resume by executing.
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
     if (next_child == 0) return Outcome::OfValue(Execute(frame));
@@ -79,6 +83,9 @@ class SLStatementNode : public Node {
  public:
   using Node::Node;
   virtual Completion Execute(Frame& frame) = 0;
+  // Emits this statement's code (engine/pe); control leaves through the
+  // partial evaluator's merges (break, continue, return).
+  virtual void PartialEvaluate(pe::PartialEvaluator& pe);
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
     if (next_child == 0) return Outcome::OfStatus(Execute(frame));
     return Node::Resume(frame, next_child, done);

@@ -18,6 +18,7 @@ namespace morel::sl {
 class SLBlockNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLBlockNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLBlockNode(SourceSection section, std::vector<std::unique_ptr<SLStatementNode>> body)
       : SLStatementNode(std::move(section)), body_(std::move(body)) {}
   Completion Execute(Frame& frame) override {
@@ -47,6 +48,7 @@ class SLBlockNode final : public SLStatementNode {
 class SLExpressionStatementNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLExpressionStatementNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLExpressionStatementNode(SourceSection section,
                             std::unique_ptr<SLExpressionNode> expression)
       : SLStatementNode(std::move(section)), expression_(std::move(expression)) {}
@@ -69,6 +71,7 @@ class SLExpressionStatementNode final : public SLStatementNode {
 class SLIfNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLIfNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLIfNode(SourceSection condition_section, std::unique_ptr<SLExpressionNode> condition,
            std::unique_ptr<SLStatementNode> then_part,
            std::unique_ptr<SLStatementNode> else_part)
@@ -124,6 +127,8 @@ class SLWhileRepeatingNode final : public RepeatingNode {
     if (!ToBoolean(condition, source_section())) return Outcome::OfStatus(kBreak);
     return Outcome::OfStatus(AfterBody(body_->Execute(frame)));
   }
+  SLExpressionNode* condition() const { return condition_.get(); }
+  SLStatementNode* body() const { return body_.get(); }
   static int AfterBody(int completion) {
     if (completion == kBreak || completion == kReturn) return completion;
     return kContinueLoop;  // normal completion or `continue`
@@ -141,6 +146,7 @@ class SLWhileRepeatingNode final : public RepeatingNode {
 class SLWhileNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLWhileNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLWhileNode(SourceSection section, std::unique_ptr<SLWhileRepeatingNode> body)
       : SLStatementNode(section),
         loop_(std::make_unique<LoopNode>(std::move(body), section)) {}
@@ -148,6 +154,7 @@ class SLWhileNode final : public SLStatementNode {
     return loop_->Execute(frame) == kReturn ? kReturn : kNormal;
   }
   void ForEachChild(ChildVisitor visitor) override { visitor(loop_.slot()); }
+  LoopNode* loop() const { return loop_.get(); }
   // Child 0: the loop; its status says whether a `return` ended it.
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
     int status = next_child > 0 ? done[0].status : loop_->Execute(frame);
@@ -161,6 +168,7 @@ class SLWhileNode final : public SLStatementNode {
 class SLBreakNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLBreakNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   using SLStatementNode::SLStatementNode;
   Completion Execute(Frame&) override { return kBreak; }
 };
@@ -168,6 +176,7 @@ class SLBreakNode final : public SLStatementNode {
 class SLContinueNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLContinueNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   using SLStatementNode::SLStatementNode;
   Completion Execute(Frame&) override { return kContinue; }
 };
@@ -175,6 +184,7 @@ class SLContinueNode final : public SLStatementNode {
 class SLDebuggerNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLDebuggerNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   using SLStatementNode::SLStatementNode;
   // A breakpoint hook for debuggers; nothing happens at run time.
   Completion Execute(Frame&) override { return kNormal; }
@@ -183,6 +193,7 @@ class SLDebuggerNode final : public SLStatementNode {
 class SLReturnNode final : public SLStatementNode {
  public:
   MOREL_NODE_KIND(SLReturnNode)
+  void PartialEvaluate(pe::PartialEvaluator& pe) override;
   // `value` may be null: `return;` returns NULL.
   SLReturnNode(SourceSection section, std::unique_ptr<SLExpressionNode> value)
       : SLStatementNode(std::move(section)), value_(std::move(value)) {}

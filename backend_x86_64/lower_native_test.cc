@@ -1,0 +1,608 @@
+// Differential tests of IR -> native code (engine/codegen/compile.h) against
+// ir::Interpret: control flow with block parameters and loops, calls into
+// C++ runtime functions and through the call_target dispatcher (or directly
+// into other compiled IR), guards and deopts whose decoded frames must equal
+// the interpreter's, overflow deopts, register pressure across calls and in
+// deopt states, memory, the stack check, lazy deopt states, what is not
+// implemented, and a disassembly of lowered code.
+
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "backend_x86_64/native_ir_harness.h"
+#include "engine/codegen/lower.h"
+#include "engine/ir/builder.h"
+#include "engine/ir/interpreter.h"
+#include "engine/ir/parser.h"
+#include "engine/ir/printer.h"
+#include "engine/ir/verifier.h"
+#include "gtest/gtest.h"
+
+namespace morel::x86_64 {
+namespace {
+
+using codegen::ValuePair;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+using testing::NativeHarness;
+
+// ------------------------------------------------- runtime functions (C++)
+int64_t rt_counter = 0;
+int64_t RtMix(int64_t a, int64_t b, int64_t c) { return a + 2 * b + 3 * c; }
+ValuePair RtPair(int64_t a, int64_t b) {
+  return {static_cast<uint64_t>(a ^ b), static_cast<uint64_t>(a) - static_cast<uint64_t>(b)};
+}
+void RtBump(int64_t by) { rt_counter += by; }
+int32_t RtTimes7(int64_t a) { return static_cast<int32_t>(static_cast<uint32_t>(a) * 7u); }
+bool RtIsOdd(int64_t a) { return (a & 1) != 0; }
+
+class LowerNativeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#if !defined(__x86_64__)
+    GTEST_SKIP() << "executes x86_64 code";
+#endif
+    auto reg = [&](const char* name, const void* address, std::vector<Type> params,
+                   std::vector<Type> results, ir::RuntimeEffects effects) {
+      ASSERT_TRUE(registry_.Register({name, address, {params, results}, effects}).ok());
+    };
+    const auto k = ir::RuntimeEffects::kNoDeopt;
+    reg("mix", reinterpret_cast<const void*>(&RtMix), {Type::kI64, Type::kI64, Type::kI64},
+        {Type::kI64}, k);
+    reg("pair", reinterpret_cast<const void*>(&RtPair), {Type::kI64, Type::kI64},
+        {Type::kI64, Type::kI64}, ir::RuntimeEffects::kMayDeopt);
+    reg("bump", reinterpret_cast<const void*>(&RtBump), {Type::kI64}, {}, k);
+    reg("times7", reinterpret_cast<const void*>(&RtTimes7), {Type::kI64}, {Type::kI32}, k);
+    reg("is_odd", reinterpret_cast<const void*>(&RtIsOdd), {Type::kI64}, {Type::kI1}, k);
+    reg("declared_only", nullptr, {}, {}, k);
+  }
+
+  std::unique_ptr<ir::Function> Parse(const char* text) {
+    auto f = ir::ParseFunction(text, &registry_);
+    EXPECT_TRUE(f.ok()) << f.status();
+    if (!f.ok()) return nullptr;
+    absl::Status v = ir::Verify(**f);
+    EXPECT_TRUE(v.ok()) << v;
+    return std::move(*f);
+  }
+
+  // Native (linear scan, and spill-everything) == interpreter on each input.
+  // Returns how many runs deoptimized.
+  int ExpectSame(const ir::Function& f, const std::vector<std::vector<int64_t>>& inputs,
+                 codegen::NativeCompileOptions options) {
+    int deopts = 0;
+    for (bool spill : {false, true}) {
+      options.codegen.allocation.spill_everything = spill;
+      options.keep_machine_ir_dump = true;
+      auto native = h_.Compile(f, options);
+      EXPECT_TRUE(native.ok()) << native.status() << "\n" << ir::PrintFunction(f);
+      if (!native.ok()) return deopts;
+      for (const auto& in : inputs) {
+        rt_counter = 0;
+        auto want = ir::Interpret(f, in, testing::NativeEquivalentHooks());
+        const int64_t want_counter = rt_counter;
+        rt_counter = 0;
+        auto got = (*native)->Run(in);
+        EXPECT_EQ(rt_counter, want_counter);
+        if (!want.ok()) {
+          EXPECT_EQ(got.status().code(), want.status().code()) << want.status();
+          continue;
+        }
+        EXPECT_TRUE(got.ok()) << got.status();
+        if (!got.ok()) continue;
+        EXPECT_EQ(ir::DebugString(*got), ir::DebugString(*want))
+            << "spill " << spill << " input " << ::testing::PrintToString(in) << "\n"
+            << ir::PrintFunction(f) << (*native)->compiled().machine_ir;
+        if (got->kind == ir::ExecutionResult::Kind::kDeoptimized) ++deopts;
+      }
+    }
+    return deopts;
+  }
+  int ExpectSame(const ir::Function& f, const std::vector<std::vector<int64_t>>& inputs) {
+    return ExpectSame(f, inputs, h_.DefaultOptions());
+  }
+
+  std::string MachineIr(const ir::Function& f) {
+    auto lowered = codegen::Lower(f, h_.backend(), h_.DefaultOptions().lowering);
+    EXPECT_TRUE(lowered.ok()) << lowered.status();
+    return lowered.ok() ? lowered->mf.Dump() : "";
+  }
+
+  ir::RuntimeRegistry registry_;
+  NativeHarness h_;
+};
+
+const std::vector<std::vector<int64_t>> kPairs = {
+    {0, 0}, {1, 2}, {10, 3}, {-5, 7}, {100, -1}, {INT64_MAX, 1}, {INT64_MIN, -1}, {40, 40}};
+
+TEST_F(LowerNativeTest, LoopsWithBlockParametersAndSwaps) {
+  // Fibonacci-style loop: (i, a, b) -> (i + 1, b, a + b), a parameter passed
+  // to another parameter's position (parallel copy), a back edge from a br
+  // with arguments (split edge), and a nested counting loop.
+  auto f = Parse(R"(func @loops(i64, i64) -> (i64, i64) {
+block0(v0: i64, v1: i64):
+  v2 = iconst.i64 0
+  v3 = iconst.i64 1
+  jump block1(v2, v2, v3)
+block1(v4: i64, v5: i64, v6: i64):
+  v7 = icmp slt v4, v0
+  br v7, block2, block3(v5, v6)
+block2:
+  v8 = iadd v5, v6
+  v9 = iadd v4, v3
+  jump block4(v2, v8)
+block4(v10: i64, v11: i64):
+  v12 = iadd v11, v1
+  v13 = iadd v10, v3
+  v14 = icmp ult v13, v4
+  br v14, block4(v13, v12), block5
+block5:
+  v15 = icmp slt v9, v0
+  br v15, block1(v9, v6, v11), block3(v6, v11)
+block3(v16: i64, v17: i64):
+  v18 = xor v16, v17
+  return v18, v16
+}
+)");
+  ASSERT_NE(f, nullptr);
+  ExpectSame(*f, {{0, 0}, {1, 0}, {5, 0}, {10, 3}, {40, -2}, {90, 1}, {-3, 4}});
+}
+
+TEST_F(LowerNativeTest, BranchToTheSameBlockWithDifferentArguments) {
+  auto f = Parse(R"(func @same(i64, i64) -> (i64) {
+block0(v0: i64, v1: i64):
+  v2 = icmp sgt v0, v1
+  br v2, block1(v0, v1), block1(v1, v0)
+block1(v3: i64, v4: i64):
+  v5 = isub v3, v4
+  v6 = zext.i64 v2
+  v7 = iadd v5, v6
+  return v7
+}
+)");
+  ASSERT_NE(f, nullptr);
+  ExpectSame(*f, kPairs);
+}
+
+TEST_F(LowerNativeTest, GuardsDeoptimizeWithInlinedFrames) {
+  auto f = Parse(R"(func @guards(i64, i64) -> (i64) {
+  fs0 = eager interpreter target 7 resume 3 locals [v0:v1, illegal, v2:v3] stack [v4:v1] parent fs1
+  fs1 = eager interpreter target 2 resume 9 locals [v1:v0] stack []
+  fs2 = eager interpreter target 7 resume 4 locals [v2:v4] stack [v3:v3]
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v1
+  v3 = iconst.i64 5
+  v4 = imul v0, v3
+  v5 = icmp slt v2, v3
+  guard v5, fs0, "sum too big"
+  v6 = iadd v2, v4
+  v7 = iadd_overflows v2, v4
+  v8 = not v7
+  guard v8, fs2, "overflow"
+  return v6
+}
+)");
+  ASSERT_NE(f, nullptr);
+  const int64_t big = INT64_MAX / 5;
+  int deopts = ExpectSame(*f, {{1, 2}, {10, 0}, {-3, 1}, {big, -big + 4}, {big, -big}, {0, 0}});
+  EXPECT_EQ(deopts, 2 * 2);  // {10,0} and the overflow, in both allocation modes
+  // The overflow check is fused into the add that defines v6.
+  std::string mir = MachineIr(*f);
+  EXPECT_NE(mir.find("add.ovf"), std::string::npos) << mir;
+  EXPECT_EQ(mir.find("shr"), std::string::npos) << mir;
+}
+
+TEST_F(LowerNativeTest, FusedSubAndMulOverflowDeopts) {
+  auto f = Parse(R"(func @ovf(i64, i64) -> (i64, i64) {
+  fs0 = eager interpreter target 1 resume 1 locals [v0:v1] stack []
+  fs1 = eager interpreter target 1 resume 2 locals [v0:v1, v2:v2] stack []
+block0(v0: i64, v1: i64):
+  v2 = isub v0, v1
+  v3 = isub_overflows v0, v1
+  v4 = not v3
+  guard v4, fs0, "sub overflow"
+  v5 = imul v1, v2
+  v6 = imul_overflows v2, v1
+  v7 = not v6
+  guard v7, fs1, "mul overflow"
+  v8 = iconst.i64 7
+  v9 = iadd_overflows v8, v5
+  v10 = not v9
+  guard v10, fs1, "add overflow, no iadd to fuse"
+  return v2, v5
+}
+)");
+  ASSERT_NE(f, nullptr);
+  int deopts = ExpectSame(*f, {{1, 2}, {INT64_MIN, 1}, {INT64_MAX, -1}, {1LL << 40, 1LL << 30},
+                               {-4, 3}, {INT64_MAX - 6, 1}, {2, INT64_MAX / 2 + 1}});
+  EXPECT_GE(deopts, 2 * 3);
+  std::string mir = MachineIr(*f);
+  EXPECT_NE(mir.find("sub.ovf"), std::string::npos) << mir;
+  EXPECT_NE(mir.find("mul.ovf"), std::string::npos) << mir;
+  EXPECT_NE(mir.find("add.ovf"), std::string::npos) << mir;
+}
+
+TEST_F(LowerNativeTest, DeoptTerminatorAndUnreachable) {
+  auto f = Parse(R"(func @ends(i64) -> (i64) {
+  fs0 = eager interpreter target 1 resume 2 locals [v0:v0, illegal] stack [v4:v0]
+block0(v0: i64):
+  v1 = iconst.i64 0
+  v4 = iconst.i64 -9
+  v2 = icmp eq v0, v1
+  br v2, block1, block2
+block1:
+  deopt fs0, "transfer to interpreter"
+block2:
+  v3 = icmp eq v0, v4
+  br v3, block3, block4
+block3:
+  unreachable
+block4:
+  safepoint fs0
+  return v0
+}
+)");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(ExpectSame(*f, {{0}, {5}, {-9}}), 2);
+}
+
+TEST_F(LowerNativeTest, RuntimeCallsWithValuesLiveAcross) {
+  auto f = Parse(R"(func @calls(i64, i64) -> (i64, i64) {
+  fs0 = lazy interpreter target 4 resume 8 locals [v0:v1, v2:v2] stack []
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v1
+  v3 = call_runtime @mix(v0, v1, v2) -> (i64)
+  v4, v5 = call_runtime @pair(v3, v0) -> (i64, i64), fs0
+  call_runtime @bump(v2) -> ()
+  v6 = call_runtime @times7(v4) -> (i32)
+  v7 = sext.i64 v6
+  v8 = call_runtime @is_odd(v5) -> (i1)
+  v9 = zext.i64 v8
+  v10 = iadd v7, v9
+  v11 = iadd v10, v2
+  v12 = iadd v11, v0
+  return v12, v1
+}
+)");
+  ASSERT_NE(f, nullptr);
+  ExpectSame(*f, kPairs);
+}
+
+TEST_F(LowerNativeTest, CallTargetThroughTheDispatcher) {
+  auto f = Parse(R"(func @ct(i64, i64) -> (i64, i64) {
+block0(v0: i64, v1: i64):
+  v2, v3 = call_target @1(v0, v1) -> (i64, i64)
+  v4, v5 = call_target @2(v2, v3, v0) -> (i64, i64)
+  v6 = iconst.i64 99
+  v7, v8 = call_target @3(v4, v5, v6, v1, v2) -> (i64, i64)
+  v9 = iadd v7, v0
+  v10 = xor v8, v1
+  return v9, v10
+}
+)");
+  ASSERT_NE(f, nullptr);
+  ExpectSame(*f, kPairs);
+  // Six operands plus the id do not fit the registers.
+  auto g = Parse(R"(func @wide(i64, i64) -> (i64, i64) {
+block0(v0: i64, v1: i64):
+  v2, v3 = call_target @3(v0, v1, v0, v1, v0, v1) -> (i64, i64)
+  return v2, v3
+}
+)");
+  ASSERT_NE(g, nullptr);
+  auto r = h_.Compile(*g);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented) << r.status();
+}
+
+TEST_F(LowerNativeTest, DirectCallsBetweenCompiledFunctions) {
+  // The callee is compiled IR; the caller calls its code directly (the
+  // resolver), and the interpreter's call_target hook interprets the callee.
+  auto callee = Parse(R"(func @callee(i64, i64) -> (i64, i64) {
+  fs0 = eager interpreter target 20 resume 1 locals [v0:v1] stack []
+block0(v0: i64, v1: i64):
+  v2 = iconst.i64 1000
+  v3 = icmp slt v0, v2
+  guard v3, fs0, "callee guard"
+  v4 = imul v0, v1
+  v5 = iadd v4, v2
+  return v5, v1
+}
+)");
+  auto caller = Parse(R"(func @caller(i64, i64) -> (i64) {
+block0(v0: i64, v1: i64):
+  v2, v3 = call_target @20(v0, v1) -> (i64, i64)
+  v4, v5 = call_target @20(v2, v0) -> (i64, i64)
+  v6 = iadd v4, v3
+  v7 = iadd v6, v5
+  return v7
+}
+)");
+  ASSERT_NE(callee, nullptr);
+  ASSERT_NE(caller, nullptr);
+  auto native_callee = h_.Compile(*callee);
+  ASSERT_TRUE(native_callee.ok()) << native_callee.status();
+  codegen::NativeCompileOptions options = h_.DefaultOptions();
+  const void* callee_entry = (*native_callee)->compiled().entry;
+  options.lowering.resolve_call_target = [&](int64_t id) {
+    return id == 20 ? callee_entry : nullptr;
+  };
+  options.lowering.call_target_dispatch = nullptr;
+  auto native_caller = h_.Compile(*caller, options);
+  ASSERT_TRUE(native_caller.ok()) << native_caller.status();
+  ir::InterpreterOptions hooks;
+  hooks.call_target = [&](int64_t, absl::Span<const int64_t> args)
+      -> absl::StatusOr<std::vector<int64_t>> {
+    auto r = ir::Interpret(*callee, args);
+    if (!r.ok()) return r.status();
+    // A deopting callee "finishes in the interpreter" with (0, 0), as the
+    // test deopt handler makes the native callee return.
+    if (r->kind == ir::ExecutionResult::Kind::kDeoptimized) return std::vector<int64_t>{0, 0};
+    return r->values;
+  };
+  const int64_t inner_before = testing::InnerDeoptCount();
+  for (const auto& in : std::vector<std::vector<int64_t>>{{1, 2}, {7, 100}, {2000, 1}, {-4, 9}}) {
+    auto want = ir::Interpret(*caller, in, hooks);
+    ASSERT_TRUE(want.ok());
+    auto got = (*native_caller)->Run(in);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(ir::DebugString(*got), ir::DebugString(*want));
+  }
+  // (1, 2): 1002 >= 1000; (7, 100): 800 + ...; (2000, 1): the first call.
+  EXPECT_EQ(testing::InnerDeoptCount() - inner_before, 3);
+}
+
+TEST_F(LowerNativeTest, RegisterPressureAcrossCallsAndInDeoptStates) {
+  // 40 values live across calls, all of them in a guard's frame state.
+  ir::Function f("pressure", {Type::kI64, Type::kI64}, {Type::kI64});
+  ir::Builder b(&f);
+  ir::Block* entry = b.CreateEntryBlock();
+  b.SetInsertionPoint(entry);
+  Value* x = entry->params()[0];
+  Value* y = entry->params()[1];
+  std::vector<Value*> vs;
+  for (int i = 0; i < 40; ++i) {
+    vs.push_back(b.Binary(Opcode::kIadd, b.Binary(Opcode::kImul, x, b.I64(i + 1)), y));
+    if (i % 10 == 9) {
+      vs.push_back(b.CallRuntime(registry_.Find("mix"), {vs[i], vs[i / 2], x})[0]);
+    }
+  }
+  std::vector<ir::ValuePair> locals;
+  for (size_t i = 0; i + 1 < vs.size(); i += 2) locals.push_back({vs[i], vs[i + 1]});
+  ir::FrameState* fs = b.CreateFrameState(ir::DeoptKind::kEager, 5, 6, locals, {{x, y}});
+  b.Guard(b.ICmp(ir::Cond::kNe, vs[17], b.I64(0)), fs, "value 17 is zero");
+  Value* sum = vs[0];
+  for (size_t i = 1; i < vs.size(); ++i) sum = b.Binary(Opcode::kXor, b.Binary(Opcode::kImul, sum, b.I64(31)), vs[i]);
+  b.Return({sum});
+  ASSERT_TRUE(ir::Verify(f).ok()) << ir::Verify(f);
+  // vs[17] = 17x + y (vs[10] is a call's result): zero for (1, -17).
+  EXPECT_EQ(ExpectSame(f, {{1, 2}, {1, -17}, {-3, 7}, {INT64_MAX, 3}}), 2);
+}
+
+TEST_F(LowerNativeTest, LoadsAndStores) {
+  auto f = Parse(R"(func @mem(ptr, i64) -> (i64, i64) {
+block0(v0: ptr, v1: i64):
+  store.i64 v1, v0, 8
+  v2 = load.i64 v0, 8
+  v3 = iadd v2, v1
+  store.i64 v3, v0, 0
+  store.ptr v0, v0, 16
+  v4 = load.ptr v0, 16
+  v5 = load.i64 v4, 0
+  v6 = bitcast.i64 v4
+  v7 = isub v6, v6
+  v8 = iadd v5, v7
+  return v8, v2
+}
+)");
+  ASSERT_NE(f, nullptr);
+  int64_t want_mem[3] = {}, got_mem[3] = {};
+  for (int64_t x : std::vector<int64_t>{0, 5, -17, INT64_MIN}) {
+    std::memset(want_mem, 0, sizeof(want_mem));
+    std::memset(got_mem, 0, sizeof(got_mem));
+    auto want = ir::Interpret(*f, {reinterpret_cast<int64_t>(want_mem), x});
+    ASSERT_TRUE(want.ok());
+    auto native = h_.Compile(*f);
+    ASSERT_TRUE(native.ok()) << native.status();
+    auto got = (*native)->Run({reinterpret_cast<int64_t>(got_mem), x});
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(ir::DebugString(*got), ir::DebugString(*want));
+    EXPECT_EQ(got_mem[0], want_mem[0]);
+    EXPECT_EQ(got_mem[1], want_mem[1]);
+    EXPECT_EQ(got_mem[2], reinterpret_cast<int64_t>(got_mem));
+  }
+}
+
+TEST_F(LowerNativeTest, UnsupportedOperationsAreReportedByName) {
+  struct Case {
+    const char* text;
+    absl::StatusCode code;
+    const char* mentions;
+  };
+  const Case cases[] = {
+      {R"(func @f(i64) -> (i64) {
+block0(v0: i64):
+  v1 = bitcast.f64 v0
+  v2 = fadd v1, v1
+  v3 = bitcast.i64 v2
+  return v3
+}
+)", absl::StatusCode::kUnimplemented, "bitcast.f64"},
+      {R"(func @f(f64) -> (f64) {
+block0(v0: f64):
+  return v0
+}
+)", absl::StatusCode::kUnimplemented, "f64 parameter"},
+      {R"(func @f(ptr) -> (i32) {
+block0(v0: ptr):
+  v1 = load.i32 v0, 0
+  return v1
+}
+)", absl::StatusCode::kUnimplemented, "load"},
+      {R"(func @f(i64, i64, i64, i64, i64, i64, i64) -> (i64) {
+block0(v0: i64, v1: i64, v2: i64, v3: i64, v4: i64, v5: i64, v6: i64):
+  return v6
+}
+)", absl::StatusCode::kUnimplemented, "parameters"},
+      {R"(func @f() -> () {
+block0:
+  call_runtime @declared_only() -> ()
+  return
+}
+)", absl::StatusCode::kFailedPrecondition, "declared_only"},
+  };
+  for (const Case& c : cases) {
+    auto f = Parse(c.text);
+    ASSERT_NE(f, nullptr);
+    auto r = h_.Compile(*f);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), c.code) << r.status();
+    EXPECT_NE(std::string(r.status().message()).find(c.mentions), std::string::npos)
+        << r.status();
+  }
+  // call_target without a dispatcher or a resolved target.
+  auto f = Parse(R"(func @f(i64) -> (i64, i64) {
+block0(v0: i64):
+  v1, v2 = call_target @1(v0) -> (i64, i64)
+  return v1, v2
+}
+)");
+  ASSERT_NE(f, nullptr);
+  codegen::NativeCompileOptions options = h_.DefaultOptions();
+  options.lowering.call_target_dispatch = nullptr;
+  EXPECT_EQ(h_.Compile(*f, options).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+ValuePair OverflowHandler(int64_t a, int64_t b) {
+  return {static_cast<uint64_t>(a + b + 1000), 42};
+}
+
+TEST_F(LowerNativeTest, StackCheckFromCompileOptions) {
+  auto f = Parse(R"(func @f(i64, i64) -> (i64, i64) {
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v1
+  return v2, v1
+}
+)");
+  ASSERT_NE(f, nullptr);
+  static uint64_t limit = 0;
+  codegen::NativeCompileOptions options = h_.DefaultOptions();
+  options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kAbsolute;
+  options.codegen.stack_limit.address = &limit;
+  options.codegen.stack_overflow_handler = reinterpret_cast<const void*>(&OverflowHandler);
+  auto native = h_.Compile(*f, options);
+  ASSERT_TRUE(native.ok()) << native.status();
+  limit = 0;  // never below
+  auto ok = (*native)->Run({3, 4});
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->values, (std::vector<int64_t>{7, 4}));
+  limit = UINT64_MAX;  // always below: the handler's result is returned
+  auto overflow = (*native)->Run({3, 4});
+  ASSERT_TRUE(overflow.ok());
+  EXPECT_EQ(overflow->values, (std::vector<int64_t>{1007, 42}));
+}
+
+// A lazy deopt state is readable while the callee runs: with every value
+// spilled, the callee decodes its caller's state from the caller's frame
+// (saved rbp) and the call site of its return address.
+const codegen::CompiledFunction* lazy_caller = nullptr;
+std::vector<ir::DeoptFrame> lazy_frames;
+absl::Status lazy_status;
+
+int64_t RtInspectCaller(int64_t x) {
+  auto* fp = *static_cast<uint8_t**>(__builtin_frame_address(0));
+  const auto* ret = static_cast<const uint8_t*>(__builtin_return_address(0));
+  const auto* start = static_cast<const uint8_t*>(lazy_caller->entry);
+  int32_t id = -1;
+  for (const codegen::CallSite& site : lazy_caller->code.metadata.call_sites) {
+    if (start + site.return_offset == ret) id = site.deopt_id;
+  }
+  if (id < 0) {
+    lazy_status = absl::NotFoundError("no call site");
+    return x;
+  }
+  auto decoded = lazy_caller->DecodeDeopt(static_cast<uint64_t>(id), nullptr, fp);
+  lazy_status = decoded.status();
+  if (decoded.ok()) lazy_frames = decoded->frames;
+  return x + 1;
+}
+
+TEST_F(LowerNativeTest, LazyDeoptStateAtACall) {
+  ASSERT_TRUE(registry_
+                  .Register({"inspect", reinterpret_cast<const void*>(&RtInspectCaller),
+                             {{Type::kI64}, {Type::kI64}}, ir::RuntimeEffects::kMayDeopt})
+                  .ok());
+  auto f = Parse(R"(func @lazy(i64, i64) -> (i64) {
+  fs0 = lazy interpreter target 9 resume 12 locals [v0:v1, illegal, v2:v3] stack [v3:v0] parent fs1
+  fs1 = eager interpreter target 8 resume 2 locals [v1:v1] stack []
+block0(v0: i64, v1: i64):
+  v2 = imul v0, v1
+  v3 = iconst.i64 77
+  v4 = call_runtime @inspect(v2) -> (i64), fs0
+  v5 = iadd v4, v0
+  return v5
+}
+)");
+  ASSERT_NE(f, nullptr);
+  codegen::NativeCompileOptions options = h_.DefaultOptions();
+  options.codegen.allocation.spill_everything = true;
+  auto native = h_.Compile(*f, options);
+  ASSERT_TRUE(native.ok()) << native.status();
+  lazy_caller = &(*native)->compiled();
+  const codegen::DeoptEntry* entry = lazy_caller->deopt_map.Find(0);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->cause, codegen::DeoptEntry::Cause::kCall);
+  EXPECT_EQ(entry->kind, ir::DeoptKind::kLazy);
+  auto r = (*native)->Run({6, -2});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->values, (std::vector<int64_t>{-11 + 6 + 0}));
+  ASSERT_TRUE(lazy_status.ok()) << lazy_status;
+  using S = ir::DeoptFrame::Slot;
+  std::vector<ir::DeoptFrame> want = {
+      {9, 12, {S{true, 6, -2}, S{}, S{true, -12, 77}}, {S{true, 77, 6}}},
+      {8, 2, {S{true, -2, -2}}, {}}};
+  EXPECT_EQ(lazy_frames, want);
+  // Without spilling, the state lives in callee-saved registers or slots,
+  // never in registers the call destroys.
+  auto plain = h_.Compile(*f);
+  ASSERT_TRUE(plain.ok());
+  const auto* point = (*plain)->compiled().code.metadata.FindDeopt(0);
+  ASSERT_NE(point, nullptr);
+  for (const codegen::ValueLocation& loc : point->values) {
+    if (loc.kind == codegen::ValueLocation::Kind::kRegister) {
+      EXPECT_TRUE(h_.backend().register_info().IsCalleeSaved(static_cast<codegen::PReg>(loc.value)))
+          << loc.value;
+    }
+  }
+}
+
+TEST_F(LowerNativeTest, DisassemblyOfLoweredCode) {
+  auto f = Parse(R"(func @dis(i64, i64) -> (i64) {
+  fs0 = eager interpreter target 1 resume 1 locals [v0:v1] stack []
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v1
+  v3 = iadd_overflows v0, v1
+  v4 = not v3
+  guard v4, fs0, "overflow"
+  v5 = call_runtime @mix(v2, v0, v1) -> (i64)
+  return v5
+}
+)");
+  ASSERT_NE(f, nullptr);
+  auto native = h_.Compile(*f);
+  ASSERT_TRUE(native.ok()) << native.status();
+  const auto& code = (*native)->compiled().code;
+  auto text = h_.backend().Disassemble(absl::MakeConstSpan(code.region.start, code.region.size),
+                                       reinterpret_cast<uint64_t>(code.region.start));
+  ASSERT_TRUE(text.ok()) << text.status();
+  for (const char* want : {"pushq %rbp", "addq", "jo", "callq *%r11", "retq"}) {
+    EXPECT_NE(text->find(want), std::string::npos) << want << " in\n" << *text;
+  }
+  std::cout << "disassembly of @dis:\n" << *text << (*native)->compiled().deopt_map.DebugString();
+}
+
+}  // namespace
+}  // namespace morel::x86_64

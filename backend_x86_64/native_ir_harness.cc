@@ -1,0 +1,179 @@
+#include "backend_x86_64/native_ir_harness.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "backend_x86_64/x86_64_backend.h"
+#include "engine/ir/semantics.h"
+
+namespace morel::x86_64::testing {
+namespace {
+
+using codegen::ValuePair;
+using NativeFn = ValuePair (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
+
+// Installed functions by code start, for the deopt handler.
+std::mutex registry_mu;
+std::map<uintptr_t, const codegen::CompiledFunction*>& Registry() {
+  static auto* registry = new std::map<uintptr_t, const codegen::CompiledFunction*>();
+  return *registry;
+}
+
+struct DeoptRecord {
+  const codegen::CompiledFunction* function = nullptr;  // what Run called
+  bool deoptimized = false;
+  absl::StatusOr<codegen::DecodedDeopt> decoded;
+};
+thread_local std::vector<DeoptRecord*> records;
+thread_local int64_t inner_deopts = 0;
+
+ValuePair Handler(uint64_t id, uint64_t* saved_regs, uint8_t* frame_pointer,
+                  const void* return_pc) {
+  const codegen::CompiledFunction* fn = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(registry_mu);
+    auto& reg = Registry();
+    auto it = reg.upper_bound(reinterpret_cast<uintptr_t>(return_pc));
+    if (it != reg.begin()) {
+      --it;
+      if (reinterpret_cast<uintptr_t>(return_pc) < it->first + it->second->code_size) {
+        fn = it->second;
+      }
+    }
+  }
+  if (records.empty()) return {0xdead, 0xdead};
+  DeoptRecord* rec = records.back();
+  if (fn != rec->function) {
+    // A callee compiled code called directly: it "finished in the
+    // interpreter" with (0, 0); the activation Run watches goes on.
+    ++inner_deopts;
+    return {0, 0};
+  }
+  rec->deoptimized = true;
+  if (fn == nullptr) {
+    rec->decoded = absl::InternalError("deopt from unknown code");
+  } else {
+    rec->decoded = fn->DecodeDeopt(id, saved_regs, frame_pointer);
+  }
+  return {0, 0};
+}
+
+int64_t Arg(absl::Span<const int64_t> a, size_t i) { return i < a.size() ? a[i] : 0; }
+
+}  // namespace
+
+std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> a,
+                                       size_t num_results) {
+  static constexpr size_t kArity[] = {0, 2, 3, 5};
+  const size_t arity = id >= 1 && id <= 3 ? kArity[id] : 0;
+  a = a.subspan(0, std::min(arity, a.size()));
+  auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+  std::vector<int64_t> r;
+  switch (id) {
+    case 1: r = {static_cast<int64_t>(u(Arg(a, 0)) + u(Arg(a, 1))), Arg(a, 1) ^ 7}; break;
+    case 2: r = {static_cast<int64_t>(u(Arg(a, 0)) * 3 - u(Arg(a, 2))), 5}; break;
+    case 3: {
+      uint64_t h = 14695981039346656037ull;
+      for (size_t i = 0; i < 5; ++i) h = (h ^ u(Arg(a, i))) * 1099511628211ull;
+      r = {static_cast<int64_t>(h), static_cast<int64_t>(h >> 7)};
+      break;
+    }
+    default: r = {id, -1}; break;
+  }
+  r.resize(num_results);
+  return r;
+}
+
+ValuePair TestDispatch(int64_t id, int64_t a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4) {
+  const int64_t args[] = {a0, a1, a2, a3, a4};
+  std::vector<int64_t> r = DispatchSemantics(id, args, 2);
+  return {static_cast<uint64_t>(r[0]), static_cast<uint64_t>(r[1])};
+}
+
+int64_t InnerDeoptCount() { return inner_deopts; }
+
+ir::InterpreterOptions NativeEquivalentHooks() {
+  ir::InterpreterOptions options;
+  options.call_runtime = [](const ir::RuntimeFunction& f, absl::Span<const int64_t> args)
+      -> absl::StatusOr<std::vector<int64_t>> {
+    if (f.address == nullptr || args.size() > 6) {
+      return absl::FailedPreconditionError(absl::StrCat("cannot call @", f.name));
+    }
+    auto fn = reinterpret_cast<NativeFn>(const_cast<void*>(f.address));
+    ValuePair p = fn(Arg(args, 0), Arg(args, 1), Arg(args, 2), Arg(args, 3), Arg(args, 4),
+                     Arg(args, 5));
+    std::vector<int64_t> out;
+    const int64_t raw[] = {static_cast<int64_t>(p.first), static_cast<int64_t>(p.second)};
+    for (size_t i = 0; i < f.signature.results.size(); ++i) {
+      out.push_back(ir::Normalize(f.signature.results[i], raw[i]));
+    }
+    return out;
+  };
+  options.call_target = [](int64_t target, absl::Span<const int64_t> args)
+      -> absl::StatusOr<std::vector<int64_t>> { return DispatchSemantics(target, args, 2); };
+  return options;
+}
+
+absl::StatusOr<ir::ExecutionResult> NativeFunction::Run(absl::Span<const int64_t> args) const {
+  if (args.size() > 6) return absl::InvalidArgumentError("at most 6 arguments");
+  DeoptRecord rec;
+  rec.function = &compiled_;
+  records.push_back(&rec);
+  auto fn = reinterpret_cast<NativeFn>(const_cast<void*>(compiled_.entry));
+  ValuePair p = fn(Arg(args, 0), Arg(args, 1), Arg(args, 2), Arg(args, 3), Arg(args, 4),
+                   Arg(args, 5));
+  records.pop_back();
+  ir::ExecutionResult result;
+  if (rec.deoptimized) {
+    if (!rec.decoded.ok()) return rec.decoded.status();
+    result.kind = ir::ExecutionResult::Kind::kDeoptimized;
+    result.reason = rec.decoded->reason;
+    result.frames = rec.decoded->frames;
+    return result;
+  }
+  const int64_t raw[] = {static_cast<int64_t>(p.first), static_cast<int64_t>(p.second)};
+  for (size_t i = 0; i < num_results_; ++i) result.values.push_back(raw[i]);
+  return result;
+}
+
+NativeHarness::NativeHarness() : backend_(CreateX86_64Backend()) {
+  absl::StatusOr<const void*> entry = backend_->CreateDeoptEntry(&Handler, cache_);
+  if (entry.ok()) deopt_entry_ = *entry;
+}
+
+NativeHarness::~NativeHarness() {
+  std::lock_guard<std::mutex> lock(registry_mu);
+  for (uintptr_t start : registered_) Registry().erase(start);
+}
+
+codegen::NativeCompileOptions NativeHarness::DefaultOptions() const {
+  codegen::NativeCompileOptions options;
+  options.codegen.deopt_entry = deopt_entry_;
+  options.lowering.call_target_dispatch = reinterpret_cast<const void*>(&TestDispatch);
+  return options;
+}
+
+absl::StatusOr<std::unique_ptr<NativeFunction>> NativeHarness::Compile(const ir::Function& f) {
+  return Compile(f, DefaultOptions());
+}
+
+absl::StatusOr<std::unique_ptr<NativeFunction>> NativeHarness::Compile(
+    const ir::Function& f, const codegen::NativeCompileOptions& options) {
+  if (deopt_entry_ == nullptr) return absl::InternalError("no deopt entry");
+  absl::StatusOr<codegen::CompiledFunction> compiled =
+      codegen::CompileFunction(f, *backend_, cache_, options);
+  if (!compiled.ok()) return compiled.status();
+  auto out = std::make_unique<NativeFunction>();
+  out->compiled_ = std::move(*compiled);
+  out->num_results_ = f.result_types().size();
+  std::lock_guard<std::mutex> lock(registry_mu);
+  Registry()[reinterpret_cast<uintptr_t>(out->compiled_.entry)] = &out->compiled_;
+  registered_.push_back(reinterpret_cast<uintptr_t>(out->compiled_.entry));
+  return out;
+}
+
+}  // namespace morel::x86_64::testing

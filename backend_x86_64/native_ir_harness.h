@@ -1,0 +1,78 @@
+#ifndef MOREL_BACKEND_X86_64_NATIVE_IR_HARNESS_H_
+#define MOREL_BACKEND_X86_64_NATIVE_IR_HARNESS_H_
+
+// Test support: compiles ir::Functions with the x86_64 backend
+// (engine/codegen/compile.h), runs them natively and reports the outcome as
+// an ir::ExecutionResult, so tests compare it with ir::Interpret directly.
+// Deopts go to a handler that decodes them with CompiledFunction::DecodeDeopt
+// (nested activations are fine: each Run has its own record). Runtime calls
+// in the interpreter go to the same C++ functions (RuntimeFunction::address),
+// call_target to TestDispatch (native) / the interpreter hook below.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "engine/codegen/backend.h"
+#include "engine/codegen/compile.h"
+#include "engine/ir/interpreter.h"
+
+namespace morel::x86_64::testing {
+
+// The test call_target dispatcher: ValuePair(id, a0..a4) computed by
+// DispatchSemantics. Like a real runtime it knows each target's arity and
+// reads only those registers: id 1 reads 2 operands, id 2 reads 3, id 3
+// reads 5; others read none and return {id, -1}.
+codegen::ValuePair TestDispatch(int64_t id, int64_t a0, int64_t a1, int64_t a2, int64_t a3,
+                                int64_t a4);
+std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> args,
+                                       size_t num_results);
+
+// Interpreter hooks matching the native conventions: call_runtime calls the
+// function's address (integer arguments, results in rax:rdx, normalized to
+// the result types); call_target calls DispatchSemantics.
+ir::InterpreterOptions NativeEquivalentHooks();
+
+// Deopts of compiled code called directly from the compiled code a Run
+// executes (not through Run): each "finishes in the interpreter" returning
+// (0, 0). Counted per thread.
+int64_t InnerDeoptCount();
+
+class NativeFunction {
+ public:
+  const codegen::CompiledFunction& compiled() const { return compiled_; }
+  // Runs with up to 6 integer arguments.
+  absl::StatusOr<ir::ExecutionResult> Run(absl::Span<const int64_t> args) const;
+
+ private:
+  friend class NativeHarness;
+  codegen::CompiledFunction compiled_;
+  size_t num_results_ = 0;
+};
+
+class NativeHarness {
+ public:
+  NativeHarness();
+  ~NativeHarness();
+
+  codegen::Backend& backend() { return *backend_; }
+  codegen::CodeCache& cache() { return cache_; }
+  // Options with the deopt entry and the test dispatcher filled in.
+  codegen::NativeCompileOptions DefaultOptions() const;
+
+  absl::StatusOr<std::unique_ptr<NativeFunction>> Compile(const ir::Function& f);
+  absl::StatusOr<std::unique_ptr<NativeFunction>> Compile(
+      const ir::Function& f, const codegen::NativeCompileOptions& options);
+
+ private:
+  std::unique_ptr<codegen::Backend> backend_;
+  codegen::CodeCache cache_;
+  const void* deopt_entry_ = nullptr;
+  std::vector<uintptr_t> registered_;  // code starts in the handler's registry
+};
+
+}  // namespace morel::x86_64::testing
+
+#endif  // MOREL_BACKEND_X86_64_NATIVE_IR_HARNESS_H_

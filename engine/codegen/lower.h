@@ -1,0 +1,76 @@
+#ifndef MOREL_ENGINE_CODEGEN_LOWER_H_
+#define MOREL_ENGINE_CODEGEN_LOWER_H_
+
+// Lowering: engine/ir (SSA, block parameters, frame states) -> machine IR
+// (machine_function.h) plus a DeoptMap (deopt_map.h). Target-independent: it
+// asks the Backend only for its RegisterInfo (argument/return registers,
+// caller-saved set) and IsLegalImmediate.
+//
+// Contract (see README.md for the full list):
+//   * Values: one vreg per IR value; integers are kept in canonical form in
+//     64-bit registers (i1 = 0/1, i32 sign-extended, types.h), so narrow
+//     arithmetic is 64-bit arithmetic followed by re-normalization.
+//     Constants are rematerialized at each use (kMovImm, or an immediate
+//     operand when IsLegalImmediate), and are constants in deopt states.
+//   * Entry: `mov vN, <argument register N>`. Return: up to 2 values in the
+//     return registers (rax:rdx on x86_64).
+//   * Block parameters: copies in the predecessor (through fresh temporaries
+//     when an argument is itself a parameter of the target); a `br` edge
+//     that passes arguments gets its own edge block (critical edges split).
+//   * call_runtime: arguments in the argument registers, kCall to
+//     RuntimeFunction::address, results from the return registers.
+//   * call_target <id>(args): if LoweringOptions::resolve_call_target gives
+//     an address, a direct call with the args in the argument registers;
+//     otherwise a call of LoweringOptions::call_target_dispatch with the
+//     target id in argument register 0 and the call's operands in argument
+//     registers 1.. (SysV: `Value dispatch(int64_t id, Value a, Value b,
+//     uint64_t c)` with `struct Value {uint64_t bits, tag;}`), results in the
+//     return registers. More operands than registers: Unimplemented.
+//   * guard: kDeoptIf with a DeoptState; `iadd/isub/imul` +
+//     `*_overflows` + `not` + `guard` (i64) fuse into add.ovf/sub.ovf/mul.ovf
+//     whose overflow exit is the guard's deopt; a guard on a single-use icmp
+//     becomes one compare-and-exit. `deopt` is kDeopt; a call with a lazy
+//     frame state carries its DeoptState on the kCall.
+//   * `unreachable` is a kDeopt with an entry of cause kUnreachable (decoding
+//     it fails), never a silent fall-through. `safepoint` emits nothing (no
+//     poll mechanism yet; the reference interpreter also treats it as a
+//     no-op).
+//   * sdiv/srem rely on the IR contract that the divisor is neither 0 nor
+//     -1 with a MIN dividend (the partial evaluator guards them).
+//   * Unimplemented (a status naming the opcode, never a miscompile): any f64
+//     value (fadd..fdiv, bitcast/load/store of f64, f64 parameters), i1/i32
+//     load and store (the machine IR has only 64-bit memory operations),
+//     more parameters/call operands than argument registers, more than 2
+//     results.
+
+#include <cstdint>
+#include <functional>
+
+#include "absl/status/statusor.h"
+#include "engine/codegen/backend.h"
+#include "engine/codegen/deopt_map.h"
+#include "engine/codegen/machine_function.h"
+#include "engine/ir/function.h"
+
+namespace morel::codegen {
+
+struct LoweringOptions {
+  // The runtime's call_target dispatcher (see above). Required if the
+  // function has a call_target that resolve_call_target does not resolve.
+  const void* call_target_dispatch = nullptr;
+  // Optional: installed code for a target id (a direct call), or nullptr.
+  std::function<const void*(int64_t target_id)> resolve_call_target;
+};
+
+struct LoweredFunction {
+  MachineFunction mf;
+  DeoptMap deopt_map;  // not resolved yet (no code)
+};
+
+// `function` should verify (ir::Verify). Unreachable blocks are dropped.
+absl::StatusOr<LoweredFunction> Lower(const ir::Function& function, const Backend& backend,
+                                      const LoweringOptions& options = {});
+
+}  // namespace morel::codegen
+
+#endif  // MOREL_ENGINE_CODEGEN_LOWER_H_

@@ -1,0 +1,220 @@
+// Target-independent tests of lowering (lower.h) and the deopt map
+// (deopt_map.h) on the 4-register toy target: lowered IR runs on the
+// machine-IR interpreter before and after register allocation (heavy
+// spilling) and must match ir::Interpret, including deopts decoded through
+// DeoptMap::Resolve/Decode; the deopt map's structure; Unimplemented cases.
+
+#include "engine/codegen/lower.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/codegen/allocation_verifier.h"
+#include "engine/codegen/register_allocator.h"
+#include "engine/codegen/testing/mir_interpreter.h"
+#include "engine/codegen/testing/random_ir.h"
+#include "engine/codegen/testing/toy_target.h"
+#include "engine/ir/interpreter.h"
+#include "engine/ir/parser.h"
+#include "engine/ir/printer.h"
+#include "engine/ir/verifier.h"
+#include "gtest/gtest.h"
+
+namespace morel::codegen {
+namespace {
+
+// The toy target with two return registers, as a Backend that only lowers.
+class ToyBackend : public Backend {
+ public:
+  ToyBackend() : ri_(testing::ToyRegisterInfo()) { ri_.return_regs = {0, 1}; }
+  absl::string_view name() const override { return "toy"; }
+  const RegisterInfo& register_info() const override { return ri_; }
+  bool IsLegalImmediate(MOp op, int64_t imm) const override {
+    if (op == MOp::kMovImm) return true;
+    if (op == MOp::kShl || op == MOp::kSar || op == MOp::kShr) return imm >= 0 && imm < 64;
+    return imm >= INT32_MIN && imm <= INT32_MAX;
+  }
+  absl::StatusOr<CompiledCode> Compile(MachineFunction&, const CompileOptions&,
+                                       CodeCache&) override {
+    return absl::UnimplementedError("toy");
+  }
+  absl::StatusOr<const void*> CreateDeoptEntry(DeoptHandler, CodeCache&) override {
+    return absl::UnimplementedError("toy");
+  }
+  absl::StatusOr<std::string> Disassemble(absl::Span<const uint8_t>, uint64_t) const override {
+    return absl::UnimplementedError("toy");
+  }
+
+ private:
+  RegisterInfo ri_;
+};
+
+int64_t memory[8];
+int64_t Call1(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * 5 - static_cast<uint64_t>(b));
+}
+
+// The machine-IR run as an ir::ExecutionResult, decoding a deopt through
+// the map (its values become constant locations).
+absl::StatusOr<std::string> RunLowered(const LoweredFunction& lowered, const MachineFunction& mf,
+                                       const RegisterInfo& ri, const std::vector<int64_t>& in) {
+  std::vector<uint64_t> args(in.begin(), in.end());
+  absl::StatusOr<testing::MirResult> r = testing::RunMir(mf, ri, args);
+  if (!r.ok()) return r.status();
+  ir::ExecutionResult result;
+  if (r->deopt_id < 0) {
+    for (uint64_t v : r->returned) result.values.push_back(static_cast<int64_t>(v));
+    return ir::DebugString(result);
+  }
+  DeoptMap map = lowered.deopt_map;
+  CodeMetadata metadata;
+  for (const DeoptEntry& e : map.entries()) {
+    DeoptPoint p;
+    p.id = e.id;
+    p.values.resize(e.num_values);
+    if (e.id == static_cast<uint32_t>(r->deopt_id)) {
+      for (size_t i = 0; i < r->deopt_values.size(); ++i) {
+        p.values[i] = {ValueLocation::Kind::kConstant, static_cast<int64_t>(r->deopt_values[i])};
+      }
+    }
+    metadata.deopt_points.push_back(p);
+  }
+  absl::Status s = map.Resolve(metadata);
+  if (!s.ok()) return s;
+  absl::StatusOr<DecodedDeopt> d = map.Decode(r->deopt_id, nullptr, nullptr);
+  if (!d.ok()) return d.status();
+  result.kind = ir::ExecutionResult::Kind::kDeoptimized;
+  result.reason = d->reason;
+  result.frames = d->frames;
+  return ir::DebugString(result);
+}
+
+TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
+  ToyBackend backend;
+  ir::RuntimeRegistry registry;
+  auto call1 = registry.Register({"call1", reinterpret_cast<const void*>(&Call1),
+                                  {{ir::Type::kI64, ir::Type::kI64}, {ir::Type::kI64}},
+                                  ir::RuntimeEffects::kNoDeopt});
+  ASSERT_TRUE(call1.ok());
+  testing::RandomIrOptions gen;
+  gen.call1 = *call1;
+  gen.memory = memory;
+  ir::InterpreterOptions hooks;
+  hooks.call_runtime = [](const ir::RuntimeFunction&, absl::Span<const int64_t> a)
+      -> absl::StatusOr<std::vector<int64_t>> { return std::vector<int64_t>{Call1(a[0], a[1])}; };
+  const std::vector<std::vector<int64_t>> inputs = {
+      {0, 0, 0}, {1, 2, 3}, {-1, 5, 1}, {INT64_MAX, 1, -7}, {INT64_MIN, -1, 64}, {42, 12345, 5}};
+  int runs = 0, deopts = 0, spilled = 0;
+  for (uint32_t seed = 1; seed <= 300; ++seed) {
+    auto f = testing::RandomFunction(seed, gen);
+    ASSERT_TRUE(ir::Verify(*f).ok()) << ir::Verify(*f);
+    auto lowered = Lower(*f, backend);
+    ASSERT_TRUE(lowered.ok()) << lowered.status();
+    MachineFunction allocated = lowered->mf;
+    auto alloc = AllocateRegisters(allocated, backend.register_info());
+    ASSERT_TRUE(alloc.ok()) << "seed " << seed << ": " << alloc.status() << "\n"
+                            << lowered->mf.Dump();
+    spilled += alloc->num_spilled > 0;
+    ASSERT_TRUE(VerifyAllocation(lowered->mf, allocated, backend.register_info()).ok())
+        << "seed " << seed;
+    for (const auto& in : inputs) {
+      for (int i = 0; i < 8; ++i) memory[i] = i;
+      auto want = ir::Interpret(*f, in, hooks);
+      ASSERT_TRUE(want.ok()) << want.status();
+      const std::string expected = ir::DebugString(*want);
+      for (const MachineFunction* mf : {&lowered->mf, static_cast<const MachineFunction*>(&allocated)}) {
+        for (int i = 0; i < 8; ++i) memory[i] = i;
+        auto got = RunLowered(*lowered, *mf, backend.register_info(), in);
+        ASSERT_TRUE(got.ok()) << got.status();
+        ASSERT_EQ(*got, expected) << "seed " << seed << (mf == &allocated ? " allocated" : "")
+                                  << "\n" << ir::PrintFunction(*f) << mf->Dump();
+        ++runs;
+      }
+      deopts += want->kind == ir::ExecutionResult::Kind::kDeoptimized;
+    }
+  }
+  EXPECT_GT(deopts, 50);
+  EXPECT_GT(spilled, 200);  // four registers: most functions spill
+  EXPECT_GT(runs, 3000);
+}
+
+TEST(LowerTest, DeoptMapDescribesEveryFrame) {
+  ir::RuntimeRegistry registry;
+  auto f = ir::ParseFunction(R"(func @g(i64, i64) -> (i64) {
+  fs0 = eager interpreter target 7 resume 3 locals [v0:v1, illegal, v2:v3] stack [v3:v0] parent fs1
+  fs1 = lazy interpreter target 2 resume 9 locals [v1:v1] stack []
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v1
+  v3 = iconst.i64 -5
+  v4 = icmp slt v2, v3
+  guard v4, fs0, "too small"
+  return v2
+}
+)", &registry);
+  ASSERT_TRUE(f.ok()) << f.status();
+  ToyBackend backend;
+  auto lowered = Lower(**f, backend);
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  ASSERT_EQ(lowered->deopt_map.entries().size(), 1u);
+  const DeoptEntry& e = lowered->deopt_map.entries()[0];
+  EXPECT_EQ(e.cause, DeoptEntry::Cause::kGuard);
+  EXPECT_EQ(e.kind, ir::DeoptKind::kEager);
+  EXPECT_EQ(e.reason, "too small");
+  ASSERT_EQ(e.frames.size(), 2u);
+  EXPECT_EQ(e.frames[0].call_target_id, 7);
+  EXPECT_EQ(e.frames[0].resume_point, 3);
+  EXPECT_EQ(e.frames[1].call_target_id, 2);
+  EXPECT_EQ(e.frames[1].kind, ir::DeoptKind::kLazy);
+  const std::vector<DeoptSlotDesc> locals = {{true, 0, 1}, {}, {true, 2, 3}};
+  EXPECT_EQ(e.frames[0].locals, locals);
+  EXPECT_EQ(e.frames[0].stack, (std::vector<DeoptSlotDesc>{{true, 4, 5}}));
+  EXPECT_EQ(e.frames[1].locals, (std::vector<DeoptSlotDesc>{{true, 6, 7}}));
+  EXPECT_EQ(e.num_values, 8u);
+  // The constant is an immediate in the state; the compare is fused into
+  // the exit (no cmpset).
+  const DeoptState& st = lowered->mf.deopt_states()[0];
+  EXPECT_TRUE(st.values[3].is_imm());
+  EXPECT_EQ(st.values[3].imm, -5);
+  const std::string mir = lowered->mf.Dump();
+  EXPECT_EQ(mir.find("cmpset"), std::string::npos) << mir;
+  EXPECT_NE(mir.find("deopt.if.ge"), std::string::npos) << mir;
+  EXPECT_NE(lowered->deopt_map.DebugString().find("#0 guard eager \"too small\""),
+            std::string::npos)
+      << lowered->deopt_map.DebugString();
+  // Decoding needs Resolve, and knows its ids.
+  EXPECT_EQ(lowered->deopt_map.Decode(0, nullptr, nullptr).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  DeoptMap map = lowered->deopt_map;
+  EXPECT_FALSE(map.Resolve(CodeMetadata{}).ok());  // the point is missing
+}
+
+TEST(LowerTest, UnimplementedNamesTheOpcode) {
+  ir::RuntimeRegistry registry;
+  ToyBackend backend;
+  for (const char* text : {R"(func @f(i64) -> (i64) {
+block0(v0: i64):
+  v1 = bitcast.f64 v0
+  v2 = fmul v1, v1
+  v3 = bitcast.i64 v2
+  return v3
+}
+)", R"(func @f(ptr, i32) -> () {
+block0(v0: ptr, v1: i32):
+  store.i32 v1, v0, 0
+  return
+}
+)", R"(func @f(i64, i64, i64, i64) -> (i64) {
+block0(v0: i64, v1: i64, v2: i64, v3: i64):
+  return v3
+}
+)"}) {
+    auto f = ir::ParseFunction(text, &registry);
+    ASSERT_TRUE(f.ok()) << f.status();
+    auto lowered = Lower(**f, backend);
+    EXPECT_EQ(lowered.status().code(), absl::StatusCode::kUnimplemented) << lowered.status();
+  }
+}
+
+}  // namespace
+}  // namespace morel::codegen

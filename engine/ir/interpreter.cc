@@ -1,0 +1,195 @@
+#include "engine/ir/interpreter.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/ir/printer.h"
+#include "engine/ir/semantics.h"
+
+namespace morel::ir {
+namespace {
+
+absl::Status Undefined(const Instruction& inst, absl::string_view why) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("undefined behavior at '", PrintInstruction(inst), "': ", why));
+}
+
+class Machine {
+ public:
+  Machine(const Function& f, const InterpreterOptions& options)
+      : f_(f), options_(options), values_(f.value_id_bound(), 0) {}
+
+  absl::StatusOr<ExecutionResult> Run(absl::Span<const int64_t> args) {
+    const Block* block = f_.entry();
+    if (block == nullptr) return absl::InvalidArgumentError("function has no blocks");
+    if (args.size() != block->params().size()) {
+      return absl::InvalidArgumentError(absl::StrCat("expected ", block->params().size(),
+                                                     " arguments, got ", args.size()));
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+      Set(block->params()[i], args[i]);
+    }
+    int64_t steps = 0;
+    while (true) {
+      const Block* next = nullptr;
+      for (const Instruction* inst : block->instructions()) {
+        if (++steps > options_.max_steps) {
+          return absl::ResourceExhaustedError("interpreter step limit reached");
+        }
+        absl::StatusOr<std::optional<ExecutionResult>> r = Step(*inst, &next);
+        if (!r.ok()) return r.status();
+        if (r->has_value()) return **r;
+        if (next != nullptr) break;
+      }
+      if (next == nullptr) return absl::InternalError("block fell through without terminator");
+      block = next;
+    }
+  }
+
+ private:
+  int64_t Get(const Value* v) const { return values_[v->id()]; }
+  void Set(const Value* v, int64_t x) { values_[v->id()] = Normalize(v->type(), x); }
+
+  ExecutionResult Deopt(const FrameState* fs, const std::string& reason) const {
+    ExecutionResult r;
+    r.kind = ExecutionResult::Kind::kDeoptimized;
+    r.reason = reason;
+    for (; fs != nullptr; fs = fs->parent) {
+      DeoptFrame frame;
+      frame.call_target_id = fs->call_target_id;
+      frame.resume_point = fs->resume_point;
+      auto slot = [this](const ValuePair& p) {
+        if (p.is_illegal()) return DeoptFrame::Slot{};
+        return DeoptFrame::Slot{true, Get(p.payload), Get(p.tag)};
+      };
+      for (const ValuePair& p : fs->locals) frame.locals.push_back(slot(p));
+      for (const ValuePair& p : fs->stack) frame.stack.push_back(slot(p));
+      r.frames.push_back(std::move(frame));
+    }
+    return r;
+  }
+
+  absl::StatusOr<std::optional<ExecutionResult>> Step(const Instruction& inst,
+                                                      const Block** next) {
+    const auto& ops = inst.operands();
+    auto arg = [&](int i) { return Get(ops[i]); };
+    switch (inst.opcode()) {
+      case Opcode::kIconst:
+      case Opcode::kPconst:
+        Set(inst.result(), inst.imm());
+        return std::nullopt;
+      case Opcode::kIcmp:
+        Set(inst.result(), EvalCond(inst.cond(), ops[0]->type(), arg(0), arg(1)));
+        return std::nullopt;
+      case Opcode::kSelect:
+        Set(inst.result(), arg(0) != 0 ? arg(1) : arg(2));
+        return std::nullopt;
+      case Opcode::kLoad: {
+        int64_t x = 0;
+        const char* p = reinterpret_cast<const char*>(arg(0)) + inst.imm();
+        std::memcpy(&x, p, BitWidth(inst.type_suffix()) == 32 ? 4
+                           : inst.type_suffix() == Type::kI1 ? 1 : 8);
+        if (inst.type_suffix() == Type::kI32) x = static_cast<int32_t>(x);
+        Set(inst.result(), x);
+        return std::nullopt;
+      }
+      case Opcode::kStore: {
+        int64_t x = arg(0);
+        char* p = reinterpret_cast<char*>(arg(1)) + inst.imm();
+        std::memcpy(p, &x, BitWidth(inst.type_suffix()) == 32 ? 4
+                           : inst.type_suffix() == Type::kI1 ? 1 : 8);
+        return std::nullopt;
+      }
+      case Opcode::kCallRuntime:
+      case Opcode::kCallTarget: {
+        std::vector<int64_t> args;
+        for (const Value* v : ops) args.push_back(Get(v));
+        absl::StatusOr<std::vector<int64_t>> results;
+        if (inst.opcode() == Opcode::kCallRuntime) {
+          if (!options_.call_runtime) return Undefined(inst, "no call_runtime hook");
+          results = options_.call_runtime(*inst.callee(), args);
+        } else {
+          if (!options_.call_target) return Undefined(inst, "no call_target hook");
+          results = options_.call_target(inst.imm(), args);
+        }
+        if (!results.ok()) return results.status();
+        if (results->size() != inst.results().size()) {
+          return absl::InternalError("call hook returned the wrong number of values");
+        }
+        for (size_t i = 0; i < results->size(); ++i) Set(inst.results()[i], (*results)[i]);
+        return std::nullopt;
+      }
+      case Opcode::kGuard:
+        if (arg(0) == 0) return Deopt(inst.frame_state(), inst.reason());
+        return std::nullopt;
+      case Opcode::kSafepoint:
+        return std::nullopt;
+      case Opcode::kJump:
+      case Opcode::kBr: {
+        const BlockCall& t =
+            inst.targets()[inst.opcode() == Opcode::kBr && arg(0) == 0 ? 1 : 0];
+        // Read all arguments before writing parameters (parallel copy).
+        std::vector<int64_t> vals;
+        for (const Value* v : t.args) vals.push_back(Get(v));
+        for (size_t i = 0; i < vals.size(); ++i) Set(t.block->params()[i], vals[i]);
+        *next = t.block;
+        return std::nullopt;
+      }
+      case Opcode::kReturn: {
+        ExecutionResult r;
+        for (const Value* v : ops) r.values.push_back(Get(v));
+        return r;
+      }
+      case Opcode::kDeopt:
+        return Deopt(inst.frame_state(), inst.reason());
+      case Opcode::kUnreachable:
+        return Undefined(inst, "reached unreachable");
+      default:
+        break;
+    }
+    const OpcodeInfo& info = inst.info();
+    std::optional<int64_t> r;
+    if (info.format == OpFormat::kBinary) {
+      r = EvalBinary(inst.opcode(), ops[0]->type(), arg(0), arg(1));
+    } else if (info.format == OpFormat::kUnary) {
+      r = EvalUnary(inst.opcode(), ops[0]->type(), arg(0));
+    } else if (info.format == OpFormat::kConvert) {
+      r = EvalConvert(inst.opcode(), ops[0]->type(), inst.type_suffix(), arg(0));
+    }
+    if (!r) return Undefined(inst, "no defined result");
+    Set(inst.result(), *r);
+    return std::nullopt;
+  }
+
+  const Function& f_;
+  const InterpreterOptions& options_;
+  std::vector<int64_t> values_;
+};
+
+}  // namespace
+
+std::string DebugString(const ExecutionResult& result) {
+  if (result.kind == ExecutionResult::Kind::kReturned) {
+    return absl::StrCat("returned (", absl::StrJoin(result.values, ", "), ")");
+  }
+  std::string s = absl::StrCat("deoptimized \"", result.reason, "\"");
+  for (const DeoptFrame& f : result.frames) {
+    auto slots = [](const std::vector<DeoptFrame::Slot>& v) {
+      return absl::StrJoin(v, ", ", [](std::string* out, const DeoptFrame::Slot& s) {
+        absl::StrAppend(out, s.legal ? absl::StrCat(s.payload, ":", s.tag) : "illegal");
+      });
+    };
+    absl::StrAppend(&s, " [target ", f.call_target_id, " resume ", f.resume_point,
+                    " locals (", slots(f.locals), ") stack (", slots(f.stack), ")]");
+  }
+  return s;
+}
+
+absl::StatusOr<ExecutionResult> Interpret(const Function& function,
+                                          absl::Span<const int64_t> args,
+                                          const InterpreterOptions& options) {
+  return Machine(function, options).Run(args);
+}
+
+}  // namespace morel::ir

@@ -1,0 +1,112 @@
+#include "engine/ir/interpreter.h"
+
+#include "engine/ir/parser.h"
+#include "engine/ir/verifier.h"
+#include "gtest/gtest.h"
+
+namespace morel::ir {
+namespace {
+
+std::unique_ptr<Function> Parse(const char* text, RuntimeRegistry* registry) {
+  auto f = ParseFunction(text, registry);
+  EXPECT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(Verify(**f).ok()) << Verify(**f);
+  return std::move(*f);
+}
+
+TEST(InterpreterTest, LoopsAndBlockArgumentsAreParallelCopies) {
+  RuntimeRegistry registry;
+  // Fibonacci by iteration; the back edge swaps two parameters.
+  auto f = Parse(R"(func @fib(i64) -> (i64) {
+block0(v0: i64):
+  v1 = iconst.i64 0
+  v2 = iconst.i64 1
+  jump block1(v1, v2, v0)
+block1(v3: i64, v4: i64, v5: i64):
+  v6 = icmp sgt v5, v1
+  br v6, block2, block3
+block2:
+  v7 = iadd v3, v4
+  v8 = isub v5, v2
+  jump block1(v4, v7, v8)
+block3:
+  return v3
+}
+)",
+                 &registry);
+  auto r = Interpret(*f, {10});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DebugString(*r), "returned (55)");
+}
+
+TEST(InterpreterTest, GuardsDeoptimizeWithEvaluatedFrameStates) {
+  RuntimeRegistry registry;
+  auto f = Parse(R"(func @g(i64, i64) -> (i64) {
+  fs0 = eager interpreter target 1 resume 2 locals [v0:v1, illegal] stack [v2:v1] parent fs1
+  fs1 = eager interpreter target 9 resume 3 locals [] stack []
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v0
+  v3 = iconst.i64 1
+  v4 = icmp eq v1, v3
+  guard v4, fs0, "not a long"
+  return v2
+}
+)",
+                 &registry);
+  auto ok = Interpret(*f, {4, 1});
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(DebugString(*ok), "returned (8)");
+  auto deopt = Interpret(*f, {4, 2});
+  ASSERT_TRUE(deopt.ok());
+  EXPECT_EQ(DebugString(*deopt),
+            "deoptimized \"not a long\" [target 1 resume 2 locals (4:2, illegal) stack (8:2)]"
+            " [target 9 resume 3 locals () stack ()]");
+}
+
+TEST(InterpreterTest, CallsMemoryAndUndefinedBehavior) {
+  RuntimeRegistry registry;
+  auto f = Parse(R"(declare @twice(i64) -> (i64, i64)
+func @m(ptr, i64) -> (i64) {
+block0(v0: ptr, v1: i64):
+  v2, v3 = call_runtime @twice(v1) -> (i64, i64)
+  store.i64 v2, v0, 8
+  v4 = load.i64 v0, 8
+  v5 = sdiv v4, v3
+  return v5
+}
+)",
+                 &registry);
+  int64_t memory[2] = {0, 0};
+  InterpreterOptions options;
+  options.call_runtime = [](const RuntimeFunction& fn, absl::Span<const int64_t> args)
+      -> absl::StatusOr<std::vector<int64_t>> {
+    EXPECT_EQ(fn.name, "twice");
+    return std::vector<int64_t>{args[0] * 2, args[0]};
+  };
+  auto r = Interpret(*f, {reinterpret_cast<int64_t>(memory), 21}, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DebugString(*r), "returned (2)");
+  EXPECT_EQ(memory[1], 42);
+  auto ub = Interpret(*f, {reinterpret_cast<int64_t>(memory), 0}, options);
+  EXPECT_EQ(ub.status().code(), absl::StatusCode::kFailedPrecondition);
+  auto no_hook = Interpret(*f, {reinterpret_cast<int64_t>(memory), 1});
+  EXPECT_EQ(no_hook.status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(InterpreterTest, StepLimit) {
+  RuntimeRegistry registry;
+  auto f = Parse(R"(func @spin() -> () {
+block0:
+  jump block1
+block1:
+  jump block1
+}
+)",
+                 &registry);
+  InterpreterOptions options;
+  options.max_steps = 100;
+  EXPECT_EQ(Interpret(*f, {}, options).status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+}  // namespace
+}  // namespace morel::ir

@@ -1,0 +1,251 @@
+#include "engine/ir/verifier.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/ir/dominators.h"
+#include "engine/ir/printer.h"
+#include "engine/ir/runtime_function.h"
+#include "engine/ir/type_rules.h"
+
+namespace morel::ir {
+namespace {
+
+class Verifier {
+ public:
+  explicit Verifier(const Function& f) : f_(f), dom_(f) {}
+
+  absl::Status Run() {
+    if (f_.entry() == nullptr) {
+      Error("function has no blocks");
+      return Result();
+    }
+    for (const Block* b : f_.blocks()) {
+      in_function_.insert(b);
+      for (size_t i = 0; i < b->instructions().size(); ++i) {
+        position_[b->instructions()[i]] = static_cast<int>(i);
+      }
+    }
+    CheckEntry();
+    for (const Block* b : f_.blocks()) CheckBlock(b);
+    for (const FrameState* fs : f_.frame_states()) CheckFrameState(fs);
+    return Result();
+  }
+
+ private:
+  absl::Status Result() const {
+    if (errors_.empty()) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrJoin(errors_, "\n"));
+  }
+  void Error(std::string message) { errors_.push_back(std::move(message)); }
+  void InstError(const Block* b, const Instruction* inst, absl::string_view message) {
+    Error(absl::StrCat("block", b->id(), ": ", PrintInstruction(*inst), ": ", message));
+  }
+
+  void CheckEntry() {
+    const Block* entry = f_.entry();
+    bool ok = entry->params().size() == f_.param_types().size();
+    for (size_t i = 0; ok && i < entry->params().size(); ++i) {
+      ok = entry->params()[i]->type() == f_.param_types()[i];
+    }
+    if (!ok) {
+      Error(absl::StrCat("entry block", entry->id(),
+                         " parameters do not match the function's parameter types"));
+    }
+  }
+
+  void CheckBlock(const Block* b) {
+    if (b->empty()) {
+      Error(absl::StrCat("block", b->id(), " is empty (needs a terminator)"));
+      return;
+    }
+    const auto& insts = b->instructions();
+    for (size_t i = 0; i < insts.size(); ++i) {
+      const Instruction* inst = insts[i];
+      if (inst->block() != b) {
+        InstError(b, inst, "instruction's block() is not the block listing it");
+      }
+      bool last = i + 1 == insts.size();
+      if (IsTerminator(inst->opcode()) && !last) {
+        InstError(b, inst, "terminator is not the last instruction of its block");
+      }
+      if (last && !IsTerminator(inst->opcode())) {
+        Error(absl::StrCat("block", b->id(), " does not end in a terminator"));
+      }
+      CheckInstruction(b, inst);
+    }
+  }
+
+  // A use of `v` at instruction `user` of block `b`.
+  void CheckUse(const Block* b, const Instruction* user, const Value* v,
+                absl::string_view what) {
+    if (v == nullptr) {
+      InstError(b, user, absl::StrCat("null ", what));
+      return;
+    }
+    const Block* def = v->defining_block();
+    if (!v->is_attached() || !in_function_.contains(def)) {
+      InstError(b, user, absl::StrCat(what, " ", ValueName(v),
+                                      " is not defined in this function (removed?)"));
+      return;
+    }
+    if (!dom_.IsReachable(b)) return;
+    bool dominated;
+    if (v->is_block_param()) {
+      dominated = dom_.Dominates(def, b);
+    } else if (def == b) {
+      dominated = position_.at(v->instruction()) < position_.at(user);
+    } else {
+      dominated = dom_.Dominates(def, b);
+    }
+    if (!dominated) {
+      InstError(b, user, absl::StrCat(what, " ", ValueName(v), " does not dominate this use"));
+    }
+  }
+
+  void CheckInstruction(const Block* b, const Instruction* inst) {
+    const OpcodeInfo& info = inst->info();
+    // Uses first: type checks below assume non-null operands.
+    for (const Value* v : inst->operands()) CheckUse(b, inst, v, "operand");
+    for (const BlockCall& t : inst->targets()) {
+      for (const Value* v : t.args) CheckUse(b, inst, v, "block argument");
+    }
+    absl::flat_hash_set<const FrameState*> seen;  // a cycle is reported elsewhere
+    for (const FrameState* fs = inst->frame_state(); fs != nullptr && seen.insert(fs).second;
+         fs = fs->parent) {
+      const_cast<FrameState*>(fs)->ForEachValue([&](Value*& v) {
+        CheckUse(b, inst, v, absl::StrCat("fs", fs->id, " input"));
+      });
+    }
+    if (std::string e = CheckOperandTypes(*inst, f_); !e.empty()) InstError(b, inst, e);
+    std::optional<std::vector<Type>> expected = InferResultTypes(*inst);
+    if (info.result == ResultRule::kCallResults && inst->results().size() > 2) {
+      InstError(b, inst, "a call returns at most 2 values");
+    } else if (expected) {
+      bool ok = expected->size() == inst->results().size();
+      for (size_t i = 0; ok && i < expected->size(); ++i) {
+        ok = (*expected)[i] == inst->results()[i]->type();
+      }
+      if (!ok) InstError(b, inst, "result types do not match the opcode table");
+    }
+    if (HasTypeSuffix(inst->opcode()) && inst->type_suffix() == Type::kInvalid) {
+      InstError(b, inst, "missing type suffix");
+    }
+    if (HasReason(inst->opcode()) && inst->reason().empty()) {
+      InstError(b, inst, "missing deoptimization reason");
+    }
+    CheckFrameStateUse(b, inst);
+    CheckTargets(b, inst);
+  }
+
+  void CheckFrameStateUse(const Block* b, const Instruction* inst) {
+    const FrameState* fs = inst->frame_state();
+    const Opcode op = inst->opcode();
+    const bool is_call = op == Opcode::kCallRuntime || op == Opcode::kCallTarget;
+    if (!UsesFrameState(op)) {
+      if (fs != nullptr) InstError(b, inst, "this opcode takes no frame state");
+      return;
+    }
+    if (fs == nullptr) {
+      if (!is_call) {
+        InstError(b, inst, "needs an eager frame state");
+      } else if (op == Opcode::kCallRuntime && inst->callee() != nullptr &&
+                 inst->callee()->effects == RuntimeEffects::kMayDeopt) {
+        InstError(b, inst, "callee may deoptimize: the call needs a lazy frame state");
+      }
+      return;
+    }
+    if (!known_frame_states_.contains(fs)) {
+      known_frame_states_.clear();
+      for (const FrameState* k : f_.frame_states()) known_frame_states_.insert(k);
+      if (!known_frame_states_.contains(fs)) {
+        InstError(b, inst, absl::StrCat("fs", fs->id, " does not belong to this function"));
+        return;
+      }
+    }
+    DeoptKind want = is_call ? DeoptKind::kLazy : DeoptKind::kEager;
+    if (fs->deopt_kind != want) {
+      InstError(b, inst, absl::StrCat("needs ", want == DeoptKind::kLazy ? "a lazy" : "an eager",
+                                      " frame state, fs", fs->id, " is ",
+                                      want == DeoptKind::kLazy ? "eager" : "lazy"));
+    }
+  }
+
+  void CheckTargets(const Block* b, const Instruction* inst) {
+    size_t want = inst->opcode() == Opcode::kJump ? 1 : inst->opcode() == Opcode::kBr ? 2 : 0;
+    if (inst->targets().size() != want) {
+      InstError(b, inst, absl::StrCat("expects ", want, " block targets, has ",
+                                      inst->targets().size()));
+      return;
+    }
+    for (const BlockCall& t : inst->targets()) {
+      if (t.block == nullptr || !in_function_.contains(t.block)) {
+        InstError(b, inst, "branch target is not a block of this function");
+        continue;
+      }
+      if (t.block == f_.entry()) {
+        InstError(b, inst, "branches to the entry block");
+      }
+      const auto& params = t.block->params();
+      if (params.size() != t.args.size()) {
+        InstError(b, inst, absl::StrCat("passes ", t.args.size(), " arguments to block",
+                                        t.block->id(), ", which has ", params.size(),
+                                        " parameters"));
+        continue;
+      }
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (t.args[i] != nullptr && t.args[i]->type() != params[i]->type()) {
+          InstError(b, inst, absl::StrCat("argument ", ValueName(t.args[i]), " is ",
+                                          TypeName(t.args[i]->type()), " but block",
+                                          t.block->id(), " parameter ",
+                                          ValueName(params[i]), " is ",
+                                          TypeName(params[i]->type())));
+        }
+      }
+    }
+  }
+
+  void CheckFrameState(const FrameState* fs) {
+    std::string name = absl::StrCat("fs", fs->id);
+    auto check_pair = [&](const ValuePair& p, absl::string_view where, bool allow_illegal) {
+      if (p.is_illegal()) {
+        if (!allow_illegal) Error(absl::StrCat(name, ": ", where, " entry is illegal"));
+        return;
+      }
+      for (const Value* v : {p.payload, p.tag}) {
+        if (v == nullptr) {
+          Error(absl::StrCat(name, ": ", where, " pair has a missing half"));
+        } else if (v->type() != Type::kI64) {
+          Error(absl::StrCat(name, ": ", where, " value ", ValueName(v), " is ",
+                             TypeName(v->type()), ", not i64"));
+        }
+      }
+    };
+    for (const ValuePair& p : fs->locals) check_pair(p, "local", true);
+    for (const ValuePair& p : fs->stack) check_pair(p, "stack", false);
+    absl::flat_hash_set<const FrameState*> seen = {fs};
+    for (const FrameState* p = fs->parent; p != nullptr; p = p->parent) {
+      if (!seen.insert(p).second) {
+        Error(absl::StrCat(name, ": parent chain is cyclic"));
+        break;
+      }
+    }
+  }
+
+  const Function& f_;
+  DominatorTree dom_;
+  absl::flat_hash_set<const Block*> in_function_;
+  absl::flat_hash_map<const Instruction*, int> position_;
+  absl::flat_hash_set<const FrameState*> known_frame_states_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace
+
+absl::Status Verify(const Function& function) { return Verifier(function).Run(); }
+
+}  // namespace morel::ir

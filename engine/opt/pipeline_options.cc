@@ -1,0 +1,65 @@
+#include "engine/opt/pipeline_options.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/ascii.h"
+#include "engine/opt/pass_registry.h"
+
+namespace morel::opt {
+namespace {
+
+bool Contains(const std::vector<std::string>& list, absl::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+}  // namespace
+
+bool PipelineOptions::ShouldDump(absl::string_view pass) const {
+  return Contains(dump_ir, "all") || Contains(dump_ir, pass);
+}
+
+bool PipelineOptions::IsDisabled(absl::string_view pass) const {
+  return Contains(disable_passes, pass);
+}
+
+absl::Status PipelineOptions::Validate(const PassRegistry& registry) const {
+  for (const std::string& name : dump_ir) {
+    if (name == "all" || name == "pe" || registry.Contains(name)) continue;
+    return absl::InvalidArgumentError(
+        absl::StrCat("DumpIR: unknown pass '", name, "'"));
+  }
+  for (const std::string& name : disable_passes) {
+    if (registry.Contains(name)) continue;
+    return absl::InvalidArgumentError(
+        absl::StrCat("DisablePasses: unknown pass '", name, "'"));
+  }
+  if (optimization_fuel < -1) {
+    return absl::InvalidArgumentError("OptimizationFuel must be >= -1");
+  }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> SplitPassList(absl::string_view list) {
+  std::vector<std::string> names;
+  for (absl::string_view piece : absl::StrSplit(list, ',')) {
+    piece = absl::StripAsciiWhitespace(piece);
+    if (!piece.empty()) names.emplace_back(piece);
+  }
+  return names;
+}
+
+absl::StatusOr<PipelineOptions> PipelineOptionsFromConfig(
+    const config::EngineConfig& config, const PassRegistry& registry) {
+  PipelineOptions options;
+  options.dump_ir = SplitPassList(config.dump_ir());
+  options.verify_ir = config.verify_ir();
+  options.disable_passes = SplitPassList(config.disable_passes());
+  options.optimization_fuel = config.optimization_fuel();
+  if (absl::Status s = options.Validate(registry); !s.ok()) return s;
+  return options;
+}
+
+}  // namespace morel::opt

@@ -1,0 +1,26 @@
+#ifndef MOREL_ENGINE_OPT_STANDARD_PASSES_H_
+#define MOREL_ENGINE_OPT_STANDARD_PASSES_H_
+
+// The standard passes and the default optimization pipeline.
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "engine/opt/pass_registry.h"
+#include "engine/opt/pipeline.h"
+
+namespace morel::opt {
+
+// Registers canonicalize, gvn, dce and guard_elim.
+void RegisterStandardPasses(PassRegistry& registry);
+
+// The pass list of the default pipeline, for BuildPipeline.
+inline constexpr char kDefaultPassList[] =
+    "canonicalize,guard_elim,gvn,canonicalize,guard_elim,dce";
+
+// BuildPipeline(kDefaultPassList, options).
+absl::StatusOr<std::unique_ptr<Pipeline>> BuildDefaultPipeline(PipelineOptions options);
+
+}  // namespace morel::opt
+
+#endif  // MOREL_ENGINE_OPT_STANDARD_PASSES_H_

@@ -1,0 +1,224 @@
+#include "engine/pe/partial_evaluator.h"
+
+#include <atomic>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/ir/verifier.h"
+#include "engine/pe/pe_context.h"
+#include "nodes/root_node.h"
+
+namespace morel::pe {
+
+namespace {
+
+// --engine.DeoptEveryN: false on every N-th call, process-wide.
+std::atomic<int64_t> stress_counter{0};
+std::atomic<int> stress_period{0};
+bool StressGuardPasses() {
+  int period = stress_period.load(std::memory_order_relaxed);
+  return period <= 0 || (stress_counter.fetch_add(1, std::memory_order_relaxed) + 1) % period != 0;
+}
+
+}  // namespace
+
+PartialEvaluator::PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime,
+                                   Options options)
+    : target_(target),
+      runtime_(runtime),
+      options_(options),
+      function_(std::make_unique<ir::Function>(
+          target.name(), std::vector<ir::Type>{ir::Type::kPtr, ir::Type::kI64},
+          std::vector<ir::Type>{ir::Type::kI64, ir::Type::kI64})),
+      builder_(function_.get()),
+      context_(std::make_unique<PeContext>(*this)) {}
+
+PartialEvaluator::~PartialEvaluator() = default;
+
+absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
+  RootNode* root = target_.root_node();
+  ir::Block* entry = builder_.CreateEntryBlock();
+  builder_.SetInsertionPoint(entry);
+  args_pointer_ = entry->params()[0];
+  args_count_ = entry->params()[1];
+  ir::Value* zero = builder_.I64(0);
+  ir::Value* illegal = builder_.I64(kIllegalTag);
+  locals_.assign(root->frame_descriptor().size(), PeValue{zero, illegal});
+
+  // The exit block returns its two parameters.
+  ir::Block* exit = builder_.CreateBlock();
+  ir::Value* payload = builder_.AddBlockParam(exit, ir::Type::kI64);
+  ir::Value* tag = builder_.AddBlockParam(exit, ir::Type::kI64);
+  builder_.SetInsertionPoint(exit);
+  builder_.Return({payload, tag});
+  builder_.SetInsertionPoint(entry);
+  exit_.block = exit;
+
+  absl::Status status = root->PartialEvaluate(*this);
+  if (!status.ok()) return status;
+  if (failed()) return absl::UnimplementedError(bailout_);
+  if (!Terminated()) builder_.Unreachable();
+  if (absl::Status verified = ir::Verify(*function_); !verified.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "partial evaluation of ", target_.name(), " produced invalid IR: ",
+        verified.message()));
+  }
+  auto compilation = std::make_unique<Compilation>();
+  compilation->target = &target_;
+  compilation->function = std::move(function_);
+  compilation->resume_templates = std::move(templates_);
+  int count = 0;
+  for (ir::Block* block : compilation->function->blocks()) {
+    count += static_cast<int>(block->instructions().size());
+  }
+  compilation->ir_nodes_after_pe = count;
+  return compilation;
+}
+
+PeValue PartialEvaluator::Constant(Value value) {
+  return PeValue{builder_.I64(static_cast<int64_t>(value.bits)),
+                 builder_.I64(static_cast<int64_t>(value.tag))};
+}
+
+PeValue PartialEvaluator::Argument(int index, Value missing) {
+  // index < count ? args[index] : missing
+  ir::Value* present = builder_.ICmp(ir::Cond::kSgt, args_count_, builder_.I64(index));
+  ir::Block* load = builder_.CreateBlock();
+  Merge merge = NewMerge(2);
+  PeValue fallback = Constant(missing);
+  builder_.Br(present, load, {}, merge.block,
+              [&] {
+                std::vector<ir::Value*> args = LocalValues();
+                args.push_back(fallback.payload);
+                args.push_back(fallback.tag);
+                merge.reached = true;
+                return args;
+              }());
+  builder_.SetInsertionPoint(load);
+  int32_t offset = static_cast<int32_t>(index * sizeof(Value));
+  ir::Value* loaded_payload = builder_.Load(ir::Type::kI64, args_pointer_, offset);
+  ir::Value* loaded_tag = builder_.Load(ir::Type::kI64, args_pointer_, offset + 8);
+  JumpTo(merge, {loaded_payload, loaded_tag});
+  std::vector<ir::Value*> extra = Continue(merge);
+  return PeValue{extra[0], extra[1]};
+}
+
+bool PartialEvaluator::HasConstantTag(const PeValue& value, ValueTag tag) {
+  ir::Instruction* definition = value.tag->instruction();
+  return definition != nullptr && definition->opcode() == ir::Opcode::kIconst &&
+         static_cast<ValueTag>(definition->imm()) == tag;
+}
+
+void PartialEvaluator::Enter(Node* node) { path_.push_back(PathEntry{node, {}, {}}); }
+
+void PartialEvaluator::DoneValue(PeValue value) {
+  PathEntry& entry = path_.back();
+  entry.done.push_back(ResumeTemplate::Done{true, 0, 0});
+  entry.done_values.push_back(value);
+}
+
+void PartialEvaluator::DoneStatus(int status) {
+  path_.back().done.push_back(ResumeTemplate::Done{false, 0, status});
+}
+
+void PartialEvaluator::UndoDone() {
+  PathEntry& entry = path_.back();
+  if (entry.done.back().is_value) entry.done_values.pop_back();
+  entry.done.pop_back();
+}
+
+void PartialEvaluator::Leave() { path_.pop_back(); }
+
+ir::FrameState* PartialEvaluator::EagerFrameState() {
+  ResumeTemplate resume;
+  std::vector<ir::ValuePair> stack;
+  for (size_t i = 0; i < path_.size(); ++i) {
+    const PathEntry& entry = path_[i];
+    ResumeTemplate::Entry out{entry.node, static_cast<int>(entry.done.size()), {}};
+    size_t value_index = 0;
+    for (ResumeTemplate::Done done : entry.done) {
+      if (done.is_value) {
+        done.stack_index = static_cast<int>(stack.size());
+        const PeValue& v = entry.done_values[value_index++];
+        stack.push_back(ir::ValuePair{v.payload, v.tag});
+      }
+      out.done.push_back(done);
+    }
+    resume.path.push_back(std::move(out));
+  }
+  std::vector<ir::ValuePair> locals;
+  for (const PeValue& local : locals_) locals.push_back(ir::ValuePair{local.payload, local.tag});
+  int64_t resume_point = static_cast<int64_t>(templates_.size());
+  templates_.push_back(std::move(resume));
+  return builder_.CreateFrameState(ir::DeoptKind::kEager, target_.id(), resume_point,
+                                   std::move(locals), std::move(stack));
+}
+
+std::vector<ir::Value*> PartialEvaluator::LocalValues() const {
+  std::vector<ir::Value*> values;
+  for (const PeValue& local : locals_) {
+    values.push_back(local.payload);
+    values.push_back(local.tag);
+  }
+  return values;
+}
+
+PartialEvaluator::Merge PartialEvaluator::NewMerge(int extra_values) {
+  Merge merge;
+  merge.block = builder_.CreateBlock();
+  merge.extra = extra_values;
+  for (size_t i = 0; i < locals_.size() * 2 + extra_values; ++i) {
+    builder_.AddBlockParam(merge.block, ir::Type::kI64);
+  }
+  return merge;
+}
+
+void PartialEvaluator::JumpTo(Merge& merge, const std::vector<ir::Value*>& extra) {
+  std::vector<ir::Value*> args = LocalValues();
+  args.insert(args.end(), extra.begin(), extra.end());
+  builder_.Jump(merge.block, args);
+  merge.reached = true;
+}
+
+std::vector<ir::Value*> PartialEvaluator::Continue(Merge& merge) {
+  builder_.SetInsertionPoint(merge.block);
+  const std::vector<ir::Value*>& params = merge.block->params();
+  for (size_t i = 0; i < locals_.size(); ++i) {
+    locals_[i] = PeValue{params[2 * i], params[2 * i + 1]};
+  }
+  std::vector<ir::Value*> extra(params.begin() + 2 * locals_.size(), params.end());
+  if (!merge.reached) {
+    // Nothing jumps here: the code after it is dead. Keep the block (the
+    // verifier accepts unreachable blocks; DCE removes them).
+  }
+  return extra;
+}
+
+void PartialEvaluator::ContinueInDeadBlock() {
+  builder_.SetInsertionPoint(builder_.CreateBlock());
+}
+
+void PartialEvaluator::Return(PeValue value) {
+  builder_.Jump(exit_.block, {value.payload, value.tag});
+  ContinueInDeadBlock();
+}
+
+void PartialEvaluator::Speculate(ir::Value* condition, std::string reason) {
+  if (options_.deopt_every_n > 0) {
+    stress_period.store(options_.deopt_every_n, std::memory_order_relaxed);
+    ir::Value* passes = context_->Call<&StressGuardPasses>();
+    condition = builder_.Binary(ir::Opcode::kAnd, condition, passes);
+  }
+  builder_.Guard(condition, EagerFrameState(), std::move(reason));
+}
+
+void PartialEvaluator::Deopt(std::string reason) {
+  builder_.Deopt(EagerFrameState(), std::move(reason));
+  ContinueInDeadBlock();
+}
+
+void PartialEvaluator::Bailout(std::string reason) {
+  if (bailout_.empty()) bailout_ = std::move(reason);
+}
+
+}  // namespace morel::pe

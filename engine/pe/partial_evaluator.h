@@ -1,0 +1,178 @@
+#ifndef MOREL_ENGINE_PE_PARTIAL_EVALUATOR_H_
+#define MOREL_ENGINE_PE_PARTIAL_EVALUATOR_H_
+
+// PartialEvaluator: turns a call target's current node tree into IR
+// (DESIGN §6). Language-agnostic: the language's nodes emit their own IR
+// through this class, and their specializations through PeContext — the
+// same Guard/Body templates the interpreter runs (nodes/specialization.h).
+//
+// What it provides to node code:
+//  - guest values as PeValue (payload, tag) pairs of SSA values;
+//  - the virtualized frame: locals are SSA values, merged at control-flow
+//    joins through block parameters (an unassigned local is (0, illegal));
+//  - the resume path: node code brackets its evaluation with Enter/Leave
+//    and reports each finished child (DoneValue/DoneStatus); a guard's frame
+//    state then records exactly what nodes/resume.h needs to resume the
+//    interpreter there — the path (kept per compilation as a
+//    ResumeTemplate indexed by the frame state's resume_point), the locals,
+//    and the done values as the frame state's stack;
+//  - structured control flow (merges, loops, the function exit);
+//  - bailouts: a node that cannot be compiled gives a reason and the
+//    compilation fails permanently with it.
+//
+// The compiled function's signature is (ptr args, i64 count) -> (i64, i64):
+// a pointer to the argument Values, their number, and the result Value.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/ir/builder.h"
+#include "engine/ir/function.h"
+#include "engine/ir/runtime_function.h"
+#include "nodes/call_target.h"
+#include "nodes/node.h"
+#include "nodes/value.h"
+
+namespace morel::pe {
+
+// A guest value in compiled code.
+struct PeValue {
+  ir::Value* payload = nullptr;
+  ir::Value* tag = nullptr;
+};
+
+// Where a frame state resumes: the path from the root (first) to the
+// innermost node. Each done outcome is either a status constant or the
+// index of a value in the frame state's stack.
+struct ResumeTemplate {
+  struct Done {
+    bool is_value;
+    int stack_index;  // is_value
+    int status;       // !is_value
+  };
+  struct Entry {
+    Node* node;
+    int next_child;
+    std::vector<Done> done;
+  };
+  std::vector<Entry> path;
+};
+
+struct Compilation {
+  CallTarget* target = nullptr;
+  std::unique_ptr<ir::Function> function;
+  std::vector<ResumeTemplate> resume_templates;  // by frame-state resume_point
+  int ir_nodes_after_pe = 0;
+};
+
+class PeContext;
+
+class PartialEvaluator {
+ public:
+  struct Options {
+    // Stress mode (--engine.DeoptEveryN): every N-th guard executed fails.
+    int deopt_every_n = 0;
+  };
+  PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime)
+      : PartialEvaluator(target, runtime, Options()) {}
+  PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime, Options options);
+  ~PartialEvaluator();
+
+  // Partially evaluates the target's root (RootNode::PartialEvaluate). The
+  // result is verified IR, not yet optimized.
+  absl::StatusOr<std::unique_ptr<Compilation>> Run();
+
+  ir::Builder& builder() { return builder_; }
+  PeContext& context() { return *context_; }
+  ir::RuntimeRegistry& runtime() { return runtime_; }
+  CallTarget& target() { return target_; }
+
+  // ---- guest values
+  PeValue Constant(Value value);
+  // Argument `index`, or NULL-like `missing` when fewer were passed.
+  PeValue Argument(int index, Value missing);
+  int argument_count_hint() const { return 0; }
+  PeValue Local(int slot) const { return locals_[slot]; }
+  void SetLocal(int slot, PeValue value) { locals_[slot] = value; }
+  // True if the tag of `value` is the constant `tag`.
+  static bool HasConstantTag(const PeValue& value, ValueTag tag);
+
+  // ---- the resume path
+  void Enter(Node* node);
+  void DoneValue(PeValue value);
+  void DoneStatus(int status);
+  // Forgets the last done outcome (after a branch that evaluated a child
+  // only conditionally).
+  void UndoDone();
+  void Leave();
+  // A frame state resuming at the current path with the current locals.
+  ir::FrameState* EagerFrameState();
+
+  // ---- control flow. A Merge is a block whose parameters are all locals
+  // plus `extra` values; jumping to it passes the current locals.
+  struct Merge {
+    ir::Block* block = nullptr;
+    int extra = 0;
+    bool reached = false;
+  };
+  Merge NewMerge(int extra_values = 0);
+  void JumpTo(Merge& merge, const std::vector<ir::Value*>& extra = {});
+  // Continues in `merge` (if it was reached; else in a dead block), with
+  // locals from its parameters; returns its extra parameters.
+  std::vector<ir::Value*> Continue(Merge& merge);
+  // A fresh block with no predecessors: code emitted after a terminator.
+  void ContinueInDeadBlock();
+  bool Terminated() const { return builder_.IsTerminated(); }
+  // The function's exit: `return` jumps here with the result.
+  void Return(PeValue value);
+
+  // The innermost loop's continue (header) and break (exit) merges.
+  void PushLoop(Merge* header, Merge* exit) { loops_.push_back({header, exit}); }
+  void PopLoop() { loops_.pop_back(); }
+  bool InLoop() const { return !loops_.empty(); }
+  Merge& loop_header() { return *loops_.back().header; }
+  Merge& loop_exit() { return *loops_.back().exit; }
+
+  // Conditional deoptimization: continue only if `condition` holds.
+  void Speculate(ir::Value* condition, std::string reason);
+  // Unconditional deoptimization (a path the interpreter must take).
+  void Deopt(std::string reason);
+
+  // ---- failure
+  void Bailout(std::string reason);
+  bool failed() const { return !bailout_.empty(); }
+  const std::string& bailout_reason() const { return bailout_; }
+
+ private:
+  std::vector<ir::Value*> LocalValues() const;
+
+  CallTarget& target_;
+  ir::RuntimeRegistry& runtime_;
+  Options options_;
+  std::unique_ptr<ir::Function> function_;
+  ir::Builder builder_;
+  std::unique_ptr<PeContext> context_;
+  ir::Value* args_pointer_ = nullptr;
+  ir::Value* args_count_ = nullptr;
+  std::vector<PeValue> locals_;
+  struct PathEntry {
+    Node* node;
+    std::vector<ResumeTemplate::Done> done;
+    std::vector<PeValue> done_values;
+  };
+  std::vector<PathEntry> path_;
+  std::vector<ResumeTemplate> templates_;
+  Merge exit_;
+  struct Loop {
+    Merge* header;
+    Merge* exit;
+  };
+  std::vector<Loop> loops_;
+  std::string bailout_;
+};
+
+}  // namespace morel::pe
+
+#endif  // MOREL_ENGINE_PE_PARTIAL_EVALUATOR_H_

@@ -1,0 +1,33 @@
+#include "engine/pe/runtime_call.h"
+
+#include <mutex>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace morel::pe {
+namespace {
+
+std::mutex& InvokersLock() {
+  static std::mutex* lock = new std::mutex();
+  return *lock;
+}
+absl::flat_hash_map<const ir::RuntimeFunction*, RuntimeInvoker>& Invokers() {
+  static auto* invokers =
+      new absl::flat_hash_map<const ir::RuntimeFunction*, RuntimeInvoker>();
+  return *invokers;
+}
+
+}  // namespace
+
+RuntimeInvoker FindInvoker(const ir::RuntimeFunction* function) {
+  std::lock_guard<std::mutex> guard(InvokersLock());
+  auto it = Invokers().find(function);
+  return it == Invokers().end() ? nullptr : it->second;
+}
+
+void RegisterInvoker(const ir::RuntimeFunction* function, RuntimeInvoker invoker) {
+  std::lock_guard<std::mutex> guard(InvokersLock());
+  Invokers()[function] = invoker;
+}
+
+}  // namespace morel::pe

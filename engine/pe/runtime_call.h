@@ -1,0 +1,168 @@
+#ifndef MOREL_ENGINE_PE_RUNTIME_CALL_H_
+#define MOREL_ENGINE_PE_RUNTIME_CALL_H_
+
+// RuntimeCall<&F>: the IR side of a specialization body's `Call<&F>(...)`.
+//
+// From F's C++ signature it derives the IR signature (a guest Value is two
+// i64s, payload then tag — the SysV layout of morel::Value; integers are
+// i64, bool is i1, pointers are ptr), registers F under a readable name in
+// a RuntimeRegistry, and provides an invoker that calls F on unpacked
+// 64-bit arguments (what ir::Interpret's call hook supplies). Native code
+// calls F's address directly with the same layout.
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engine/ir/runtime_function.h"
+#include "nodes/value.h"
+
+namespace morel::pe {
+
+// Calls a registered runtime function on unpacked arguments.
+using RuntimeInvoker = std::vector<int64_t> (*)(absl::Span<const int64_t> args);
+
+// The invoker registered for `function`, or null.
+RuntimeInvoker FindInvoker(const ir::RuntimeFunction* function);
+void RegisterInvoker(const ir::RuntimeFunction* function, RuntimeInvoker invoker);
+
+namespace runtime_call_internal {
+
+template <typename T>
+struct Arg;  // how one C++ parameter/result type crosses the boundary
+
+template <>
+struct Arg<Value> {
+  static constexpr int kWords = 2;
+  static void Types(std::vector<ir::Type>& out) {
+    out.push_back(ir::Type::kI64);
+    out.push_back(ir::Type::kI64);
+  }
+  static Value Unpack(const int64_t* words) {
+    return Value{static_cast<uint64_t>(words[0]), static_cast<ValueTag>(words[1])};
+  }
+  static void Pack(const Value& v, std::vector<int64_t>& out) {
+    out.push_back(static_cast<int64_t>(v.bits));
+    out.push_back(static_cast<int64_t>(v.tag));
+  }
+};
+
+template <>
+struct Arg<bool> {
+  static constexpr int kWords = 1;
+  static void Types(std::vector<ir::Type>& out) { out.push_back(ir::Type::kI1); }
+  static bool Unpack(const int64_t* words) { return words[0] != 0; }
+  static void Pack(bool v, std::vector<int64_t>& out) { out.push_back(v ? 1 : 0); }
+};
+
+template <>
+struct Arg<int64_t> {
+  static constexpr int kWords = 1;
+  static void Types(std::vector<ir::Type>& out) { out.push_back(ir::Type::kI64); }
+  static int64_t Unpack(const int64_t* words) { return words[0]; }
+  static void Pack(int64_t v, std::vector<int64_t>& out) { out.push_back(v); }
+};
+
+template <typename T>
+struct Arg<T*> {
+  static constexpr int kWords = 1;
+  static void Types(std::vector<ir::Type>& out) { out.push_back(ir::Type::kPtr); }
+  static T* Unpack(const int64_t* words) { return reinterpret_cast<T*>(words[0]); }
+  static void Pack(T* v, std::vector<int64_t>& out) {
+    out.push_back(reinterpret_cast<int64_t>(v));
+  }
+};
+
+template <auto F>
+struct Traits;
+
+template <typename R, typename... P, R (*F)(P...)>
+struct Traits<F> {
+  using Result = R;
+  using Params = std::tuple<std::decay_t<P>...>;
+
+  static ir::RuntimeSignature Signature() {
+    ir::RuntimeSignature signature;
+    (Arg<std::decay_t<P>>::Types(signature.params), ...);
+    if constexpr (!std::is_void_v<R>) Arg<R>::Types(signature.results);
+    return signature;
+  }
+
+  template <size_t... I>
+  static std::vector<int64_t> InvokeImpl(absl::Span<const int64_t> words,
+                                         std::index_sequence<I...>) {
+    // kOffsets[0] is padding (no zero-length arrays); parameter I is at I + 1.
+    constexpr int kOffsets[] = {0, Offset<I>()...};
+    std::vector<int64_t> out;
+    if constexpr (std::is_void_v<R>) {
+      F(Arg<std::decay_t<P>>::Unpack(words.data() + kOffsets[I + 1])...);
+    } else {
+      Arg<R>::Pack(F(Arg<std::decay_t<P>>::Unpack(words.data() + kOffsets[I + 1])...), out);
+    }
+    return out;
+  }
+  // Words taken by the parameters before parameter I.
+  template <size_t I>
+  static constexpr int Offset() {
+    constexpr int kWords[] = {Arg<std::decay_t<P>>::kWords..., 0};
+    int total = 0;
+    for (size_t i = 0; i < I; ++i) total += kWords[i];
+    return total;
+  }
+  static std::vector<int64_t> Invoke(absl::Span<const int64_t> words) {
+    return InvokeImpl(words, std::index_sequence_for<P...>{});
+  }
+};
+
+// "morel::sl::BigAdd" from this function's signature text.
+template <auto F>
+std::string FunctionName() {
+  absl::string_view text = __PRETTY_FUNCTION__;
+  size_t start = text.find("F = ");
+  if (start == absl::string_view::npos) return "runtime_function";
+  start += 4;
+  size_t end = text.find_first_of(";]", start);
+  std::string name(text.substr(start, end - start));
+  if (!name.empty() && name[0] == '&') name.erase(0, 1);
+  return name;
+}
+
+}  // namespace runtime_call_internal
+
+// Registers F (once per registry) and returns its IR description.
+template <auto F>
+const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
+                                       ir::RuntimeEffects effects) {
+  using Traits = runtime_call_internal::Traits<F>;
+  ir::RuntimeFunction function;
+  function.name = runtime_call_internal::FunctionName<F>();
+  function.address = reinterpret_cast<const void*>(F);
+  function.signature = Traits::Signature();
+  function.effects = effects;
+  absl::StatusOr<const ir::RuntimeFunction*> registered =
+      registry.Register(std::move(function));
+  // Same name, same signature: the existing entry. A clash means two
+  // functions print the same name; make the second one unique.
+  if (!registered.ok()) {
+    function.name = absl::StrCat(runtime_call_internal::FunctionName<F>(), "@",
+                                 reinterpret_cast<uintptr_t>(F));
+    function.address = reinterpret_cast<const void*>(F);
+    function.signature = Traits::Signature();
+    function.effects = effects;
+    registered = registry.Register(std::move(function));
+  }
+  const ir::RuntimeFunction* result = registered.value();
+  RegisterInvoker(result, &Traits::Invoke);
+  return result;
+}
+
+}  // namespace morel::pe
+
+#endif  // MOREL_ENGINE_PE_RUNTIME_CALL_H_

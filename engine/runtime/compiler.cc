@@ -1,0 +1,111 @@
+#include "engine/runtime/compiler.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/ir/interpreter.h"
+#include "engine/opt/pass_registry.h"
+#include "engine/opt/pipeline_options.h"
+#include "engine/opt/standard_passes.h"
+#include "engine/pe/runtime_call.h"
+#include "engine/runtime/engine.h"
+#include "nodes/frame.h"
+#include "nodes/resume.h"
+#include "nodes/root_node.h"
+
+namespace morel::runtime {
+
+absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime) {
+  pe::PartialEvaluator::Options pe_options;
+  pe_options.deopt_every_n = engine.config().deopt_every_n();
+  pe::PartialEvaluator evaluator(target, runtime, pe_options);
+  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation = evaluator.Run();
+  if (!compilation.ok()) return compilation.status();
+  opt::PassRegistry registry;
+  opt::RegisterStandardPasses(registry);
+  absl::StatusOr<opt::PipelineOptions> options =
+      opt::PipelineOptionsFromConfig(engine.config(), registry);
+  if (!options.ok()) return options.status();
+  absl::StatusOr<std::unique_ptr<opt::Pipeline>> pipeline =
+      opt::BuildDefaultPipeline(*options);
+  if (!pipeline.ok()) return pipeline.status();
+  absl::StatusOr<bool> changed = (*pipeline)->Run(*(*compilation)->function);
+  if (!changed.ok()) return changed.status();
+  return compilation;
+}
+
+Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) {
+  ir::InterpreterOptions options;
+  options.max_steps = INT64_MAX;
+  options.call_runtime = [](const ir::RuntimeFunction& function,
+                            absl::Span<const int64_t> args)
+      -> absl::StatusOr<std::vector<int64_t>> {
+    pe::RuntimeInvoker invoker = pe::FindInvoker(&function);
+    if (invoker == nullptr) {
+      return absl::InternalError(absl::StrCat("no invoker for ", function.name));
+    }
+    return invoker(args);
+  };
+  options.call_target = [this](int64_t id, absl::Span<const int64_t> args)
+      -> absl::StatusOr<std::vector<int64_t>> {
+    CallTarget* callee = engine_.FindCallTarget(id);
+    if (callee == nullptr) return absl::InternalError(absl::StrCat("no call target ", id));
+    std::vector<Value> values;
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+      values.push_back(Value{static_cast<uint64_t>(args[i]), static_cast<ValueTag>(args[i + 1])});
+    }
+    Value result = callee->Call(values);
+    return std::vector<int64_t>{static_cast<int64_t>(result.bits),
+                                static_cast<int64_t>(result.tag)};
+  };
+  int64_t raw_args[2] = {reinterpret_cast<int64_t>(arguments.data()),
+                         static_cast<int64_t>(arguments.size())};
+  absl::StatusOr<ir::ExecutionResult> result =
+      ir::Interpret(*compilation_->function, raw_args, options);
+  if (!result.ok()) {
+    // A broken compilation is an engine bug: say so loudly, then fall back.
+    engine_.log().Log(absl::StrCat("opt failed ", target.name(), " |IR execution: ",
+                                   result.status().message()));
+    std::abort();
+  }
+  if (result->kind == ir::ExecutionResult::Kind::kReturned) {
+    return Value{static_cast<uint64_t>(result->values[0]),
+                 static_cast<ValueTag>(result->values[1])};
+  }
+  // Deoptimization: rebuild the interpreter frame and resume it where the
+  // compiled code stopped. This code object may be dropped by the engine
+  // meanwhile, so take what is needed first.
+  const ir::DeoptFrame& deopt = result->frames.front();
+  const pe::ResumeTemplate& resume =
+      compilation_->resume_templates[static_cast<size_t>(deopt.resume_point)];
+  std::vector<ResumeEntry> path;
+  for (const pe::ResumeTemplate::Entry& entry : resume.path) {
+    ResumeEntry out{entry.node, entry.next_child, {}};
+    for (const pe::ResumeTemplate::Done& done : entry.done) {
+      if (done.is_value) {
+        const ir::DeoptFrame::Slot& slot = deopt.stack[done.stack_index];
+        out.done.push_back(Outcome::OfValue(
+            Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)}));
+      } else {
+        out.done.push_back(Outcome::OfStatus(done.status));
+      }
+    }
+    path.push_back(std::move(out));
+  }
+  RootNode* root = target.root_node();
+  FrameDescriptor& descriptor = root->frame_descriptor();
+  std::vector<Value> locals(descriptor.size() + 1, Value::Illegal());
+  for (size_t i = 0; i < deopt.locals.size() && i < locals.size(); ++i) {
+    const ir::DeoptFrame::Slot& slot = deopt.locals[i];
+    if (slot.legal) {
+      locals[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
+    }
+  }
+  engine_.OnDeoptimized(target, result->reason);
+  Frame frame(&descriptor, locals.data(), arguments, root, Frame::Current());
+  FrameScope scope(&frame);
+  return ResumeActivation(frame, path).value;
+}
+
+}  // namespace morel::runtime

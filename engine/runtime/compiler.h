@@ -1,0 +1,47 @@
+#ifndef MOREL_ENGINE_RUNTIME_COMPILER_H_
+#define MOREL_ENGINE_RUNTIME_COMPILER_H_
+
+// The engine's compilation pipeline and compiled-code tiers: partial
+// evaluation (engine/pe) -> optimization (engine/opt) -> installed code, and
+// deoptimization back into the interpreter (nodes/resume.h).
+//
+// Tiers: `Backend=ir_interpreter` runs the optimized IR in the reference IR
+// interpreter (a debug tier that checks partial evaluation and
+// deoptimization without machine code). The native x86_64 tier plugs in
+// here once lowering from the IR to machine code is connected
+// (TODO(#5): engine/codegen lowering + backend_x86_64); until then `host`
+// and `x86_64` run the interpreter only.
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/ir/runtime_function.h"
+#include "engine/pe/partial_evaluator.h"
+#include "nodes/call_target.h"
+
+namespace morel::runtime {
+
+class Engine;
+
+// Compiled code of one call target in the IR-interpreter tier.
+class IrTierCode : public InstalledCode {
+ public:
+  IrTierCode(Engine& engine, std::unique_ptr<pe::Compilation> compilation)
+      : engine_(engine), compilation_(std::move(compilation)) {}
+  Value Invoke(CallTarget& target, absl::Span<const Value> arguments) override;
+  const pe::Compilation& compilation() const { return *compilation_; }
+
+ private:
+  Engine& engine_;
+  std::unique_ptr<pe::Compilation> compilation_;
+};
+
+// Partially evaluates and optimizes `target`. Unimplemented: a construct
+// the partial evaluator cannot compile (the reason names it).
+absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime);
+
+}  // namespace morel::runtime
+
+#endif  // MOREL_ENGINE_RUNTIME_COMPILER_H_

@@ -1,0 +1,292 @@
+// SL nodes in compiled code: each node's PartialEvaluate (engine/pe).
+//
+// Every node brackets its evaluation with Enter/Leave and reports its
+// finished children, in the child numbering of its Resume (nodes/resume.h),
+// so that a deoptimization anywhere resumes the interpreter at the same
+// node with the values computed so far. Operators go through their
+// specializers with PeContext; the rest is control flow.
+//
+// In scope (issue #5): numbers, booleans, locals, every statement, logic
+// and comparisons, direct calls. Property access also compiles through its
+// inline-cache specializations; indirect calls bail out.
+
+#include "absl/strings/str_cat.h"
+#include "engine/pe/pe_context.h"
+#include "languages/sl/nodes/comparison_nodes.h"
+#include "languages/sl/nodes/invoke_node.h"
+#include "languages/sl/nodes/literal_nodes.h"
+#include "languages/sl/nodes/local_nodes.h"
+#include "languages/sl/nodes/logical_nodes.h"
+#include "languages/sl/nodes/property_nodes.h"
+#include "languages/sl/nodes/statement_nodes.h"
+#include "languages/sl/runtime/sl_function.h"
+#include "languages/sl/runtime/values.h"
+
+namespace morel::sl {
+
+using pe::PartialEvaluator;
+using pe::PeValue;
+
+namespace {
+
+// The Boolean in `value`, as i1; a non-Boolean deoptimizes (the interpreter
+// then raises the toBoolean type error). The caller has reported `value` as
+// done, so the interpreter resumes right after computing it.
+ir::Value* ToBooleanInCompiledCode(PartialEvaluator& pe, PeValue value) {
+  pe::PeContext& c = pe.context();
+  if (!PartialEvaluator::HasConstantTag(value, kBooleanTag)) {
+    c.Speculate(c.IsBoolean(value), "toBoolean");
+  }
+  return c.AsBoolean(value);
+}
+
+}  // namespace
+
+PeValue SLExpressionNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Bailout(absl::StrCat(kind_name(), " is not supported in compiled code"));
+  return pe.Constant(NullValue());
+}
+
+void SLStatementNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Bailout(absl::StrCat(kind_name(), " is not supported in compiled code"));
+}
+
+PeValue SLConstantNode::PartialEvaluate(PartialEvaluator& pe) { return pe.Constant(value_); }
+
+PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {
+  PeValue value = pe.Local(slot_);
+  if (PartialEvaluator::HasConstantTag(value, kIllegalTag)) {
+    // Never assigned on this path: the interpreter reports the error.
+    pe.Enter(this);
+    pe.Deopt("uninitialized local");
+    pe.Leave();
+    return pe.context().Unreachable();
+  }
+  pe::PeContext& c = pe.context();
+  bool known_initialized = value.tag->instruction() != nullptr &&
+                           value.tag->instruction()->opcode() == ir::Opcode::kIconst;
+  if (!known_initialized) {
+    pe.Enter(this);
+    c.Speculate(c.Not(c.HasTag(value, kIllegalTag)), "uninitialized local");
+    pe.Leave();
+  }
+  return value;
+}
+
+PeValue SLWriteLocalNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Enter(this);
+  PeValue value = value_->PartialEvaluate(pe);
+  pe.Leave();
+  pe.SetLocal(slot_, value);
+  return value;
+}
+
+PeValue SLNotNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Enter(this);
+  PeValue operand = operand_->PartialEvaluate(pe);
+  pe.Leave();
+  pe::PeContext& c = pe.context();
+  return c.BoxBoolean(c.Not(c.AsBoolean(operand)));
+}
+
+namespace {
+
+// && and ||: `left` decides whether `right` runs.
+PeValue ShortCircuit(PartialEvaluator& pe, Node* node, SLExpressionNode* left,
+                     SLExpressionNode* right, bool is_and) {
+  pe::PeContext& c = pe.context();
+  pe.Enter(node);
+  PeValue l = left->PartialEvaluate(pe);
+  pe.DoneValue(l);
+  ir::Value* decided = ToBooleanInCompiledCode(pe, l);
+  auto evaluate_right = [&] {
+    PeValue r = right->PartialEvaluate(pe);
+    pe.DoneValue(r);
+    ir::Value* result = ToBooleanInCompiledCode(pe, r);
+    pe.UndoDone();
+    return c.BoxBoolean(result);
+  };
+  auto constant = [&] { return c.BoxBoolean(c.b().Bool(!is_and)); };
+  PeValue result = is_and ? c.IfElse(decided, evaluate_right, constant)
+                          : c.IfElse(decided, constant, evaluate_right);
+  pe.Leave();
+  return result;
+}
+
+}  // namespace
+
+PeValue SLAndNode::PartialEvaluate(PartialEvaluator& pe) {
+  return ShortCircuit(pe, this, left_.get(), right_.get(), /*is_and=*/true);
+}
+
+PeValue SLOrNode::PartialEvaluate(PartialEvaluator& pe) {
+  return ShortCircuit(pe, this, left_.get(), right_.get(), /*is_and=*/false);
+}
+
+PeValue SLReadPropertyNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Enter(this);
+  PeValue receiver = receiver_->PartialEvaluate(pe);
+  pe.DoneValue(receiver);
+  PeValue key = key_->PartialEvaluate(pe);
+  pe.DoneValue(key);
+  PeValue result = specializer_.PartialEvaluate(pe.context(), *this, receiver, key);
+  pe.Leave();
+  return result;
+}
+
+PeValue SLWritePropertyNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Enter(this);
+  PeValue receiver = receiver_->PartialEvaluate(pe);
+  pe.DoneValue(receiver);
+  PeValue key = key_->PartialEvaluate(pe);
+  pe.DoneValue(key);
+  PeValue value = value_->PartialEvaluate(pe);
+  pe.DoneValue(value);
+  PeValue result =
+      specializer_.PartialEvaluate(pe.context(), *this, receiver, key, value);
+  pe.Leave();
+  return result;
+}
+
+PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe::PeContext& c = pe.context();
+  pe.Enter(this);
+  PeValue callee = callee_->PartialEvaluate(pe);
+  pe.DoneValue(callee);
+  std::vector<ir::Value*> arguments;
+  for (size_t i = 0; i < arguments_.size(); ++i) {
+    PeValue argument = arguments_[i]->PartialEvaluate(pe);
+    pe.DoneValue(argument);
+    arguments.push_back(argument.payload);
+    arguments.push_back(argument.tag);
+  }
+  if (specializer_.IsActive<InvokeIndirect>()) {
+    pe.Bailout("indirect calls are not compiled yet (TODO(#6))");
+    pe.Leave();
+    return c.Unreachable();
+  }
+  // One alternative per cached callee: a direct call to its current target
+  // (a split copy if the call node was split). Redefining a function drops
+  // compiled code (the engine's function-redefinition invalidation), so
+  // the identity check suffices.
+  std::vector<const InvokeDirect::Cache*> entries;
+  if (specializer_.IsActive<InvokeDirect>()) {
+    for (auto* e = specializer_.cache<InvokeDirect>().head.load(); e != nullptr; e = e->next) {
+      // An entry for code that was redefined since is stale: the interpreter
+      // replaces it on its next call.
+      if (InvokeDirect::StillCurrent(&e->data)) entries.push_back(&e->data);
+    }
+  }
+  std::function<PeValue(size_t)> emit = [&](size_t i) -> PeValue {
+    const InvokeDirect::Cache& entry = *entries[i];
+    ir::Value* matches = c.ValueIdentical(callee, c.Constant(entry.function->AsValue()));
+    auto call = [&] {
+      std::vector<ir::Value*> results =
+          c.b().CallTarget(entry.call->current_call_target()->id(), arguments,
+                           {ir::Type::kI64, ir::Type::kI64});
+      return PeValue{results[0], results[1]};
+    };
+    if (i + 1 == entries.size()) {
+      c.Speculate(matches, "InvokeDirect");
+      return call();
+    }
+    return c.IfElse(matches, call, [&] { return emit(i + 1); });
+  };
+  PeValue result;
+  if (entries.empty()) {
+    pe.Deopt("unspecialized call");
+    result = c.Unreachable();
+  } else {
+    result = emit(0);
+  }
+  pe.Leave();
+  return result;
+}
+
+// ---------------------------------------------------------------- statements
+
+void SLBlockNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Enter(this);
+  for (size_t i = 0; i < body_.size(); ++i) {
+    body_[i]->PartialEvaluate(pe);
+    pe.DoneStatus(kNormal);
+  }
+  pe.Leave();
+}
+
+void SLExpressionStatementNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Enter(this);
+  expression_->PartialEvaluate(pe);
+  pe.Leave();
+}
+
+void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
+  ir::Builder& b = pe.builder();
+  pe.Enter(this);
+  PeValue condition = condition_->PartialEvaluate(pe);
+  pe.DoneValue(condition);
+  ir::Value* taken = ToBooleanInCompiledCode(pe, condition);
+  ir::Block* then_block = b.CreateBlock();
+  ir::Block* else_block = b.CreateBlock();
+  b.Br(taken, then_block, {}, else_block, {});
+  PartialEvaluator::Merge after = pe.NewMerge();
+  b.SetInsertionPoint(then_block);
+  then_->PartialEvaluate(pe);
+  if (!pe.Terminated()) pe.JumpTo(after);
+  b.SetInsertionPoint(else_block);
+  if (else_) else_->PartialEvaluate(pe);
+  if (!pe.Terminated()) pe.JumpTo(after);
+  pe.Continue(after);
+  pe.Leave();
+}
+
+void SLWhileNode::PartialEvaluate(PartialEvaluator& pe) {
+  ir::Builder& b = pe.builder();
+  auto* repeating = static_cast<SLWhileRepeatingNode*>(loop_->repeating_node());
+  pe.Enter(this);
+  pe.Enter(loop_.get());
+  pe.Enter(repeating);
+  PartialEvaluator::Merge header = pe.NewMerge();
+  PartialEvaluator::Merge exit = pe.NewMerge();
+  pe.JumpTo(header);
+  pe.Continue(header);
+  PeValue condition = repeating->condition()->PartialEvaluate(pe);
+  pe.DoneValue(condition);
+  ir::Value* go_on = ToBooleanInCompiledCode(pe, condition);
+  ir::Block* body_block = b.CreateBlock();
+  ir::Block* leave = b.CreateBlock();
+  b.Br(go_on, body_block, {}, leave, {});
+  b.SetInsertionPoint(leave);
+  pe.JumpTo(exit);
+  b.SetInsertionPoint(body_block);
+  pe.PushLoop(&header, &exit);
+  repeating->body()->PartialEvaluate(pe);
+  pe.PopLoop();
+  pe.UndoDone();
+  if (!pe.Terminated()) pe.JumpTo(header);
+  pe.Continue(exit);
+  pe.Leave();
+  pe.Leave();
+  pe.Leave();
+}
+
+void SLBreakNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.JumpTo(pe.loop_exit());
+  pe.ContinueInDeadBlock();
+}
+
+void SLContinueNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.JumpTo(pe.loop_header());
+  pe.ContinueInDeadBlock();
+}
+
+void SLDebuggerNode::PartialEvaluate(PartialEvaluator&) {}
+
+void SLReturnNode::PartialEvaluate(PartialEvaluator& pe) {
+  pe.Enter(this);
+  PeValue value = value_ ? value_->PartialEvaluate(pe) : pe.Constant(NullValue());
+  pe.Leave();
+  pe.Return(value);
+}
+
+}  // namespace morel::sl
