@@ -26,6 +26,11 @@ inline constexpr ValueTag kIllegalTag = 0;
 inline constexpr ValueTag kLongTag = 1;     // payload: int64_t
 inline constexpr ValueTag kBooleanTag = 2;  // payload: 0 or 1
 inline constexpr ValueTag kDoubleTag = 3;   // payload: IEEE double bits
+// Not a guest value: the result of a call from compiled code when a guest
+// error is pending on this thread (nodes/pending_exception.h). Compiled
+// code returns it to its caller at once; the engine rethrows there, so C++
+// exceptions never unwind through machine-code frames.
+inline constexpr ValueTag kPendingExceptionTag = 4;
 // Languages number their immediate tags from here ...
 inline constexpr ValueTag kFirstLanguageTag = 16;
 // ... and their heap-reference tags from here.

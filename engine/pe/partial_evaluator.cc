@@ -203,6 +203,18 @@ void PartialEvaluator::Return(PeValue value) {
   ContinueInDeadBlock();
 }
 
+PeValue PartialEvaluator::PropagatePendingException(PeValue result) {
+  ir::Value* pending = builder_.ICmp(ir::Cond::kEq, result.tag,
+                                     builder_.I64(static_cast<int64_t>(kPendingExceptionTag)));
+  ir::Block* leave = builder_.CreateBlock();
+  ir::Block* go_on = builder_.CreateBlock();
+  builder_.Br(pending, leave, {}, go_on, {});
+  builder_.SetInsertionPoint(leave);
+  builder_.Jump(exit_.block, {result.payload, result.tag});
+  builder_.SetInsertionPoint(go_on);
+  return result;
+}
+
 void PartialEvaluator::Speculate(ir::Value* condition, std::string reason) {
   if (options_.deopt_every_n > 0) {
     stress_period.store(options_.deopt_every_n, std::memory_order_relaxed);

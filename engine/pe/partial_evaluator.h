@@ -135,6 +135,10 @@ class PartialEvaluator {
   Merge& loop_header() { return *loops_.back().header; }
   Merge& loop_exit() { return *loops_.back().exit; }
 
+  // After a call that may return the pending-exception marker: if it did,
+  // return it from this function at once (nodes/pending_exception.h).
+  PeValue PropagatePendingException(PeValue result);
+
   // Conditional deoptimization: continue only if `condition` holds.
   void Speculate(ir::Value* condition, std::string reason);
   // Unconditional deoptimization (a path the interpreter must take).

@@ -137,7 +137,7 @@ class PeContext {
     (AddOperand(operands, args), ...);
     std::vector<ir::Value*> results = b().CallRuntime(function, operands);
     if constexpr (std::is_same_v<R, Value>) {
-      return V{results[0], results[1]};
+      return pe_.PropagatePendingException(V{results[0], results[1]});
     } else if constexpr (std::is_void_v<R>) {
       return;
     } else {

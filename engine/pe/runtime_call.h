@@ -22,6 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine/ir/runtime_function.h"
+#include "nodes/pending_exception.h"
 #include "nodes/value.h"
 
 namespace morel::pe {
@@ -104,7 +105,7 @@ struct Traits<F> {
     if constexpr (std::is_void_v<R>) {
       F(Arg<std::decay_t<P>>::Unpack(words.data() + kOffsets[I + 1])...);
     } else {
-      Arg<R>::Pack(F(Arg<std::decay_t<P>>::Unpack(words.data() + kOffsets[I + 1])...), out);
+      Arg<R>::Pack(Thunk(Arg<std::decay_t<P>>::Unpack(words.data() + kOffsets[I + 1])...), out);
     }
     return out;
   }
@@ -118,6 +119,18 @@ struct Traits<F> {
   }
   static std::vector<int64_t> Invoke(absl::Span<const int64_t> words) {
     return InvokeImpl(words, std::index_sequence_for<P...>{});
+  }
+
+  // What compiled code calls: F itself, or for a function returning a
+  // Value, a thunk that turns a thrown guest error into the pending-
+  // exception marker (nodes/pending_exception.h). Other runtime functions
+  // must not throw.
+  static R Thunk(P... args) {
+    if constexpr (std::is_same_v<R, Value>) {
+      return CatchIntoMarker([&] { return F(args...); });
+    } else {
+      return F(args...);
+    }
   }
 };
 
@@ -143,7 +156,7 @@ const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
   using Traits = runtime_call_internal::Traits<F>;
   ir::RuntimeFunction function;
   function.name = runtime_call_internal::FunctionName<F>();
-  function.address = reinterpret_cast<const void*>(F);
+  function.address = reinterpret_cast<const void*>(&Traits::Thunk);
   function.signature = Traits::Signature();
   function.effects = effects;
   absl::StatusOr<const ir::RuntimeFunction*> registered =
@@ -153,7 +166,7 @@ const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
   if (!registered.ok()) {
     function.name = absl::StrCat(runtime_call_internal::FunctionName<F>(), "@",
                                  reinterpret_cast<uintptr_t>(F));
-    function.address = reinterpret_cast<const void*>(F);
+    function.address = reinterpret_cast<const void*>(&Traits::Thunk);
     function.signature = Traits::Signature();
     function.effects = effects;
     registered = registry.Register(std::move(function));

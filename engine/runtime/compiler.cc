@@ -10,6 +10,7 @@
 #include "engine/pe/runtime_call.h"
 #include "engine/runtime/engine.h"
 #include "nodes/frame.h"
+#include "nodes/pending_exception.h"
 #include "nodes/resume.h"
 #include "nodes/root_node.h"
 
@@ -55,7 +56,7 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
       values.push_back(Value{static_cast<uint64_t>(args[i]), static_cast<ValueTag>(args[i + 1])});
     }
-    Value result = callee->Call(values);
+    Value result = CatchIntoMarker([&] { return callee->Call(values); });
     return std::vector<int64_t>{static_cast<int64_t>(result.bits),
                                 static_cast<int64_t>(result.tag)};
   };
@@ -70,8 +71,10 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
     std::abort();
   }
   if (result->kind == ir::ExecutionResult::Kind::kReturned) {
-    return Value{static_cast<uint64_t>(result->values[0]),
-                 static_cast<ValueTag>(result->values[1])};
+    Value value{static_cast<uint64_t>(result->values[0]),
+                static_cast<ValueTag>(result->values[1])};
+    if (value.tag == kPendingExceptionTag) RethrowPendingException();
+    return value;
   }
   // Deoptimization: rebuild the interpreter frame and resume it where the
   // compiled code stopped. This code object may be dropped by the engine

@@ -184,7 +184,7 @@ PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
       std::vector<ir::Value*> results =
           c.b().CallTarget(entry.call->current_call_target()->id(), arguments,
                            {ir::Type::kI64, ir::Type::kI64});
-      return PeValue{results[0], results[1]};
+      return pe.PropagatePendingException(PeValue{results[0], results[1]});
     };
     if (i + 1 == entries.size()) {
       c.Speculate(matches, "InvokeDirect");
