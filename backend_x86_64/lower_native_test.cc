@@ -32,11 +32,16 @@ using testing::NativeHarness;
 
 // ------------------------------------------------- runtime functions (C++)
 int64_t rt_counter = 0;
-int64_t RtMix(int64_t a, int64_t b, int64_t c) { return a + 2 * b + 3 * c; }
+int64_t RtMix(int64_t a, int64_t b, int64_t c) {  // wrapping, like the IR
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + 2 * static_cast<uint64_t>(b) +
+                              3 * static_cast<uint64_t>(c));
+}
 ValuePair RtPair(int64_t a, int64_t b) {
   return {static_cast<uint64_t>(a ^ b), static_cast<uint64_t>(a) - static_cast<uint64_t>(b)};
 }
-void RtBump(int64_t by) { rt_counter += by; }
+void RtBump(int64_t by) {
+  rt_counter = static_cast<int64_t>(static_cast<uint64_t>(rt_counter) + static_cast<uint64_t>(by));
+}
 int32_t RtTimes7(int64_t a) { return static_cast<int32_t>(static_cast<uint32_t>(a) * 7u); }
 bool RtIsOdd(int64_t a) { return (a & 1) != 0; }
 
@@ -375,7 +380,9 @@ TEST_F(LowerNativeTest, RegisterPressureAcrossCallsAndInDeoptStates) {
   ir::FrameState* fs = b.CreateFrameState(ir::DeoptKind::kEager, 5, 6, locals, {{x, y}});
   b.Guard(b.ICmp(ir::Cond::kNe, vs[17], b.I64(0)), fs, "value 17 is zero");
   Value* sum = vs[0];
-  for (size_t i = 1; i < vs.size(); ++i) sum = b.Binary(Opcode::kXor, b.Binary(Opcode::kImul, sum, b.I64(31)), vs[i]);
+  for (size_t i = 1; i < vs.size(); ++i) {
+    sum = b.Binary(Opcode::kXor, b.Binary(Opcode::kImul, sum, b.I64(31)), vs[i]);
+  }
   b.Return({sum});
   ASSERT_TRUE(ir::Verify(f).ok()) << ir::Verify(f);
   // vs[17] = 17x + y (vs[10] is a call's result): zero for (1, -17).

@@ -28,21 +28,21 @@ using codegen::ValuePair;
 using ir::Type;
 
 int64_t memory[8];
-int64_t call_log = 0;  // a digest of every runtime call, in order
+uint64_t call_log = 0;  // a digest of every runtime call, in order
 
 int64_t Call1(int64_t a, int64_t b) {
-  call_log = call_log * 31 + a;
+  call_log = call_log * 31 + static_cast<uint64_t>(a);
   return static_cast<int64_t>(static_cast<uint64_t>(a) * 3 + static_cast<uint64_t>(b));
 }
 ValuePair Call2(int64_t a, int64_t b) {
-  call_log = call_log * 37 + b;
-  return {static_cast<uint64_t>(a ^ (b << 1)), static_cast<uint64_t>(a) - 1};
+  call_log = call_log * 37 + static_cast<uint64_t>(b);
+  return {static_cast<uint64_t>(a) ^ (static_cast<uint64_t>(b) << 1), static_cast<uint64_t>(a) - 1};
 }
 
 struct Outcome {
   std::string result;
   int64_t memory[8];
-  int64_t calls;
+  uint64_t calls;
 };
 
 const std::vector<std::vector<int64_t>> kInputs = {

@@ -47,7 +47,7 @@ struct DeoptFrameDesc {
 
 struct DeoptEntry {
   enum class Cause : uint8_t {
-    kGuard,        // `guard` (a kDeoptIf, or a fused overflow check)
+    kGuard,        // `guard` (a kDeoptIf, possibly a fused compare)
     kOverflow,     // `guard` fused with iadd/isub/imul into add.ovf & co.
     kDeopt,        // the `deopt` terminator
     kCall,         // lazy frame state of call_runtime/call_target (no exit

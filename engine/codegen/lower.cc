@@ -98,11 +98,12 @@ void Lowerer::MoveInto(uint32_t d, const ir::Value* v) {
 // ---------------------------------------------------------------- analysis
 
 absl::Status Lowerer::CheckSupported(const ir::Instruction& inst) const {
+  constexpr absl::string_view kNoF64 = "f64 values (no floating-point machine ops)";
   for (const ir::Value* v : inst.operands()) {
-    if (v->type() == Type::kF64) return Unimplemented(inst, "f64 values (no floating-point machine ops)");
+    if (v->type() == Type::kF64) return Unimplemented(inst, kNoF64);
   }
   for (const ir::Value* v : inst.results()) {
-    if (v->type() == Type::kF64) return Unimplemented(inst, "f64 values (no floating-point machine ops)");
+    if (v->type() == Type::kF64) return Unimplemented(inst, kNoF64);
   }
   switch (inst.opcode()) {
     case Opcode::kFadd: case Opcode::kFsub: case Opcode::kFmul: case Opcode::kFdiv:
@@ -110,7 +111,7 @@ absl::Status Lowerer::CheckSupported(const ir::Instruction& inst) const {
     case Opcode::kLoad:
     case Opcode::kStore:
       if (inst.type_suffix() != Type::kI64 && inst.type_suffix() != Type::kPtr) {
-        return Unimplemented(inst, "only 64-bit memory accesses (the machine IR has no narrow loads/stores)");
+        return Unimplemented(inst, "only 64-bit memory accesses (no narrow machine loads/stores)");
       }
       return absl::OkStatus();
     case Opcode::kCallRuntime:
@@ -299,7 +300,9 @@ absl::Status Lowerer::LowerCall(const ir::Instruction& inst) {
     args.push_back(r);
   }
   std::vector<Op> results;
-  for (size_t i = 0; i < inst.results().size(); ++i) results.push_back(Op::Phys(ri_.return_regs[i]));
+  for (size_t i = 0; i < inst.results().size(); ++i) {
+    results.push_back(Op::Phys(ri_.return_regs[i]));
+  }
   int32_t state = -1;
   if (inst.frame_state() != nullptr) {
     state = AddDeopt(inst.frame_state(), DeoptEntry::Cause::kCall, "");

@@ -116,14 +116,17 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
     ASSERT_TRUE(alloc.ok()) << "seed " << seed << ": " << alloc.status() << "\n"
                             << lowered->mf.Dump();
     spilled += alloc->num_spilled > 0;
-    ASSERT_TRUE(VerifyAllocation(lowered->mf, allocated, backend.register_info()).ok())
-        << "seed " << seed;
+    absl::Status verified = VerifyAllocation(allocated, backend.register_info());
+    ASSERT_TRUE(verified.ok()) << "seed " << seed << ": " << verified << "\n"
+                               << ir::PrintFunction(*f) << lowered->mf.Dump()
+                               << allocated.Dump(&backend.register_info().names);
     for (const auto& in : inputs) {
       for (int i = 0; i < 8; ++i) memory[i] = i;
       auto want = ir::Interpret(*f, in, hooks);
       ASSERT_TRUE(want.ok()) << want.status();
       const std::string expected = ir::DebugString(*want);
-      for (const MachineFunction* mf : {&lowered->mf, static_cast<const MachineFunction*>(&allocated)}) {
+      const MachineFunction* both[] = {&lowered->mf, &allocated};
+      for (const MachineFunction* mf : both) {
         for (int i = 0; i < 8; ++i) memory[i] = i;
         auto got = RunLowered(*lowered, *mf, backend.register_info(), in);
         ASSERT_TRUE(got.ok()) << got.status();

@@ -154,22 +154,27 @@ class LinearScan {
     return false;
   }
 
-  int32_t TakeSlot(int end) {
-    // Reuse a slot whose holder ended.
-    int32_t slot;
-    if (!free_slots_.empty()) {
-      slot = free_slots_.back();
-      free_slots_.pop_back();
-    } else {
-      slot = static_cast<int32_t>(mf_.NewStackSlot());
+  // A slot for an interval [start, end]. A spilled interval lives in its
+  // slot for its whole life, and a victim spilled late started long before
+  // the current position: reuse only a slot whose last holder ended before
+  // `start` (not merely before the scan position).
+  int32_t TakeSlot(int start, int end) {
+    int32_t slot = -1;
+    for (auto it = free_slots_.begin(); it != free_slots_.end(); ++it) {
+      if (it->first < start) {
+        slot = it->second;
+        free_slots_.erase(it);
+        break;
+      }
     }
+    if (slot < 0) slot = static_cast<int32_t>(mf_.NewStackSlot());
     slot_holders_.push_back({end, slot});
     return slot;
   }
 
   void Spill(LiveInterval& it) {
     it.preg = kNoPReg;
-    it.spill_slot = TakeSlot(it.end);
+    it.spill_slot = TakeSlot(it.start, it.end);
     ++result_.num_spilled;
   }
 
@@ -187,7 +192,7 @@ class LinearScan {
       std::erase_if(active, [&](LiveInterval* a) { return a->end < cur->start; });
       std::erase_if(slot_holders_, [&](const std::pair<int, int32_t>& h) {
         if (h.first >= cur->start) return false;
-        free_slots_.push_back(h.second);
+        free_slots_.push_back(h);  // (end of its last holder, slot)
         return true;
       });
       if (options_.spill_everything) {
@@ -324,7 +329,7 @@ class LinearScan {
   std::vector<LiveInterval> intervals_;
   std::vector<std::pair<int, int>> fixed_by_reg_[64];
   std::vector<std::pair<int, int32_t>> slot_holders_;  // (end, slot)
-  std::vector<int32_t> free_slots_;
+  std::vector<std::pair<int, int32_t>> free_slots_;  // (end of last holder, slot)
   AllocationResult result_;
 };
 

@@ -69,6 +69,14 @@ struct Compilation {
 
 class PeContext;
 
+// The id operand of `call_target`: the callee's call-target id and the
+// number of guest arguments the call passes (a native dispatcher needs it).
+inline int64_t EncodeCallTargetId(int64_t target_id, int argument_count) {
+  return target_id * 8 + argument_count;
+}
+inline int64_t DecodeCallTargetId(int64_t encoded) { return encoded / 8; }
+inline int DecodeArgumentCount(int64_t encoded) { return static_cast<int>(encoded % 8); }
+
 class PartialEvaluator {
  public:
   struct Options {

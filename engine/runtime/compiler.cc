@@ -50,7 +50,7 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   };
   options.call_target = [this](int64_t id, absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> {
-    CallTarget* callee = engine_.FindCallTarget(id);
+    CallTarget* callee = engine_.FindCallTarget(pe::DecodeCallTargetId(id));
     if (callee == nullptr) return absl::InternalError(absl::StrCat("no call target ", id));
     std::vector<Value> values;
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
@@ -76,12 +76,17 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
     if (value.tag == kPendingExceptionTag) RethrowPendingException();
     return value;
   }
-  // Deoptimization: rebuild the interpreter frame and resume it where the
-  // compiled code stopped. This code object may be dropped by the engine
-  // meanwhile, so take what is needed first.
-  const ir::DeoptFrame& deopt = result->frames.front();
+  // The engine may drop this code object meanwhile; nothing of it is used
+  // after the call.
+  return ResumeInInterpreter(engine_, target, *compilation_, result->frames.front(),
+                             result->reason, arguments);
+}
+
+Value ResumeInInterpreter(Engine& engine, CallTarget& target,
+                          const pe::Compilation& compilation, const ir::DeoptFrame& deopt,
+                          const std::string& reason, absl::Span<const Value> arguments) {
   const pe::ResumeTemplate& resume =
-      compilation_->resume_templates[static_cast<size_t>(deopt.resume_point)];
+      compilation.resume_templates[static_cast<size_t>(deopt.resume_point)];
   std::vector<ResumeEntry> path;
   for (const pe::ResumeTemplate::Entry& entry : resume.path) {
     ResumeEntry out{entry.node, entry.next_child, {}};
@@ -105,7 +110,7 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
       locals[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
     }
   }
-  engine_.OnDeoptimized(target, result->reason);
+  engine.OnDeoptimized(target, reason);
   Frame frame(&descriptor, locals.data(), arguments, root, Frame::Current());
   FrameScope scope(&frame);
   return ResumeActivation(frame, path).value;

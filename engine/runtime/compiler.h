@@ -16,6 +16,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "engine/ir/deopt_frame.h"
 #include "engine/ir/runtime_function.h"
 #include "engine/pe/partial_evaluator.h"
 #include "nodes/call_target.h"
@@ -36,6 +37,13 @@ class IrTierCode : public InstalledCode {
   Engine& engine_;
   std::unique_ptr<pe::Compilation> compilation_;
 };
+
+// Finishes `target`'s activation in the interpreter from a deoptimization
+// frame of compiled code (`compilation`'s resume templates), after telling
+// the engine (which drops the code). Returns the activation's result.
+Value ResumeInInterpreter(Engine& engine, CallTarget& target,
+                          const pe::Compilation& compilation, const ir::DeoptFrame& deopt,
+                          const std::string& reason, absl::Span<const Value> arguments);
 
 // Partially evaluates and optimizes `target`. Unimplemented: a construct
 // the partial evaluator cannot compile (the reason names it).

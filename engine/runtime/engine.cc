@@ -7,10 +7,19 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "absl/container/flat_hash_map.h"
 #include "engine/runtime/compiler.h"
+#include "engine/runtime/native_tier.h"
 
 #include "nodes/heap.h"
 #include "nodes/node.h"
+
+namespace morel::runtime {
+namespace {
+std::mutex& ProcessTargetsLock();
+absl::flat_hash_map<int64_t, CallTarget*>& ProcessTargets();
+}  // namespace
+}  // namespace morel::runtime
 
 namespace morel::runtime {
 
@@ -39,6 +48,10 @@ Engine::Engine(config::EngineConfig config, std::unique_ptr<EngineLog> log)
 void Engine::Close() { splitting_->Close(); }
 
 Engine::~Engine() {
+  {
+    std::lock_guard<std::mutex> guard(ProcessTargetsLock());
+    for (const auto& target : call_targets_) ProcessTargets().erase(target->id());
+  }
   Close();
   // Call targets reference each other through call nodes; destroy them
   // while every target is still alive, newest first.
@@ -95,13 +108,28 @@ std::vector<CallTarget*> Engine::call_targets() const {
 namespace morel::runtime {
 
 namespace {
+std::mutex& ProcessTargetsLock() {
+  static auto* lock = new std::mutex();
+  return *lock;
+}
+absl::flat_hash_map<int64_t, CallTarget*>& ProcessTargets() {
+  static auto* targets = new absl::flat_hash_map<int64_t, CallTarget*>();
+  return *targets;
+}
+
 std::string UtcNow() {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E3S", absl::Now(), absl::UTCTimeZone());
 }
 }  // namespace
 
 bool CompilationEnabled(const config::EngineConfig& config) {
-  return config.compilation() && config.backend() == config::EngineConfig::ir_interpreter;
+  return config.compilation() && config.backend() != config::EngineConfig::none;
+}
+
+CallTarget* Engine::FindCallTargetInProcess(int64_t id) {
+  std::lock_guard<std::mutex> guard(ProcessTargetsLock());
+  auto it = ProcessTargets().find(id);
+  return it == ProcessTargets().end() ? nullptr : it->second;
 }
 
 int Engine::FirstThreshold() const {
@@ -113,6 +141,10 @@ int Engine::FirstThreshold() const {
 }
 
 void Engine::ConfigureCompilation(CallTarget& target) {
+  {
+    std::lock_guard<std::mutex> guard(ProcessTargetsLock());
+    ProcessTargets()[target.id()] = &target;
+  }
   if (!CompilationEnabled(config_) || target.root_node()->IsInternal()) {
     target.set_compilation_threshold(INT_MAX);
     return;
@@ -181,7 +213,30 @@ void Engine::Compile(CallTarget& target) {
     ir_nodes += static_cast<int>(block->instructions().size());
   }
   int pe_nodes = (*compilation)->ir_nodes_after_pe;
-  auto code = std::make_unique<IrTierCode>(*this, *std::move(compilation));
+  std::unique_ptr<InstalledCode> code;
+  size_t code_size = 0;
+  if (config_.backend() == config::EngineConfig::ir_interpreter) {
+    code = std::make_unique<IrTierCode>(*this, *std::move(compilation));
+  } else {
+    absl::StatusOr<NativeTier*> tier = NativeTier::Get(
+        config::EngineConfig::Backend_Name(config_.backend()));
+    absl::StatusOr<std::unique_ptr<NativeCode>> native =
+        tier.ok() ? (*tier)->Compile(*this, *std::move(compilation))
+                  : absl::StatusOr<std::unique_ptr<NativeCode>>(tier.status());
+    if (!native.ok()) {
+      state->failed = true;
+      --state->successful;
+      if (config_.trace_compilation() ||
+          config_.compilation_failure_action() != config::EngineConfig::Silent) {
+        log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
+                               absl::StrFormat("%4.0fms", milliseconds), "|Reason: ",
+                               native.status().message(), "|UTC ", UtcNow()));
+      }
+      return;
+    }
+    code_size = (*native)->compiled().code_size;
+    code = *std::move(native);
+  }
   InstalledCode* raw = code.get();
   {
     std::lock_guard<std::mutex> guard(lock_);
@@ -194,7 +249,8 @@ void Engine::Compile(CallTarget& target) {
         absl::StrFormat("%18s", absl::StrFormat("%4.0f(%4.0f+%-4.0f)ms", milliseconds,
                                                 milliseconds, 0.0)),
         absl::StrFormat("|AST %4d|Inlined %3dY %3dN|IR %6d/%6d|CodeSize %7d|Addr 0x%012x",
-                        target.uninitialized_node_count(), 0, 0, pe_nodes, ir_nodes, 0,
+                        target.uninitialized_node_count(), 0, 0, pe_nodes, ir_nodes,
+                        static_cast<int>(code_size),
                         reinterpret_cast<uintptr_t>(raw)),
         "|CompId n/a    |UTC ", UtcNow()));
   }

@@ -55,6 +55,9 @@ class Engine : public NodeRuntime {
   void OnCompilationThreshold(CallTarget& target) override;
   // The call target with `id`, or null.
   CallTarget* FindCallTarget(int64_t id) const;
+  // The same across every engine of the process (ids are process-unique):
+  // how compiled code's call dispatch finds its callee.
+  static CallTarget* FindCallTargetInProcess(int64_t id);
   // Compiled code of `target` deoptimized (it is dropped: the target goes
   // back to the interpreter, re-profiles and may compile again).
   void OnDeoptimized(CallTarget& target, const std::string& reason);

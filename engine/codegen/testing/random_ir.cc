@@ -102,7 +102,8 @@ class Generator {
       }
       case 3: {  // i32 arithmetic
         Type t = Type::kI32;
-        Value* r = b.Binary(kBinary[Pick(0, 8)], Narrow(t), Pick(0, 2) ? Narrow(t) : b.I32(Pick(-40, 40)));
+        Value* rhs = Pick(0, 2) ? Narrow(t) : b.I32(Pick(-40, 40));
+        Value* r = b.Binary(kBinary[Pick(0, 8)], Narrow(t), rhs);
         ints_.push_back(Widen(r));
         break;
       }

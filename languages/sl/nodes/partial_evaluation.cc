@@ -182,7 +182,9 @@ PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
     ir::Value* matches = c.ValueIdentical(callee, c.Constant(entry.function->AsValue()));
     auto call = [&] {
       std::vector<ir::Value*> results =
-          c.b().CallTarget(entry.call->current_call_target()->id(), arguments,
+          c.b().CallTarget(pe::EncodeCallTargetId(entry.call->current_call_target()->id(),
+                                                       static_cast<int>(arguments_.size())),
+                           arguments,
                            {ir::Type::kI64, ir::Type::kI64});
       return pe.PropagatePendingException(PeValue{results[0], results[1]});
     };

@@ -1,0 +1,192 @@
+#include "engine/opt/testing/random_ir.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/ir/builder.h"
+
+namespace morel::opt::testing {
+namespace {
+
+using ir::Block;
+using ir::Builder;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+class Generator {
+ public:
+  Generator(uint32_t seed, const RandomIrOptions& options) : rng_(seed), options_(options) {}
+
+  std::unique_ptr<ir::Function> Build() {
+    auto f = std::make_unique<ir::Function>("random", std::vector<Type>(3, Type::kI64),
+                                            std::vector<Type>{Type::kI64});
+    Builder b(f.get());
+    const int num_blocks = Pick(options_.min_blocks, options_.max_blocks);
+    std::vector<Block*> blocks = {b.CreateEntryBlock()};
+    for (int i = 1; i < num_blocks; ++i) {
+      Block* block = b.CreateBlock();
+      int params = Pick(0, 2);
+      for (int p = 0; p < params; ++p) b.AddBlockParam(block, Type::kI64);
+      blocks.push_back(block);
+    }
+    std::vector<Value*> entry_ints(blocks[0]->params().begin(), blocks[0]->params().end());
+    std::vector<Value*> entry_bools;
+    for (int i = 0; i < num_blocks; ++i) {
+      b.SetInsertionPoint(blocks[i]);
+      // Values usable here: the entry block's (it dominates everything) and
+      // this block's own.
+      ints_ = i == 0 ? entry_ints
+                     : Concat(entry_ints, {blocks[i]->params().begin(), blocks[i]->params().end()});
+      bools_ = i == 0 ? std::vector<Value*>{} : entry_bools;
+      const int n = Pick(options_.min_block_steps, options_.max_block_steps);
+      for (int k = 0; k < n; ++k) Emit(b, i);
+      if (i == 0) {
+        entry_ints = ints_;
+        entry_bools = bools_;
+      }
+      Terminate(b, blocks, i);
+    }
+    return f;
+  }
+
+ private:
+  int Pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  template <typename T>
+  T* Any(const std::vector<T*>& v) { return v[Pick(0, static_cast<int>(v.size()) - 1)]; }
+  static std::vector<Value*> Concat(std::vector<Value*> a, const std::vector<Value*>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  }
+  Value* Bool(Builder& b) {
+    if (bools_.empty() || Pick(0, 4) == 0) {
+      Value* v = b.ICmp(static_cast<ir::Cond>(Pick(0, ir::kNumConds - 1)), Any(ints_), Any(ints_));
+      bools_.push_back(v);
+      return v;
+    }
+    return Any(bools_);
+  }
+  int64_t Constant() {
+    static constexpr int64_t kInteresting[] = {0, 1, -1, 2, 3, 7, 64, INT64_MAX, INT64_MIN};
+    return Pick(0, 3) != 0 ? kInteresting[Pick(0, 8)] : Pick(-100, 100);
+  }
+
+  void Emit(Builder& b, int block_index) {
+    static constexpr Opcode kBinary[] = {
+        Opcode::kIadd, Opcode::kIsub, Opcode::kImul, Opcode::kAnd, Opcode::kOr,
+        Opcode::kXor, Opcode::kShl, Opcode::kLshr, Opcode::kAshr};
+    static constexpr Opcode kOverflow[] = {Opcode::kIaddOverflows, Opcode::kIsubOverflows,
+                                           Opcode::kImulOverflows};
+    switch (Pick(0, 11)) {
+      case 0:
+      case 1:
+        ints_.push_back(b.I64(Constant()));
+        break;
+      case 2:
+      case 3:
+      case 4:
+        // Often against a fresh constant, to exercise folding and identities.
+        ints_.push_back(b.Binary(kBinary[Pick(0, 8)], Any(ints_),
+                                 Pick(0, 1) ? b.I64(Constant()) : Any(ints_)));
+        break;
+      case 5:
+        bools_.push_back(b.Binary(kOverflow[Pick(0, 2)], Any(ints_), Any(ints_)));
+        break;
+      case 6:
+        Bool(b);
+        break;
+      case 7:
+        ints_.push_back(b.Select(Bool(b), Any(ints_), Any(ints_)));
+        break;
+      case 8: {  // sdiv by a safe constant
+        int64_t d = Pick(2, 9) * (Pick(0, 1) ? 1 : -1);
+        ints_.push_back(b.Binary(Pick(0, 1) ? Opcode::kSdiv : Opcode::kSrem, Any(ints_), b.I64(d)));
+        break;
+      }
+      case 9: {  // i32 round trip
+        Value* narrow = b.Convert(Opcode::kTrunc, Type::kI32, Any(ints_));
+        ints_.push_back(b.Convert(Pick(0, 1) ? Opcode::kSext : Opcode::kZext, Type::kI64, narrow));
+        break;
+      }
+      case 10: {  // guard with a frame state over live values
+        ir::FrameState* fs = b.CreateFrameState(ir::DeoptKind::kEager, block_index,
+                                                static_cast<int64_t>(ints_.size()),
+                                                {{Any(ints_), Any(ints_)}, ir::ValuePair::Illegal()},
+                                                {{Any(ints_), Any(ints_)}});
+        // Mostly guards that hold (so runs get past them), sometimes any
+        // condition.
+        Value* c = Pick(0, 3) != 0 ? b.ICmp(ir::Cond::kNe, Any(ints_), b.I64(12345)) : Bool(b);
+        if (Pick(0, 2) == 0) c = b.Unary(Opcode::kNot, b.Unary(Opcode::kNot, c));
+        b.Guard(c, fs, "g" + std::to_string(ints_.size()));
+        break;
+      }
+      case 11: {  // a redundant recomputation of an earlier pure instruction
+        Value* v = Any(ints_);
+        if (ir::Instruction* def = v->instruction();
+            def != nullptr && def->info().format == ir::OpFormat::kBinary) {
+          ints_.push_back(b.Binary(def->opcode(), def->operand(0), def->operand(1)));
+        }
+        break;
+      }
+    }
+  }
+
+  void Terminate(Builder& b, const std::vector<Block*>& blocks, int i) {
+    const int n = static_cast<int>(blocks.size());
+    auto args_for = [&](Block* target) {
+      std::vector<Value*> args;
+      for (size_t k = 0; k < target->params().size(); ++k) args.push_back(Any(ints_));
+      return args;
+    };
+    // With all_blocks_reachable, every block but the last jumps or branches
+    // to the next one (the other arm of a br still goes anywhere forward).
+    const bool chain = options_.all_blocks_reachable && i + 1 < n;
+    int choice;
+    if (chain) {
+      choice = Pick(0, 2) == 0 ? 1 : 4;
+    } else {
+      choice = i + 1 >= n ? Pick(0, 5) == 0 ? 3 : 0 : Pick(0, 6);
+    }
+    if (choice == 0) {
+      // Return a digest of every value available here, so that a wrong
+      // rewrite of any of them shows.
+      Value* digest = ints_[0];
+      for (size_t k = 1; k < ints_.size(); ++k) {
+        digest = b.Binary(Opcode::kXor, b.Binary(Opcode::kImul, digest, b.I64(31)), ints_[k]);
+      }
+      b.Return({digest});
+    } else if (choice == 3) {
+      ir::FrameState* fs = b.CreateFrameState(ir::DeoptKind::kEager, i, 99, {},
+                                              {{Any(ints_), Any(ints_)}});
+      b.Deopt(fs, "deopt");
+    } else if (choice <= 2) {
+      Block* t = chain ? blocks[i + 1] : blocks[Pick(i + 1, n - 1)];
+      b.Jump(t, args_for(t));
+    } else {
+      Block* t = chain ? blocks[i + 1] : blocks[Pick(i + 1, n - 1)];
+      Block* e = blocks[Pick(i + 1, n - 1)];
+      Value* c = Pick(0, 3) == 0 ? b.Bool(Pick(0, 1)) : Bool(b);
+      b.Br(c, t, args_for(t), e, args_for(e));
+    }
+  }
+
+  std::mt19937 rng_;
+  const RandomIrOptions& options_;
+  std::vector<Value*> ints_;
+  std::vector<Value*> bools_;
+};
+
+}  // namespace
+
+std::unique_ptr<ir::Function> RandomFunction(uint32_t seed, const RandomIrOptions& options) {
+  return Generator(seed, options).Build();
+}
+
+int64_t CountInstructions(const ir::Function& function) {
+  int64_t n = 0;
+  for (const ir::Block* block : function.blocks()) n += block->instructions().size();
+  return n;
+}
+
+}  // namespace morel::opt::testing

@@ -1,0 +1,76 @@
+#ifndef MOREL_ENGINE_RUNTIME_NATIVE_TIER_H_
+#define MOREL_ENGINE_RUNTIME_NATIVE_TIER_H_
+
+// The native tier: optimized IR -> machine code through a Backend plugin
+// (engine/codegen: lowering, register allocation, encoding, code cache),
+// installed as a call target's code.
+//
+// Conventions between compiled code and the runtime:
+//  - entry: Value (*)(const Value* args, int64_t count), result in RAX:RDX;
+//  - `call_target` goes through Dispatch(encoded id, argument words...),
+//    which calls the callee's CallTarget (interpreted or compiled);
+//  - a deoptimization calls DeoptHandler, which finds the code by its
+//    return address, decodes the frame state and finishes the activation in
+//    the interpreter (ResumeInInterpreter);
+//  - guest errors cross every boundary as the pending-exception marker
+//    (nodes/pending_exception.h); NativeCode::Invoke rethrows it.
+//
+// One tier (code cache, deopt entry) per backend per process.
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/codegen/backend.h"
+#include "engine/codegen/code_cache.h"
+#include "engine/codegen/compile.h"
+#include "engine/pe/partial_evaluator.h"
+#include "nodes/call_target.h"
+
+namespace morel::runtime {
+
+class Engine;
+
+class NativeCode : public InstalledCode {
+ public:
+  NativeCode(Engine& engine, std::unique_ptr<pe::Compilation> compilation,
+             codegen::CompiledFunction compiled)
+      : engine_(engine), compilation_(std::move(compilation)), compiled_(std::move(compiled)) {}
+  Value Invoke(CallTarget& target, absl::Span<const Value> arguments) override;
+
+  Engine& engine() const { return engine_; }
+  const pe::Compilation& compilation() const { return *compilation_; }
+  const codegen::CompiledFunction& compiled() const { return compiled_; }
+
+ private:
+  Engine& engine_;
+  std::unique_ptr<pe::Compilation> compilation_;
+  codegen::CompiledFunction compiled_;
+};
+
+class NativeTier {
+ public:
+  // The process-wide tier of backend `name` (found through the backend
+  // registry; "host" is the machine's architecture).
+  static absl::StatusOr<NativeTier*> Get(const std::string& name);
+
+  // Compiles optimized IR to installed native code.
+  absl::StatusOr<std::unique_ptr<NativeCode>> Compile(
+      Engine& engine, std::unique_ptr<pe::Compilation> compilation);
+
+  codegen::Backend& backend() { return *backend_; }
+
+ private:
+  NativeTier(codegen::Backend* backend, const void* deopt_entry)
+      : backend_(backend), deopt_entry_(deopt_entry) {}
+
+  codegen::Backend* backend_;
+  const void* deopt_entry_;
+};
+
+// The architecture Morel runs on, as a backend name ("x86_64", "aarch64").
+std::string HostArchitecture();
+
+}  // namespace morel::runtime
+
+#endif  // MOREL_ENGINE_RUNTIME_NATIVE_TIER_H_
