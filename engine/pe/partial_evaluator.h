@@ -69,13 +69,17 @@ struct Compilation {
 
 class PeContext;
 
-// The id operand of `call_target`: the callee's call-target id and the
-// number of guest arguments the call passes (a native dispatcher needs it).
-inline int64_t EncodeCallTargetId(int64_t target_id, int argument_count) {
-  return target_id * 8 + argument_count;
+// The id operand of `call_target`: the callee's CallTarget address (alive
+// as long as the engine, so as long as any code that calls it) with the
+// number of guest arguments the call passes in its low 3 bits (a native
+// dispatcher needs it). No lookup on the call path.
+inline int64_t EncodeCallTargetId(CallTarget* target, int argument_count) {
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(target)) | argument_count;
 }
-inline int64_t DecodeCallTargetId(int64_t encoded) { return encoded / 8; }
-inline int DecodeArgumentCount(int64_t encoded) { return static_cast<int>(encoded % 8); }
+inline CallTarget* DecodeCallTarget(int64_t encoded) {
+  return reinterpret_cast<CallTarget*>(static_cast<uintptr_t>(encoded) & ~uintptr_t{7});
+}
+inline int DecodeArgumentCount(int64_t encoded) { return static_cast<int>(encoded & 7); }
 
 class PartialEvaluator {
  public:

@@ -50,8 +50,7 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   };
   options.call_target = [this](int64_t id, absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> {
-    CallTarget* callee = engine_.FindCallTarget(pe::DecodeCallTargetId(id));
-    if (callee == nullptr) return absl::InternalError(absl::StrCat("no call target ", id));
+    CallTarget* callee = pe::DecodeCallTarget(id);
     std::vector<Value> values;
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
       values.push_back(Value{static_cast<uint64_t>(args[i]), static_cast<ValueTag>(args[i + 1])});

@@ -35,7 +35,7 @@ codegen::ValuePair ToPair(Value v) { return codegen::ValuePair{v.bits, v.tag}; }
 // call_target: (encoded id, argument words...) -> result.
 codegen::ValuePair Dispatch(int64_t encoded, uint64_t w0, uint64_t w1, uint64_t w2,
                             uint64_t w3, uint64_t w4) {
-  CallTarget* callee = Engine::FindCallTargetInProcess(pe::DecodeCallTargetId(encoded));
+  CallTarget* callee = pe::DecodeCallTarget(encoded);
   int count = pe::DecodeArgumentCount(encoded);
   Value args[2] = {Value{w0, w1}, Value{w2, w3}};
   (void)w4;

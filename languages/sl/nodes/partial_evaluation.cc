@@ -160,6 +160,11 @@ PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
     arguments.push_back(argument.payload);
     arguments.push_back(argument.tag);
   }
+  if (arguments_.size() > 7) {
+    pe.Bailout("calls with more than 7 arguments are not compiled yet");
+    pe.Leave();
+    return c.Unreachable();
+  }
   if (specializer_.IsActive<InvokeIndirect>()) {
     pe.Bailout("indirect calls are not compiled yet (TODO(#6))");
     pe.Leave();
@@ -182,7 +187,7 @@ PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
     ir::Value* matches = c.ValueIdentical(callee, c.Constant(entry.function->AsValue()));
     auto call = [&] {
       std::vector<ir::Value*> results =
-          c.b().CallTarget(pe::EncodeCallTargetId(entry.call->current_call_target()->id(),
+          c.b().CallTarget(pe::EncodeCallTargetId(entry.call->current_call_target(),
                                                        static_cast<int>(arguments_.size())),
                            arguments,
                            {ir::Type::kI64, ir::Type::kI64});
