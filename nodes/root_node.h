@@ -49,6 +49,10 @@ class RootNode : public Node {
   virtual int ComputeSize() const { return -1; }
   // Internal roots are hidden from guest stack walks.
   virtual bool IsInternal() const { return false; }
+  // Roots that read or write their caller's frame (a debugger-like builtin):
+  // compiled callers have no interpreter frame to show, so the partial
+  // evaluator does not compile direct calls to them.
+  virtual bool InspectsCallerFrame() const { return false; }
   // Trivial roots (a getter, a constant) are always inlined.
   virtual bool IsTrivial() const { return false; }
 

@@ -13,6 +13,8 @@ struct BuiltinSpec {
   const char* name;
   int arity;
   BuiltinFunction function;
+  // Reads or writes the caller's frame (stacktrace, helloEqualsWorld).
+  bool inspects_caller_frame = false;
 };
 
 const std::vector<BuiltinSpec>& Builtins();

@@ -20,7 +20,8 @@ SLContext::~SLContext() = default;
 void SLContext::RegisterBuiltins() {
   for (const BuiltinSpec& builtin : Builtins()) {
     auto root = std::make_unique<SLBuiltinRootNode>(builtin.name, builtin.arity,
-                                                    builtin.function, this);
+                                                    builtin.function, this,
+                                                    builtin.inspects_caller_frame);
     functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
   }
 }

@@ -199,6 +199,15 @@ PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
     }
     return c.IfElse(matches, call, [&] { return emit(i + 1); });
   };
+  for (const InvokeDirect::Cache* entry : entries) {
+    if (entry->target->root_node()->InspectsCallerFrame()) {
+      pe.Bailout(absl::StrCat("calls ", entry->function->name(),
+                              ", which inspects its caller's frame (TODO(#6): "
+                              "frames of compiled code are not materialized)"));
+      pe.Leave();
+      return c.Unreachable();
+    }
+  }
   PeValue result;
   if (entries.empty()) {
     pe.Deopt("unspecialized call");
