@@ -56,9 +56,16 @@ class CallTarget {
   InstalledCode* installed_code() const {
     return installed_code_.load(std::memory_order_acquire);
   }
-  void set_installed_code(InstalledCode* code) {
+  // `native_entry`: the code's machine entry point, for callers in compiled
+  // code that call it directly (null for other tiers).
+  void set_installed_code(InstalledCode* code, const void* native_entry = nullptr) {
+    native_entry_.store(code != nullptr ? native_entry : nullptr, std::memory_order_release);
     installed_code_.store(code, std::memory_order_release);
   }
+  const void* native_entry() const { return native_entry_.load(std::memory_order_acquire); }
+  // Counts a call made without going through Call() (compiled code calling
+  // compiled code).
+  void CountCall() { IncrementCallCount(); }
   // The interpreter asks the runtime to compile once the call-and-loop count
   // reaches this (the engine sets it from the compilation policy; INT_MAX
   // means never).
@@ -114,6 +121,7 @@ class CallTarget {
   std::atomic<int> call_and_loop_count_{0};
   std::atomic<bool> needs_split_{false};
   std::atomic<InstalledCode*> installed_code_{nullptr};
+  std::atomic<const void*> native_entry_{nullptr};
   std::atomic<int> compilation_threshold_{INT_MAX};
 
   mutable std::mutex callers_lock_;

@@ -238,11 +238,15 @@ void Engine::Compile(CallTarget& target) {
     code = *std::move(native);
   }
   InstalledCode* raw = code.get();
+  const void* native_entry = nullptr;
+  if (config_.backend() != config::EngineConfig::ir_interpreter) {
+    native_entry = static_cast<NativeCode*>(raw)->compiled().entry;
+  }
   {
     std::lock_guard<std::mutex> guard(lock_);
     code_.push_back(std::move(code));
   }
-  target.set_installed_code(raw);
+  target.set_installed_code(raw, native_entry);
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat(
         "opt done   ", TargetColumn(target), "|Tier 1|Time ",

@@ -11,6 +11,7 @@
 #include "engine/runtime/compiler.h"
 #include "engine/runtime/engine.h"
 #include "nodes/pending_exception.h"
+#include "nodes/stack_limit.h"
 
 namespace morel::runtime {
 namespace {
@@ -39,6 +40,12 @@ codegen::ValuePair Dispatch(int64_t encoded, uint64_t w0, uint64_t w1, uint64_t 
   int count = pe::DecodeArgumentCount(encoded);
   Value args[2] = {Value{w0, w1}, Value{w2, w3}};
   (void)w4;
+  // Compiled callee: call its machine code directly. Its result (or the
+  // pending-exception marker) passes through unchanged.
+  if (const void* entry = callee->native_entry(); entry != nullptr && !StackLimit::IsExceeded()) {
+    callee->CountCall();
+    return reinterpret_cast<codegen::ValuePair (*)(const Value*, int64_t)>(entry)(args, count);
+  }
   return ToPair(CatchIntoMarker([&] {
     return callee->Call(absl::Span<const Value>(args, static_cast<size_t>(count)));
   }));
