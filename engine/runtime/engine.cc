@@ -9,6 +9,7 @@
 #include "absl/time/time.h"
 #include "absl/container/flat_hash_map.h"
 #include "engine/runtime/compiler.h"
+#include "engine/codegen/backend_registry.h"
 #include "engine/runtime/native_tier.h"
 
 #include "nodes/heap.h"
@@ -27,6 +28,14 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
     config::EngineConfig config) {
   absl::StatusOr<std::unique_ptr<EngineLog>> log = EngineLog::Open(config.log());
   if (!log.ok()) return log.status();
+  if (!config.backend_plugin().empty()) {
+    // The plugin registers its backend; --engine.Backend then selects it.
+    if (absl::Status loaded = codegen::LoadBackendPlugin(config.backend_plugin());
+        !loaded.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("option engine.BackendPlugin: ", loaded.message()));
+    }
+  }
   heap::Initialize();
   return std::unique_ptr<Engine>(new Engine(std::move(config), *std::move(log)));
 }
