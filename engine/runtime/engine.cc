@@ -175,6 +175,14 @@ int Engine::compilation_count(const CallTarget& target) const {
   return it == compilations_.end() ? 0 : it->second.successful;
 }
 
+// Truffle's "Src" field: "<source name>:<start line> 0x<source hash>".
+std::string SourceColumn(const CallTarget& target) {
+  const SourceSection* section = target.root_node()->EncapsulatingSourceSection();
+  if (section == nullptr) return "n/a";
+  uint32_t hash = static_cast<uint32_t>(std::hash<std::string>()(section->source->text()));
+  return absl::StrFormat("%s:%d 0x%x", section->source->name(), section->line, hash);
+}
+
 std::string Engine::TargetColumn(const CallTarget& target) const {
   return absl::StrFormat("engine=%-2d id=%-5d %-50s ", 1, target.id(), target.name());
 }
@@ -212,7 +220,8 @@ void Engine::Compile(CallTarget& target) {
         config_.compilation_failure_action() != config::EngineConfig::Silent) {
       log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
                              absl::StrFormat("%4.0fms", milliseconds), "|Reason: ",
-                             compilation.status().message(), "|UTC ", UtcNow()));
+                             compilation.status().message(), "|UTC ", UtcNow(), "|Src ",
+                             SourceColumn(target)));
     }
     return;
   }
@@ -239,7 +248,8 @@ void Engine::Compile(CallTarget& target) {
           config_.compilation_failure_action() != config::EngineConfig::Silent) {
         log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
                                absl::StrFormat("%4.0fms", milliseconds), "|Reason: ",
-                               native.status().message(), "|UTC ", UtcNow()));
+                               native.status().message(), "|UTC ", UtcNow(), "|Src ",
+                               SourceColumn(target)));
       }
       return;
     }
@@ -265,7 +275,7 @@ void Engine::Compile(CallTarget& target) {
                         target.uninitialized_node_count(), 0, 0, pe_nodes, ir_nodes,
                         static_cast<int>(code_size),
                         reinterpret_cast<uintptr_t>(raw)),
-        "|CompId n/a    |UTC ", UtcNow()));
+        "|CompId n/a    |UTC ", UtcNow(), "|Src ", SourceColumn(target)));
   }
 }
 
@@ -274,7 +284,7 @@ void Engine::OnDeoptimized(CallTarget& target, const std::string& reason) {
   target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat("opt deopt  ", TargetColumn(target), "|Invalidated  true|",
-                           std::string(108, ' '), "|UTC ", UtcNow(), "|Src n/a|Reason ",
+                           std::string(108, ' '), "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ",
                            reason.empty() ? "unknown" : reason));
   }
 }
@@ -286,7 +296,7 @@ void Engine::InvalidateAllCode(const std::string& reason) {
     ConfigureCompilation(*target);
     if (config_.trace_compilation()) {
       log_->Log(absl::StrCat("opt inval. ", TargetColumn(*target), " ", std::string(126, ' '),
-                             "|UTC ", UtcNow(), "|Src n/a|Reason ", reason));
+                             "|UTC ", UtcNow(), "|Src ", SourceColumn(*target), "|Reason ", reason));
     }
   }
 }
