@@ -107,6 +107,11 @@ class PartialEvaluator {
   PeValue Argument(int index, Value missing);
   int argument_count_hint() const { return 0; }
   PeValue Local(int slot) const { return locals_[slot]; }
+  // The locals as they are now, to give each branch of a split the same
+  // starting state: take them before the first branch, restore them before
+  // each other branch.
+  std::vector<PeValue> SaveLocals() const { return locals_; }
+  void RestoreLocals(std::vector<PeValue> locals) { locals_ = std::move(locals); }
   void SetLocal(int slot, PeValue value) { locals_[slot] = value; }
   // True if the tag of `value` is the constant `tag`.
   static bool HasConstantTag(const PeValue& value, ValueTag tag);

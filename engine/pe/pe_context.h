@@ -152,9 +152,11 @@ class PeContext {
     auto else_block = b().CreateBlock();
     b().Br(condition, then_block, {}, else_block, {});
     PartialEvaluator::Merge merge = pe_.NewMerge(2);
+    std::vector<PeValue> locals = pe_.SaveLocals();
     b().SetInsertionPoint(then_block);
     V t = then_part();
     if (!pe_.Terminated()) pe_.JumpTo(merge, {t.payload, t.tag});
+    pe_.RestoreLocals(std::move(locals));
     b().SetInsertionPoint(else_block);
     V e = else_part();
     if (!pe_.Terminated()) pe_.JumpTo(merge, {e.payload, e.tag});

@@ -246,9 +246,11 @@ void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
   ir::Block* else_block = b.CreateBlock();
   b.Br(taken, then_block, {}, else_block, {});
   PartialEvaluator::Merge after = pe.NewMerge();
+  std::vector<PeValue> locals = pe.SaveLocals();
   b.SetInsertionPoint(then_block);
   then_->PartialEvaluate(pe);
   if (!pe.Terminated()) pe.JumpTo(after);
+  pe.RestoreLocals(std::move(locals));
   b.SetInsertionPoint(else_block);
   if (else_) else_->PartialEvaluate(pe);
   if (!pe.Terminated()) pe.JumpTo(after);
