@@ -52,7 +52,7 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   builder_.SetInsertionPoint(exit);
   builder_.Return({payload, tag});
   builder_.SetInsertionPoint(entry);
-  exit_.block = exit;
+  exit_ = exit;
 
   absl::Status status = root->PartialEvaluate(*this);
   if (!status.ok()) return status;
@@ -87,13 +87,7 @@ PeValue PartialEvaluator::Argument(int index, Value missing) {
   Merge merge = NewMerge(2);
   PeValue fallback = Constant(missing);
   builder_.Br(present, load, {}, merge.block,
-              [&] {
-                std::vector<ir::Value*> args = LocalValues();
-                args.push_back(fallback.payload);
-                args.push_back(fallback.tag);
-                merge.reached = true;
-                return args;
-              }());
+              MergeArguments({fallback.payload, fallback.tag}));
   builder_.SetInsertionPoint(load);
   int32_t offset = static_cast<int32_t>(index * sizeof(Value));
   ir::Value* loaded_payload = builder_.Load(ir::Type::kI64, args_pointer_, offset);
@@ -154,19 +148,20 @@ ir::FrameState* PartialEvaluator::EagerFrameState() {
                                    std::move(locals), std::move(stack));
 }
 
-std::vector<ir::Value*> PartialEvaluator::LocalValues() const {
+std::vector<ir::Value*> PartialEvaluator::MergeArguments(
+    const std::vector<ir::Value*>& extra) const {
   std::vector<ir::Value*> values;
   for (const PeValue& local : locals_) {
     values.push_back(local.payload);
     values.push_back(local.tag);
   }
+  values.insert(values.end(), extra.begin(), extra.end());
   return values;
 }
 
 PartialEvaluator::Merge PartialEvaluator::NewMerge(int extra_values) {
   Merge merge;
   merge.block = builder_.CreateBlock();
-  merge.extra = extra_values;
   for (size_t i = 0; i < locals_.size() * 2 + extra_values; ++i) {
     builder_.AddBlockParam(merge.block, ir::Type::kI64);
   }
@@ -174,10 +169,7 @@ PartialEvaluator::Merge PartialEvaluator::NewMerge(int extra_values) {
 }
 
 void PartialEvaluator::JumpTo(Merge& merge, const std::vector<ir::Value*>& extra) {
-  std::vector<ir::Value*> args = LocalValues();
-  args.insert(args.end(), extra.begin(), extra.end());
-  builder_.Jump(merge.block, args);
-  merge.reached = true;
+  builder_.Jump(merge.block, MergeArguments(extra));
 }
 
 std::vector<ir::Value*> PartialEvaluator::Continue(Merge& merge) {
@@ -186,12 +178,7 @@ std::vector<ir::Value*> PartialEvaluator::Continue(Merge& merge) {
   for (size_t i = 0; i < locals_.size(); ++i) {
     locals_[i] = PeValue{params[2 * i], params[2 * i + 1]};
   }
-  std::vector<ir::Value*> extra(params.begin() + 2 * locals_.size(), params.end());
-  if (!merge.reached) {
-    // Nothing jumps here: the code after it is dead. Keep the block (the
-    // verifier accepts unreachable blocks; DCE removes them).
-  }
-  return extra;
+  return std::vector<ir::Value*>(params.begin() + 2 * locals_.size(), params.end());
 }
 
 void PartialEvaluator::ContinueInDeadBlock() {
@@ -199,7 +186,7 @@ void PartialEvaluator::ContinueInDeadBlock() {
 }
 
 void PartialEvaluator::Return(PeValue value) {
-  builder_.Jump(exit_.block, {value.payload, value.tag});
+  builder_.Jump(exit_, {value.payload, value.tag});
   ContinueInDeadBlock();
 }
 
@@ -210,7 +197,7 @@ PeValue PartialEvaluator::PropagatePendingException(PeValue result) {
   ir::Block* go_on = builder_.CreateBlock();
   builder_.Br(pending, leave, {}, go_on, {});
   builder_.SetInsertionPoint(leave);
-  builder_.Jump(exit_.block, {result.payload, result.tag});
+  builder_.Jump(exit_, {result.payload, result.tag});
   builder_.SetInsertionPoint(go_on);
   return result;
 }

@@ -105,7 +105,6 @@ class PartialEvaluator {
   PeValue Constant(Value value);
   // Argument `index`, or NULL-like `missing` when fewer were passed.
   PeValue Argument(int index, Value missing);
-  int argument_count_hint() const { return 0; }
   PeValue Local(int slot) const { return locals_[slot]; }
   // The locals as they are now, to give each branch of a split the same
   // starting state: take them before the first branch, restore them before
@@ -131,13 +130,11 @@ class PartialEvaluator {
   // plus `extra` values; jumping to it passes the current locals.
   struct Merge {
     ir::Block* block = nullptr;
-    int extra = 0;
-    bool reached = false;
   };
   Merge NewMerge(int extra_values = 0);
   void JumpTo(Merge& merge, const std::vector<ir::Value*>& extra = {});
-  // Continues in `merge` (if it was reached; else in a dead block), with
-  // locals from its parameters; returns its extra parameters.
+  // Continues in `merge` with locals from its parameters; returns its extra
+  // parameters. A merge nothing jumped to is a dead block (DCE removes it).
   std::vector<ir::Value*> Continue(Merge& merge);
   // A fresh block with no predecessors: code emitted after a terminator.
   void ContinueInDeadBlock();
@@ -167,7 +164,8 @@ class PartialEvaluator {
   const std::string& bailout_reason() const { return bailout_; }
 
  private:
-  std::vector<ir::Value*> LocalValues() const;
+  // The arguments of a jump to a merge: every local, then `extra`.
+  std::vector<ir::Value*> MergeArguments(const std::vector<ir::Value*>& extra) const;
 
   CallTarget& target_;
   ir::RuntimeRegistry& runtime_;
@@ -185,7 +183,7 @@ class PartialEvaluator {
   };
   std::vector<PathEntry> path_;
   std::vector<ResumeTemplate> templates_;
-  Merge exit_;
+  ir::Block* exit_ = nullptr;
   struct Loop {
     Merge* header;
     Merge* exit;

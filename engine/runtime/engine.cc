@@ -161,20 +161,6 @@ void Engine::ConfigureCompilation(CallTarget& target) {
   target.set_compilation_threshold(FirstThreshold());
 }
 
-CallTarget* Engine::FindCallTarget(int64_t id) const {
-  std::lock_guard<std::mutex> guard(lock_);
-  for (const auto& target : call_targets_) {
-    if (target->id() == id) return target.get();
-  }
-  return nullptr;
-}
-
-int Engine::compilation_count(const CallTarget& target) const {
-  std::lock_guard<std::mutex> guard(lock_);
-  auto it = compilations_.find(&target);
-  return it == compilations_.end() ? 0 : it->second.successful;
-}
-
 // Truffle's "Src" field: "<source name>:<start line> 0x<source hash>".
 std::string SourceColumn(const CallTarget& target) {
   const SourceSection* section = target.root_node()->EncapsulatingSourceSection();
@@ -200,67 +186,51 @@ void Engine::Compile(CallTarget& target) {
     state = &compilations_[&target];
   }
   if (state->failed) return;
-  if (config_.maximum_compilations() >= 0 &&
-      state->successful >= config_.maximum_compilations()) {
-    state->failed = true;
-    if (config_.trace_compilation()) {
-      log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ", "",
-                             "|Reason: Maximum compilation count ",
-                             config_.maximum_compilations(), " reached.|UTC ", UtcNow()));
-    }
-    return;
-  }
   absl::Time start = absl::Now();
-  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
-      CompileToIr(*this, target, runtime_functions_);
-  double milliseconds = absl::ToDoubleMilliseconds(absl::Now() - start);
-  if (!compilation.ok()) {
+  auto fail = [&](const absl::Status& status) {
     state->failed = true;  // permanent: never compiled again
     if (config_.trace_compilation() ||
         config_.compilation_failure_action() != config::EngineConfig::Silent) {
       log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
-                             absl::StrFormat("%4.0fms", milliseconds), "|Reason: ",
-                             compilation.status().message(), "|UTC ", UtcNow(), "|Src ",
+                             absl::StrFormat("%4.0fms", absl::ToDoubleMilliseconds(
+                                                            absl::Now() - start)),
+                             "|Reason: ", status.message(), "|UTC ", UtcNow(), "|Src ",
                              SourceColumn(target)));
     }
-    return;
+  };
+  if (config_.maximum_compilations() >= 0 &&
+      state->successful >= config_.maximum_compilations()) {
+    return fail(absl::ResourceExhaustedError(absl::StrCat(
+        "Maximum compilation count ", config_.maximum_compilations(), " reached.")));
   }
-  ++state->successful;
+  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
+      CompileToIr(*this, target, runtime_functions_);
+  if (!compilation.ok()) return fail(compilation.status());
+  double pe_milliseconds = absl::ToDoubleMilliseconds(absl::Now() - start);
   int ir_nodes = 0;
   for (ir::Block* block : (*compilation)->function->blocks()) {
     ir_nodes += static_cast<int>(block->instructions().size());
   }
   int pe_nodes = (*compilation)->ir_nodes_after_pe;
   std::unique_ptr<InstalledCode> code;
+  const void* native_entry = nullptr;
   size_t code_size = 0;
   if (config_.backend() == config::EngineConfig::ir_interpreter) {
     code = std::make_unique<IrTierCode>(*this, *std::move(compilation));
   } else {
-    absl::StatusOr<NativeTier*> tier = NativeTier::Get(
-        config::EngineConfig::Backend_Name(config_.backend()));
+    absl::StatusOr<NativeTier*> tier =
+        NativeTier::Get(config::EngineConfig::Backend_Name(config_.backend()));
+    if (!tier.ok()) return fail(tier.status());
     absl::StatusOr<std::unique_ptr<NativeCode>> native =
-        tier.ok() ? (*tier)->Compile(*this, *std::move(compilation))
-                  : absl::StatusOr<std::unique_ptr<NativeCode>>(tier.status());
-    if (!native.ok()) {
-      state->failed = true;
-      --state->successful;
-      if (config_.trace_compilation() ||
-          config_.compilation_failure_action() != config::EngineConfig::Silent) {
-        log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
-                               absl::StrFormat("%4.0fms", milliseconds), "|Reason: ",
-                               native.status().message(), "|UTC ", UtcNow(), "|Src ",
-                               SourceColumn(target)));
-      }
-      return;
-    }
+        (*tier)->Compile(*this, *std::move(compilation));
+    if (!native.ok()) return fail(native.status());
     code_size = (*native)->compiled().code_size;
+    native_entry = (*native)->compiled().entry;
     code = *std::move(native);
   }
+  ++state->successful;
+  double milliseconds = absl::ToDoubleMilliseconds(absl::Now() - start);
   InstalledCode* raw = code.get();
-  const void* native_entry = nullptr;
-  if (config_.backend() != config::EngineConfig::ir_interpreter) {
-    native_entry = static_cast<NativeCode*>(raw)->compiled().entry;
-  }
   {
     std::lock_guard<std::mutex> guard(lock_);
     code_.push_back(std::move(code));
@@ -270,7 +240,8 @@ void Engine::Compile(CallTarget& target) {
     log_->Log(absl::StrCat(
         "opt done   ", TargetColumn(target), "|Tier 1|Time ",
         absl::StrFormat("%18s", absl::StrFormat("%4.0f(%4.0f+%-4.0f)ms", milliseconds,
-                                                milliseconds, 0.0)),
+                                                pe_milliseconds,
+                                                milliseconds - pe_milliseconds)),
         absl::StrFormat("|AST %4d|Inlined %3dY %3dN|IR %6d/%6d|CodeSize %7d|Addr 0x%012x",
                         target.uninitialized_node_count(), 0, 0, pe_nodes, ir_nodes,
                         static_cast<int>(code_size),

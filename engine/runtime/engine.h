@@ -53,18 +53,14 @@ class Engine : public NodeRuntime {
 
   // ---- compilation (engine/runtime/compiler.h)
   void OnCompilationThreshold(CallTarget& target) override;
-  // The call target with `id`, or null.
-  CallTarget* FindCallTarget(int64_t id) const;
-  // The same across every engine of the process (ids are process-unique):
-  // how compiled code's call dispatch finds its callee.
+  // The call target with `id` in any engine of the process (ids are
+  // process-unique): how a deoptimization finds the frame's target.
   static CallTarget* FindCallTargetInProcess(int64_t id);
   // Compiled code of `target` deoptimized (it is dropped: the target goes
   // back to the interpreter, re-profiles and may compile again).
   void OnDeoptimized(CallTarget& target, const std::string& reason);
   // Drops every installed code (e.g. a function was redefined).
   void InvalidateAllCode(const std::string& reason);
-  // Successful compilations of `target` so far.
-  int compilation_count(const CallTarget& target) const;
   ir::RuntimeRegistry& runtime_functions() { return runtime_functions_; }
 
   // Polymorphic specialization reports so far, per node class (kind name).
