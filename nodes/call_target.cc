@@ -45,15 +45,13 @@ CallTarget::~CallTarget() = default;
 
 Value CallTarget::Call(absl::Span<const Value> arguments) {
   IncrementCallCount();
-  if (InstalledCode* code = installed_code()) {
-    if (StackLimit::IsExceeded()) ThrowStackOverflow();
-    return code->Invoke(*this, arguments);
-  }
-  if (call_and_loop_count() >= compilation_threshold()) {
-    runtime_->OnCompilationThreshold(*this);
-    if (InstalledCode* code = installed_code()) return code->Invoke(*this, arguments);
-  }
   if (StackLimit::IsExceeded()) ThrowStackOverflow();
+  InstalledCode* code = installed_code();
+  if (code == nullptr && call_and_loop_count() >= compilation_threshold()) {
+    runtime_->OnCompilationThreshold(*this);
+    code = installed_code();
+  }
+  if (code != nullptr) return code->Invoke(*this, arguments);
   FrameDescriptor& descriptor = root_->frame_descriptor();
   int slot_count = descriptor.size();
   // On the native stack: the collector scans it, and it dies with the call.
