@@ -31,6 +31,7 @@ struct McEncoder::Impl {
   std::unique_ptr<llvm::MCCodeEmitter> emitter;
   unsigned opcodes[static_cast<int>(Form::kNumForms)] = {};
   unsigned regs[3][kNumGprs] = {};
+  unsigned fs = 0;  // the FS segment register
 
   unsigned R(Gpr r, Width w = Width::k64) const { return r == kNoGpr ? 0 : regs[static_cast<int>(w)][r]; }
 };
@@ -93,6 +94,9 @@ absl::StatusOr<std::unique_ptr<McEncoder>> McEncoder::Create() {
       impl->regs[static_cast<int>(w)][r] = it->second;
     }
   }
+  auto fs = reg_by_name.find("FS");
+  if (fs == reg_by_name.end()) return absl::NotFoundError("no register FS");
+  impl->fs = fs->second;
   return std::unique_ptr<McEncoder>(new McEncoder(std::move(impl)));
 }
 
@@ -138,6 +142,14 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
     case Layout::kRel32: imm(ops.imm); break;
     case Layout::kRel32Cond: imm(ops.imm); imm(static_cast<int>(ops.cc)); break;
     case Layout::kI: imm(ops.imm); break;
+    case Layout::kRFs:
+      reg(ops.dst);
+      inst.addOperand(MCOperand::createReg(0));  // no base: absolute
+      imm(1);
+      inst.addOperand(MCOperand::createReg(0));  // no index
+      imm(ops.disp);
+      inst.addOperand(MCOperand::createReg(m.fs));
+      break;
   }
   if ((info.layout == Layout::kRR || info.layout == Layout::kRRTied ||
        info.layout == Layout::kRRI || info.layout == Layout::kR32R8 ||

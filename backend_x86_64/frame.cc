@@ -21,7 +21,8 @@ FrameLayout ComputeFrame(const codegen::MachineFunction& mf, const codegen::Regi
     if ((written & codegen::RegisterInfo::Bit(r)) != 0 && ri.IsCalleeSaved(r)) f.saved.push_back(r);
   }
   f.num_slots = mf.num_stack_slots();
-  uint32_t words = static_cast<uint32_t>(f.saved.size()) + f.num_slots;
+  f.outgoing_words = mf.outgoing_area_words();
+  uint32_t words = static_cast<uint32_t>(f.saved.size()) + f.num_slots + f.outgoing_words;
   words += words % 2;  // rsp after push rbp is 16-aligned; keep it so
   f.below_rbp = 8 * words;
   return f;
@@ -37,6 +38,10 @@ void EmitPrologue(Assembler& as, const FrameLayout& frame, const codegen::Compil
     if (limit.kind == StackLimit::Kind::kAbsolute) {
       as.MovImm(kR10, static_cast<int64_t>(reinterpret_cast<uintptr_t>(limit.address)));
       as.Emit(Form::kCmpRM, {kR11, kNoGpr, kR10, 0, 0});
+    } else if (limit.kind == StackLimit::Kind::kThreadLocal) {
+      FormOperands cmp{kR11};
+      cmp.disp = limit.offset;
+      as.Emit(Form::kCmpRFs, cmp);
     } else {
       const auto& args = SysVRegisterInfo().argument_regs;
       if (limit.arg < 0 || limit.arg >= static_cast<int>(args.size())) {

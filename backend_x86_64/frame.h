@@ -7,13 +7,16 @@
 //   [rbp]                  caller's rbp
 //   [rbp - 8 * (k + 1)]    k-th saved callee-saved register (k < n)
 //   [rbp - 8 * (n + 1 + s)] stack slot s
-//   padding to 16 bytes;   rsp (16-byte aligned in the body)
+//   padding to 16 bytes
+//   [rsp + 8 * k]          word k of the outgoing-argument area (k < a);
+//                          rsp is 16-byte aligned in the body
 //
 // Prologue:
 //   push rbp; mov rbp, rsp
 //   [stack check]  lea r11, [rbp - below_rbp]
 //                  mov r10, &limit; cmp r11, [r10]        (StackLimit::kAbsolute)
 //               or cmp r11, [arg_reg + offset]            (StackLimit::kArgument)
+//               or cmp r11, %fs:offset                    (StackLimit::kThreadLocal)
 //                  jb stack_overflow_stub
 //   push <callee-saved used>...; sub rsp, <slots + padding>
 // The overflow stub runs with nothing but rbp pushed and the argument
@@ -35,6 +38,7 @@ namespace morel::x86_64 {
 struct FrameLayout {
   std::vector<Gpr> saved;  // callee-saved registers, in push order
   uint32_t num_slots = 0;
+  uint32_t outgoing_words = 0;  // MachineFunction::outgoing_area_words, at rsp
   uint32_t below_rbp = 0;  // bytes between rbp and the body's rsp
 
   int32_t SlotOffset(uint32_t slot) const {

@@ -273,6 +273,7 @@ class FunctionEmitter {
       case MOp::kReload:
         as_.Load(R(inst.defs[0]), kRbp, frame_.SlotOffset(inst.uses[0].index));
         return;
+      case MOp::kOutgoingArea: as_.Mov(R(inst.defs[0]), kRsp); return;
       case MOp::kTarget: EmitTarget(inst); return;
     }
   }

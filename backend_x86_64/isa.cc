@@ -61,6 +61,7 @@ constexpr FormInfo kForms[] = {
     {Form::kPush, "PUSH64r", L::kR, "pushq {d}"},
     {Form::kPop, "POP64r", L::kR, "popq {d}"},
     {Form::kPushI32, "PUSH64i32", L::kI, "pushq ${i}"},
+    {Form::kCmpRFs, "CMP64rm", L::kRFs, "cmpq {fs}, {d}"},
 };
 static_assert(sizeof(kForms) / sizeof(kForms[0]) == static_cast<int>(Form::kNumForms));
 
@@ -109,6 +110,7 @@ std::string ExpectedAtt(Form form, const FormOperands& ops) {
                                         {"{d}", reg(ops.dst, Width::k64)},
                                         {"{s}", reg(ops.src, Width::k64)},
                                         {"{m}", mem},
+                                        {"{fs}", absl::StrCat("%fs:", ops.disp)},
                                         {"{i}", absl::StrCat(ops.imm)},
                                         {"{cc}", CondSuffix(ops.cc)}});
 }

@@ -8,7 +8,8 @@
 // round-trip tests compare against it, and it documents the form).
 //
 // Pattern placeholders: {d} {s} 64-bit dst/src, {d32} {d8} {s8} narrower,
-// {m} memory "disp(%base)", {i} immediate, {cc} condition suffix.
+// {m} memory "disp(%base)", {fs} "%fs:disp", {i} immediate, {cc} condition
+// suffix.
 
 #include <cstdint>
 #include <string>
@@ -38,6 +39,7 @@ enum class Layout : uint8_t {
   kRel32,       // i (pc-relative displacement)
   kRel32Cond,   // i, cc
   kI,           // i
+  kRFs,         // d, %fs:disp (thread-pointer relative: static TLS)
 };
 
 enum class Form : uint16_t {
@@ -50,6 +52,7 @@ enum class Form : uint16_t {
   kShlCL, kSarCL, kShrCL, kShlRI, kSarRI, kShrRI,
   kSetcc, kMovzxR32R8, kCmov,
   kJcc, kJmp, kCallRel32, kCallR, kRet, kPush, kPop, kPushI32,
+  kCmpRFs,
   kNumForms,
 };
 

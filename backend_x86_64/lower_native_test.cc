@@ -10,8 +10,10 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "backend_x86_64/native_ir_harness.h"
 #include "engine/codegen/lower.h"
 #include "engine/ir/builder.h"
@@ -291,16 +293,74 @@ block0(v0: i64, v1: i64):
 )");
   ASSERT_NE(f, nullptr);
   ExpectSame(*f, kPairs);
-  // Six operands plus the id do not fit the registers.
-  auto g = Parse(R"(func @wide(i64, i64) -> (i64, i64) {
-block0(v0: i64, v1: i64):
-  v2, v3 = call_target @3(v0, v1, v0, v1, v0, v1) -> (i64, i64)
-  return v2, v3
 }
-)");
-  ASSERT_NE(g, nullptr);
-  auto r = h_.Compile(*g);
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented) << r.status();
+
+// call_target with n guest arguments (2n operands: payload, tag) for every
+// n the partial evaluator emits (0..7), and more: computed values and
+// constants, values live across the calls, two calls sharing the
+// outgoing-argument area (the second passes the operands reversed), and a
+// lazy frame state on the second call.
+std::string CallWithOperandsText(int num_operands) {
+  std::string t = absl::StrCat("func @call", num_operands,
+                               "(i64, i64) -> (i64, i64) {\n"
+                               "  fs0 = lazy interpreter target 9 resume 2 locals [v0:v1] stack []\n"
+                               "block0(v0: i64, v1: i64):\n");
+  int next = 2;
+  std::vector<std::string> ops;
+  for (int k = 0; k < num_operands; ++k) {
+    if (k % 4 == 3) {
+      absl::StrAppend(&t, "  v", next, " = iconst.i64 ", 1000 + k, "\n");
+      ops.push_back(absl::StrCat("v", next++));
+    } else {
+      absl::StrAppend(&t, "  v", next, " = iconst.i64 ", 7 * k + 1, "\n");
+      absl::StrAppend(&t, "  v", next + 1, " = ", k % 2 == 0 ? "iadd" : "xor", " v", k % 3 == 0 ? 0 : 1,
+                      ", v", next, "\n");
+      ops.push_back(absl::StrCat("v", next + 1));
+      next += 2;
+    }
+  }
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (size_t i = 0; i < v.size(); ++i) absl::StrAppend(&out, i > 0 ? ", " : "", v[i]);
+    return out;
+  };
+  std::vector<std::string> reversed(ops.rbegin(), ops.rend());
+  const int live = next++;
+  absl::StrAppend(&t, "  v", live, " = imul v0, v1\n");
+  const int r = next;
+  next += 4;
+  absl::StrAppend(&t, "  v", r, ", v", r + 1, " = call_target @4(", list(ops), ") -> (i64, i64)\n");
+  absl::StrAppend(&t, "  v", r + 2, ", v", r + 3, " = call_target @4(", list(reversed),
+                  ") -> (i64, i64), fs0\n");
+  absl::StrAppend(&t, "  v", next, " = xor v", r, ", v", r + 2, "\n");
+  absl::StrAppend(&t, "  v", next + 1, " = iadd v", next, ", v", live, "\n");
+  absl::StrAppend(&t, "  v", next + 2, " = iadd v", r + 1, ", v", r + 3, "\n");
+  absl::StrAppend(&t, "  return v", next + 1, ", v", next + 2, "\n}\n");
+  return t;
+}
+
+TEST_F(LowerNativeTest, CallTargetWithAnyNumberOfOperands) {
+  for (int n = 0; n <= 7; ++n) {
+    for (int operands : {2 * n, 2 * n + 1}) {
+      SCOPED_TRACE(::testing::Message() << operands << " operands");
+      const std::string text = CallWithOperandsText(operands);
+      auto f = Parse(text.c_str());
+      ASSERT_NE(f, nullptr) << text;
+      ExpectSame(*f, kPairs);
+      // The dispatcher saw every operand: (hash, count) with count = operands.
+      auto r = ir::Interpret(*f, {3, 4}, testing::NativeEquivalentHooks());
+      ASSERT_TRUE(r.ok());
+      ASSERT_EQ(r->values.size(), 2u);
+      EXPECT_EQ(r->values[1], 2 * operands);
+    }
+  }
+  // The operands are stored in the outgoing-argument area, whose address is
+  // the second argument of the dispatcher.
+  auto f = Parse(CallWithOperandsText(3).c_str());
+  ASSERT_NE(f, nullptr);
+  const std::string mir = MachineIr(*f);
+  EXPECT_NE(mir.find("outgoing.area"), std::string::npos) << mir;
+  EXPECT_NE(mir.find("store"), std::string::npos) << mir;
 }
 
 TEST_F(LowerNativeTest, DirectCallsBetweenCompiledFunctions) {
@@ -510,6 +570,54 @@ block0(v0: i64, v1: i64):
   auto overflow = (*native)->Run({3, 4});
   ASSERT_TRUE(overflow.ok());
   EXPECT_EQ(overflow->values, (std::vector<int64_t>{1007, 42}));
+}
+
+thread_local uint64_t tls_limit = 0;
+
+uintptr_t ThreadPointer() {
+  uintptr_t tp = 0;
+#if defined(__x86_64__)
+  asm("mov %%fs:0, %0" : "=r"(tp));
+#endif
+  return tp;
+}
+
+TEST_F(LowerNativeTest, StackCheckWithAThreadLocalLimit) {
+  auto f = Parse(R"(func @f(i64, i64) -> (i64, i64) {
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v1
+  return v2, v1
+}
+)");
+  ASSERT_NE(f, nullptr);
+  codegen::NativeCompileOptions options = h_.DefaultOptions();
+  options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
+  options.codegen.stack_limit.offset =
+      static_cast<int32_t>(reinterpret_cast<uintptr_t>(&tls_limit) - ThreadPointer());
+  options.codegen.stack_overflow_handler = reinterpret_cast<const void*>(&OverflowHandler);
+  auto native = h_.Compile(*f, options);
+  ASSERT_TRUE(native.ok()) << native.status();
+  tls_limit = 0;
+  auto ok = (*native)->Run({3, 4});
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->values, (std::vector<int64_t>{7, 4}));
+  // The limit is compared with the frame, not with some other address: just
+  // below this frame passes, far above it fails.
+  tls_limit = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - (64 << 10);
+  ok = (*native)->Run({3, 4});
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->values, (std::vector<int64_t>{7, 4}));
+  tls_limit = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) + (64 << 10);
+  auto overflow = (*native)->Run({3, 4});
+  ASSERT_TRUE(overflow.ok());
+  EXPECT_EQ(overflow->values, (std::vector<int64_t>{1007, 42}));
+  // Each thread reads its own limit: a new thread's is 0.
+  absl::StatusOr<ir::ExecutionResult> other = absl::UnknownError("not run");
+  std::thread thread([&] { other = (*native)->Run({3, 4}); });
+  thread.join();
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(other->values, (std::vector<int64_t>{7, 4}));
+  tls_limit = 0;
 }
 
 // A lazy deopt state is readable while the callee runs: with every value

@@ -69,8 +69,7 @@ int64_t Arg(absl::Span<const int64_t> a, size_t i) { return i < a.size() ? a[i] 
 std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> a,
                                        size_t num_results) {
   static constexpr size_t kArity[] = {0, 2, 3, 5};
-  const size_t arity = id >= 1 && id <= 3 ? kArity[id] : 0;
-  a = a.subspan(0, std::min(arity, a.size()));
+  if (id >= 1 && id <= 3) a = a.subspan(0, std::min(kArity[id], a.size()));
   auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
   std::vector<int64_t> r;
   switch (id) {
@@ -82,15 +81,21 @@ std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> a,
       r = {static_cast<int64_t>(h), static_cast<int64_t>(h >> 7)};
       break;
     }
+    case 4: {  // every operand, and how many there are
+      uint64_t h = 1469598103934665603ull ^ a.size();
+      for (int64_t v : a) h = (h ^ u(v)) * 1099511628211ull;
+      r = {static_cast<int64_t>(h), static_cast<int64_t>(a.size())};
+      break;
+    }
     default: r = {id, -1}; break;
   }
   r.resize(num_results);
   return r;
 }
 
-ValuePair TestDispatch(int64_t id, int64_t a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4) {
-  const int64_t args[] = {a0, a1, a2, a3, a4};
-  std::vector<int64_t> r = DispatchSemantics(id, args, 2);
+ValuePair TestDispatch(int64_t id, const int64_t* operands, int64_t count) {
+  std::vector<int64_t> r =
+      DispatchSemantics(id, absl::Span<const int64_t>(operands, static_cast<size_t>(count)), 2);
   return {static_cast<uint64_t>(r[0]), static_cast<uint64_t>(r[1])};
 }
 

@@ -21,12 +21,13 @@
 
 namespace morel::x86_64::testing {
 
-// The test call_target dispatcher: ValuePair(id, a0..a4) computed by
-// DispatchSemantics. Like a real runtime it knows each target's arity and
-// reads only those registers: id 1 reads 2 operands, id 2 reads 3, id 3
-// reads 5; others read none and return {id, -1}.
-codegen::ValuePair TestDispatch(int64_t id, int64_t a0, int64_t a1, int64_t a2, int64_t a3,
-                                int64_t a4);
+// The test call_target dispatcher (engine/codegen/lower.h convention:
+// the call's operands in the caller's outgoing-argument area): ValuePair
+// computed by DispatchSemantics. Like a real runtime, ids 1..3 have an
+// arity and read only that many operands: id 1 reads 2, id 2 reads 3, id 3
+// reads 5; id 4 hashes all operands and returns (hash, count); others read
+// none and return {id, -1}.
+codegen::ValuePair TestDispatch(int64_t id, const int64_t* operands, int64_t count);
 std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> args,
                                        size_t num_results);
 

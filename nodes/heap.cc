@@ -56,6 +56,18 @@ void RunOnLargeStack(size_t stack_bytes, void (*function)(void*), void* argument
   pthread_join(thread, nullptr);
 }
 
+ScopedThreadRegistration::ScopedThreadRegistration() {
+  Initialize();
+  if (GC_thread_is_registered()) return;
+  struct GC_stack_base base;
+  if (GC_get_stack_base(&base) != GC_SUCCESS) return;
+  registered_ = GC_register_my_thread(&base) == GC_SUCCESS;
+}
+
+ScopedThreadRegistration::~ScopedThreadRegistration() {
+  if (registered_) GC_unregister_my_thread();
+}
+
 void Collect() { GC_gcollect(); }
 size_t HeapSize() { return GC_get_heap_size(); }
 

@@ -35,6 +35,20 @@ void FreeRoot(void* pointer);
 // runs there so deep recursion has room (StackLimit guards the end).
 void RunOnLargeStack(size_t stack_bytes, void (*function)(void*), void* argument);
 
+// Registers the calling thread with the collector for the scope's life (its
+// stack and registers become roots, and it may allocate). For threads not
+// started through RunOnLargeStack, e.g. compiler threads.
+class ScopedThreadRegistration {
+ public:
+  ScopedThreadRegistration();
+  ~ScopedThreadRegistration();
+  ScopedThreadRegistration(const ScopedThreadRegistration&) = delete;
+  ScopedThreadRegistration& operator=(const ScopedThreadRegistration&) = delete;
+
+ private:
+  bool registered_ = false;
+};
+
 // Forces a full collection (tests, benchmarks).
 void Collect();
 // Bytes in the collected heap, including free blocks.

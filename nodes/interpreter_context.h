@@ -20,6 +20,8 @@
 
 #include <cstdint>
 
+#include "absl/types/span.h"
+#include "nodes/call_nodes.h"
 #include "nodes/value.h"
 
 namespace morel {
@@ -50,6 +52,17 @@ struct InterpreterContext {
   static bool And(bool a, bool b) { return a && b; }
   static bool Or(bool a, bool b) { return a || b; }
   static bool Not(bool a) { return !a; }
+  // Short-circuit forms: `rest` (a callable returning Bool) runs only when
+  // needed, so it may do what is only safe after `first` (e.g. load a field
+  // through a payload that `first` proved to be an object pointer).
+  template <typename Rest>
+  static bool AndThen(bool first, Rest rest) {
+    return first && rest();
+  }
+  template <typename Rest>
+  static bool OrElse(bool first, Rest rest) {
+    return first || rest();
+  }
 
   // ---- 64-bit arithmetic
   static Overflowing<int64_t> AddOverflow(int64_t a, int64_t b) {
@@ -103,13 +116,38 @@ struct InterpreterContext {
   // Compiler directives (nodes/directives.h) in context form.
   static void TransferToInterpreter() {}
   static void TransferToInterpreterAndInvalidate() {}
+  // Compiled code leaves for the interpreter when `condition` holds, before
+  // anything after it happened; the interpreter is already there.
+  static void TransferToInterpreterIf(bool) {}
   static constexpr bool InInterpreter() { return true; }
 
+  // An assumption (Truffle's Assumption; any type with IsValid(), e.g.
+  // runtime::Assumption): the interpreter checks it; compiled code relies
+  // on it without a check and is invalidated when it breaks.
+  template <typename A>
+  static bool AssumptionValid(const A* assumption) {
+    return assumption->IsValid();
+  }
+
   // A call the compiler does not enter (a boundary): runtime functions,
-  // slow paths, guest errors.
+  // slow paths, guest errors. Arguments are passed as given, including
+  // absl::Span<const Value> (compiled code passes those through a
+  // per-thread argument stack).
   template <auto Function, typename... Args>
   static auto Call(Args... args) {
     return Function(args...);
+  }
+  // Call of a runtime function that may run guest code (e.g. an indirect
+  // call): compiled code checks afterwards that it was not invalidated
+  // meanwhile (lazy invalidation, engine/pe).
+  template <auto Function, typename... Args>
+  static auto CallGuest(Args... args) {
+    return Function(args...);
+  }
+  // A guest call through a call node (DirectCallNode, nodes/call_nodes.h):
+  // compiled code calls the node's current target (splits respected).
+  static Value CallDirect(DirectCallNode* call, absl::Span<const Value> arguments) {
+    return call->Call(arguments);
   }
 
   bool rewrite = false;

@@ -77,6 +77,7 @@ void Node::ReplaceImpl(std::unique_ptr<Node> replacement,
     detached_retired->emplace_back(old_node);
     return;
   }
+  root->NoteRewrite();
   if (CallTarget* target = root->call_target()) {
     target->runtime()->OnNodeReplaced(*target, *old_node, *new_node, reason);
   }

@@ -17,7 +17,7 @@ Outcome ResumeActivation(Frame& frame, absl::Span<const ResumeEntry> path) {
       innermost.node->Resume(frame, innermost.next_child, innermost.done);
   for (size_t i = path.size() - 1; i-- > 0;) {
     const ResumeEntry& entry = path[i];
-    std::vector<Outcome> done = entry.done;
+    heap::TracedVector<Outcome> done = entry.done;
     done.push_back(outcome);
     outcome = entry.node->Resume(frame, entry.next_child + 1, done);
   }

@@ -25,11 +25,18 @@
 // A node that can contain a deoptimization point implements Node::Resume;
 // the numbering of its children is part of its contract with the partial
 // evaluator (which emits the paths) and is documented on each node class.
+//
+// After its own operation: a node whose operation calls guest code (a call
+// node) also resumes with next_child == its child count + 1, where the last
+// done outcome is the operation's result; it returns that result without
+// performing the operation again. Compiled code uses that point when it
+// finds itself invalidated after a call (lazy invalidation, engine/pe).
 
 #include <vector>
 
 #include "absl/types/span.h"
 #include "nodes/frame.h"
+#include "nodes/heap.h"
 #include "nodes/value.h"
 
 namespace morel {
@@ -49,7 +56,9 @@ struct Outcome {
 struct ResumeEntry {
   Node* node;
   int next_child;
-  std::vector<Outcome> done;
+  // A collector root: outer entries' values stay in use while inner nodes
+  // run (and allocate).
+  heap::TracedVector<Outcome> done;
 };
 
 // Runs the rest of the activation described by `path` (root first) in

@@ -5,6 +5,8 @@
 // frame layout, the lock that serializes rewrites of its tree (one lock per
 // root, as in Truffle), and the nodes retired by Replace().
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -63,6 +65,13 @@ class RootNode : public Node {
   // Keeps a replaced node alive until this root dies.
   void Retire(std::unique_ptr<Node> node);
 
+  // Counts rewrites of this tree: a specialization change (state word or
+  // inline-cache entry) or a Replace(). A compilation reads it when partial
+  // evaluation starts (under lock()) and again before installing its code;
+  // if it moved, the code describes an old tree and is discarded.
+  void NoteRewrite() { rewrite_count_.fetch_add(1, std::memory_order_release); }
+  uint64_t rewrite_count() const { return rewrite_count_.load(std::memory_order_acquire); }
+
  private:
   friend class CallTarget;
   void set_call_target(CallTarget* call_target) { call_target_ = call_target; }
@@ -71,6 +80,7 @@ class RootNode : public Node {
   std::unique_ptr<FrameDescriptor> frame_descriptor_;
   CallTarget* call_target_ = nullptr;
   mutable std::recursive_mutex lock_;
+  std::atomic<uint64_t> rewrite_count_{0};
   std::vector<std::unique_ptr<Node>> retired_;
 };
 

@@ -389,6 +389,9 @@ class Specializer {
       uint32_t new_state = state_.load(std::memory_order_relaxed);
       Choose(node, new_state, choice, Indices{}, args...);
       state_.store(new_state, std::memory_order_release);
+      // Compilations in flight (background) must not install code built
+      // from the tree as it was before this round.
+      if (root != nullptr) root->NoteRewrite();
       // Truffle's rule: only a node that was already specialized (or had
       // excluded something) can become more polymorphic, and it did if its
       // state changed or its caches grew.

@@ -25,6 +25,14 @@ class StackLimit {
   // The lowest usable address of this thread's stack plus kReserve.
   static void InitializeForCurrentThread();
 
+  // Where this thread's limit lives (initialized first if needed). Compiled
+  // code reads the limit in its prologue through the thread pointer
+  // (engine/runtime/native_tier.cc).
+  static const uintptr_t* LimitAddress() {
+    if (limit_ == 0) InitializeForCurrentThread();
+    return &limit_;
+  }
+
  private:
   static thread_local uintptr_t limit_;
 };

@@ -18,6 +18,10 @@ SplittingOptions SplittingOptions::FromConfig(const config::EngineConfig& config
   options.trace_events = config.splitting_trace_events();
   options.trace_splitting = config.trace_splitting();
   options.trace_summary = config.trace_splitting_summary();
+  // Forcing every split is forcing splits: SplittingAllowForcedSplits=false
+  // turns it off like it turns off CloneCallTarget().
+  options.force_all =
+      config.splitting_force_all() && config.splitting_allow_forced_splits();
   options.dump_directory = absl::StrCat(config.dump_path(), "/splitting");
 
   // EngineData: CompileImmediately forces single tier and zero thresholds.

@@ -22,6 +22,9 @@ struct SplittingOptions {
   bool trace_events = false;
   bool trace_splitting = false;
   bool trace_summary = false;
+  // SplittingForceAll, and SplittingAllowForcedSplits: every direct call
+  // node makes a forced split at its first call.
+  bool force_all = false;
   // Where SplittingDumpDecisions writes (DumpPath + "/splitting").
   std::string dump_directory = "morel_dumps/splitting";
 

@@ -18,6 +18,7 @@ TEST(SplittingOptionsTest, DefaultsAreTruffles) {
   EXPECT_FALSE(options.trace_events);
   EXPECT_FALSE(options.trace_splitting);
   EXPECT_FALSE(options.trace_summary);
+  EXPECT_FALSE(options.force_all);
   EXPECT_EQ(options.dump_directory, "morel_dumps/splitting");
   EXPECT_EQ(options.call_threshold_in_interpreter, 1);
   EXPECT_EQ(options.call_and_loop_threshold_in_interpreter, 400);
@@ -31,6 +32,14 @@ TEST(SplittingOptionsTest, LatencyModeOrSplittingFalseDisables) {
   EXPECT_TRUE(SplittingOptions::FromConfig(config).enabled);
   config.set_splitting(false);
   EXPECT_FALSE(SplittingOptions::FromConfig(config).enabled);
+}
+
+TEST(SplittingOptionsTest, ForceAllNeedsForcedSplitsAllowed) {
+  config::EngineConfig config;
+  config.set_splitting_force_all(true);
+  EXPECT_TRUE(SplittingOptions::FromConfig(config).force_all);
+  config.set_splitting_allow_forced_splits(false);
+  EXPECT_FALSE(SplittingOptions::FromConfig(config).force_all);
 }
 
 TEST(SplittingOptionsTest, ThresholdsFollowTiers) {

@@ -30,8 +30,9 @@ SplittingStrategy::SplittingStrategy(SplittingOptions options, runtime::EngineLo
       factory_(std::move(factory)),
       marker_(options_, log) {}
 
-void SplittingStrategy::OnTargetCreated(const CallTarget& target) {
+void SplittingStrategy::OnTargetCreated(CallTarget& target) {
   if (target.is_split()) return;
+  if (options_.enabled && options_.force_all) target.set_needs_split(true);
   std::lock_guard<std::mutex> guard(lock_);
   if (options_.enabled) {
     split_limit_ += static_cast<int>(options_.growth_limit *
@@ -93,6 +94,12 @@ std::string SplittingStrategy::CheckSplitLocked(const DirectCallNode& call,
   return "";
 }
 
+std::string SplittingStrategy::CheckForcedSplit(const DirectCallNode& call) const {
+  if (!CanSplit(call)) return "Split not possible.";
+  if (IsRecursiveSplit(call, kRecursiveSplitDepth)) return "Recursive split.";
+  return "";
+}
+
 CallTarget* SplittingStrategy::BeforeCall(DirectCallNode& call, CallTarget* target) {
   std::string refusal;
   {
@@ -101,19 +108,19 @@ CallTarget* SplittingStrategy::BeforeCall(DirectCallNode& call, CallTarget* targ
       statistics_.total_executed_node_count += target->uninitialized_node_count();
     }
     if (!target->needs_split()) return target;
-    refusal = CheckSplitLocked(call, *target);
+    refusal = options_.force_all ? CheckForcedSplit(call) : CheckSplitLocked(call, *target);
   }
   if (!refusal.empty()) {
     TraceSplitFailed(call, refusal);
     return target;
   }
-  CallTarget* split = DoSplit(call, /*forced=*/false);
+  CallTarget* split = DoSplit(call, /*forced=*/options_.force_all);
   return split != nullptr ? split : call.current_call_target();
 }
 
 bool SplittingStrategy::ForceSplit(DirectCallNode& call) {
   if (!options_.allow_forced_splits) return false;
-  if (!CanSplit(call) || IsRecursiveSplit(call, kRecursiveSplitDepth)) return false;
+  if (!CheckForcedSplit(call).empty()) return false;
   return DoSplit(call, /*forced=*/true) != nullptr;
 }
 

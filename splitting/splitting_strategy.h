@@ -34,6 +34,16 @@
 // possible split and no recursion; they ignore budget and size and, as in
 // Truffle's master (2023) TruffleSplittingStrategy#forceSplitting, charge
 // the callee's size to the budget twice (once there and once in doSplit).
+//
+// SplittingForceAll (a stress mode, not in Truffle) forces every split:
+// every source call target is marked needs-split when it is created, so
+// every direct call node reaches the split decision at its first interpreter
+// call, and the decision is a forced split — "Split not possible." and
+// "Recursive split." still refuse it (traced as usual), budget and size do
+// not. Split copies are not marked, and their call nodes call the source
+// targets, so each call path gets its own copies down to the recursion
+// guard. The interpreter's call path is unchanged: it already checks the
+// needs-split flag.
 
 #include <functional>
 #include <memory>
@@ -72,8 +82,9 @@ class SplittingStrategy {
   const SplittingOptions& options() const { return options_; }
 
   // A source (non-split) call target was loaded: the budget grows by
-  // (int)(SplittingGrowthLimit * its uninitialized node count).
-  void OnTargetCreated(const CallTarget& target);
+  // (int)(SplittingGrowthLimit * its uninitialized node count). With
+  // SplittingForceAll the target is marked needs-split.
+  void OnTargetCreated(CallTarget& target);
   // A node reported a polymorphic specialization.
   void OnPolymorphicSpecialize(const Node& source);
   // The call node's one split decision; returns the target to call.
@@ -96,6 +107,8 @@ class SplittingStrategy {
   static bool IsRecursiveSplit(const DirectCallNode& call, int max_depth);
   // Requires lock_. The first failing check's message, or "" for go.
   std::string CheckSplitLocked(const DirectCallNode& call, const CallTarget& target) const;
+  // The checks a forced split keeps (SplittingForceAll's decisions).
+  std::string CheckForcedSplit(const DirectCallNode& call) const;
   // Charges the budget and statistics, clones and installs. Returns the
   // split target, or null if the root produced no clone.
   CallTarget* DoSplit(DirectCallNode& call, bool forced);

@@ -290,6 +290,114 @@ TEST(SplittingStrategyTest, RecursionGuardAllowsTwoSplitAncestors) {
   }
 }
 
+// SplittingForceAll: no polymorphism, no budget (growth limit 0) and a callee
+// over SplittingMaxCalleeSize, yet every call node splits at its first call,
+// as a forced split.
+TEST(SplittingStrategyTest, ForceAllSplitsEveryCallNodeAtItsFirstCall) {
+  config::EngineConfig config;
+  config.set_splitting_growth_limit(0);
+  config.set_splitting_force_all(true);
+  SplittingTestRuntime runtime(config);
+  CallTarget* f = DefineFunction(runtime, "f", Arg(0), nullptr, RootOptions{true, 500});
+  EXPECT_TRUE(f->needs_split()) << "force-all marks every source target when it is created";
+  auto first = DirectCallNode::Create(f);
+  auto second = DirectCallNode::Create(f);
+  auto never_called = DirectCallNode::Create(f);
+  EXPECT_EQ(first->Call({Value::Long(1)}), Value::Long(1));
+  EXPECT_TRUE(first->IsCallTargetCloned());
+  EXPECT_EQ(second->Call({Value::Long(2)}), Value::Long(2));
+  EXPECT_TRUE(second->IsCallTargetCloned());
+  EXPECT_NE(first->current_call_target(), second->current_call_target());
+  EXPECT_FALSE(never_called->IsCallTargetCloned());
+  for (CallTarget* split : runtime.split_targets()) {
+    EXPECT_EQ(split->source_call_target(), f);
+    EXPECT_FALSE(split->needs_split()) << "split copies are not marked";
+  }
+  EXPECT_EQ(runtime.split_targets().size(), 2u);
+  first->Call({Value::Long(3)});  // decided once: no new split
+  EXPECT_EQ(runtime.split_targets().size(), 2u);
+  // Counted like CloneCallTarget(): forced, the size charged twice.
+  SplitStatistics statistics = runtime.strategy().statistics();
+  EXPECT_EQ(statistics.split_count, 2);
+  EXPECT_EQ(statistics.forced_split_count, 2);
+  EXPECT_EQ(statistics.split_node_count, 1000);
+  EXPECT_EQ(runtime.strategy().split_count(), 2000);
+}
+
+// g(x) calls f(x): each call path gets its own copies, outer to inner.
+TEST(SplittingStrategyTest, ForceAllGivesEachCallPathItsOwnCopies) {
+  config::EngineConfig config;
+  config.set_splitting_force_all(true);
+  SplittingTestRuntime runtime(config);
+  CallTarget* f = DefineFunction(runtime, "f", Add(Arg(0), Const(1)), nullptr, kCloneable);
+  CallTarget* g = DefineFunction(runtime, "g", std::make_unique<CallDirectNode>(f, List(Arg(0))),
+                                 nullptr, kCloneable);
+  auto first = DirectCallNode::Create(g);
+  auto second = DirectCallNode::Create(g);
+  EXPECT_EQ(first->Call({Value::Long(1)}), Value::Long(2));
+  EXPECT_EQ(second->Call({Value::Long(5)}), Value::Long(6));
+  std::vector<CallTarget*> splits = runtime.split_targets();
+  EXPECT_EQ(Sources(splits), (std::vector<CallTarget*>{g, f, g, f}));
+  EXPECT_EQ(splits[0]->call_count(), 1);
+  EXPECT_EQ(splits[1]->call_count(), 1);
+  EXPECT_EQ(g->call_count(), 0) << "the source g never runs";
+  EXPECT_EQ(f->call_count(), 0) << "the source f never runs";
+}
+
+// The recursion guard still refuses (RecursionGuardAllowsTwoSplitAncestors,
+// without marking by hand and without budget).
+TEST(SplittingStrategyTest, ForceAllKeepsTheRecursionGuard) {
+  std::string log = TempPath("force_all_recursion.log");
+  config::EngineConfig config;
+  config.set_splitting_growth_limit(0);
+  config.set_splitting_force_all(true);
+  config.set_trace_splitting(true);
+  SplittingTestRuntime runtime(config, log);
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  int c = descriptor->AddSlot("c");
+  CallTarget* r = DefineFunction(
+      runtime, "r",
+      Block(Write(c, Arg(0)),
+            While(LessThan(Const(0), Read(c)),
+                  Block(Invoke(Arg(1), Add(Arg(0), Const(-1)), Arg(1)), Write(c, Const(0)))),
+            Arg(0)),
+      std::move(descriptor), kCloneable);
+  auto main_call = DirectCallNode::Create(r);
+  EXPECT_EQ(main_call->Call({Value::Long(10), FunctionValue(r)}), Value::Long(10));
+  std::vector<CallTarget*> splits = runtime.split_targets();
+  EXPECT_EQ(splits.size(), 6u);
+  for (CallTarget* split : splits) EXPECT_EQ(split->source_call_target(), r);
+  std::vector<std::string> failures = LinesStartingWith(ReadLines(log), "[engine] split failed");
+  ASSERT_EQ(failures.size(), 2u);
+  for (const std::string& line : failures) {
+    EXPECT_EQ(line.rfind("[engine] split failed Recursive split. r ", 0), 0u) << line;
+  }
+  EXPECT_EQ(runtime.strategy().statistics().forced_split_count, 6);
+}
+
+TEST(SplittingStrategyTest, ForceAllNeedsSplittingAndForcedSplits) {
+  auto expect_no_split = [](config::EngineConfig config, const char* what) {
+    config.set_splitting_force_all(true);
+    SplittingTestRuntime runtime(config);
+    CallTarget* f = DefineFunction(runtime, "f", Arg(0), nullptr, kCloneable);
+    auto call = DirectCallNode::Create(f);
+    call->Call({Value::Long(1)});
+    call->Call({Value::Long(1)});
+    EXPECT_FALSE(f->needs_split()) << what;
+    EXPECT_FALSE(call->IsCallTargetCloned()) << what;
+    EXPECT_TRUE(runtime.split_targets().empty()) << what;
+  };
+  config::EngineConfig config;
+  config.set_splitting(false);
+  expect_no_split(config, "Splitting=false");
+  config = config::EngineConfig();
+  config.set_mode(config::EngineConfig::latency);
+  expect_no_split(config, "Mode=latency");
+  config = config::EngineConfig();
+  config.set_splitting_allow_forced_splits(false);
+  expect_no_split(config, "SplittingAllowForcedSplits=false");
+}
+
 TEST(SplittingStrategyTest, SplitNotifiesTheCallersCallTarget) {
   SplittingTestRuntime runtime(TestConfig());
   BoostSplitLimit(runtime);

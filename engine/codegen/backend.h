@@ -55,8 +55,12 @@ using DeoptHandler = ValuePair (*)(uint64_t deopt_id, uint64_t* saved_regs,
 // pointer). kAbsolute: a uint64_t at `address` (a process-wide limit, or the
 // runtime patches per thread). kArgument: a uint64_t at [argument `arg` +
 // `offset`], e.g. a field of a per-thread context passed as argument 0.
+// kThreadLocal: a uint64_t at thread pointer + `offset` (x86_64: %fs:offset),
+// i.e. a thread_local variable of the static TLS block (the executable or a
+// library loaded at start-up, not a dlopen'ed one), whose offset from the
+// thread pointer is the same on every thread (ThreadPointerOffset).
 struct StackLimit {
-  enum class Kind : uint8_t { kNone, kAbsolute, kArgument };
+  enum class Kind : uint8_t { kNone, kAbsolute, kArgument, kThreadLocal };
   Kind kind = Kind::kNone;
   const void* address = nullptr;
   int arg = 0;

@@ -259,10 +259,38 @@ void Lowerer::LowerGuard(const ir::Instruction& inst) {
 
 // ------------------------------------------------------------------- calls
 
+// call_target through the dispatcher: dispatch(id, operands, count) with the
+// operands stored in the outgoing-argument area, so any number fits and the
+// runtime can hand the area on as the callee's argument array unchanged.
+absl::StatusOr<std::vector<Op>> Lowerer::DispatchArguments(const ir::Instruction& inst) {
+  if (ri_.argument_regs.size() < 3) {
+    return Unimplemented(inst, "the dispatcher convention needs 3 argument registers");
+  }
+  const Op id = Op::Phys(ri_.argument_regs[0]);
+  const Op area = Op::Phys(ri_.argument_regs[1]);
+  const Op count = Op::Phys(ri_.argument_regs[2]);
+  const auto& operands = inst.operands();
+  if (operands.empty()) {
+    Emit(mi::MovImm(area, 0));
+  } else {
+    mf_.ReserveOutgoingArea(static_cast<uint32_t>(operands.size()));
+    const uint32_t base = Temp();
+    Emit(mi::OutgoingArea(Op::VReg(base)));
+    for (size_t k = 0; k < operands.size(); ++k) {
+      Op value = Use(operands[k]);
+      Emit(mi::Store(Op::VReg(base), static_cast<int32_t>(8 * k), value));
+    }
+    Emit(mi::Mov(area, Op::VReg(base)));
+  }
+  Emit(mi::MovImm(id, inst.imm()));
+  Emit(mi::MovImm(count, static_cast<int64_t>(operands.size())));
+  return std::vector<Op>{id, area, count};
+}
+
+
 absl::Status Lowerer::LowerCall(const ir::Instruction& inst) {
   const void* address = nullptr;
   std::vector<Op> args;
-  size_t reg = 0;
   if (inst.opcode() == Opcode::kCallRuntime) {
     address = inst.callee()->address;
     if (address == nullptr) {
@@ -279,25 +307,27 @@ absl::Status Lowerer::LowerCall(const ir::Instruction& inst) {
             "cannot lower '", ir::PrintInstruction(inst),
             "': no LoweringOptions::call_target_dispatch and the target is not resolved"));
       }
-      if (ri_.argument_regs.empty()) return Unimplemented(inst, "no argument registers");
-      Emit(mi::MovImm(Op::Phys(ri_.argument_regs[0]), inst.imm()));
-      args.push_back(Op::Phys(ri_.argument_regs[0]));
-      reg = 1;
+      absl::StatusOr<std::vector<Op>> dispatch_args = DispatchArguments(inst);
+      if (!dispatch_args.ok()) return dispatch_args.status();
+      args = *std::move(dispatch_args);
     }
   }
-  if (reg + inst.operands().size() > ri_.argument_regs.size()) {
-    return Unimplemented(inst, absl::StrCat("more operands than argument registers (",
-                                            ri_.argument_regs.size() - reg,
-                                            "): stack-passed arguments are not supported"));
-  }
-  for (const ir::Value* v : inst.operands()) {
-    const Op r = Op::Phys(ri_.argument_regs[reg++]);
-    if (std::optional<int64_t> c = ConstantOf(v)) {
-      Emit(mi::MovImm(r, *c));
-    } else {
-      Emit(mi::Mov(r, Op::VReg(VRegOf(v))));
+  if (args.empty()) {  // a direct call: the operands in the argument registers
+    if (inst.operands().size() > ri_.argument_regs.size()) {
+      return Unimplemented(inst, absl::StrCat("more operands than argument registers (",
+                                              ri_.argument_regs.size(),
+                                              "): stack-passed arguments are not supported"));
     }
-    args.push_back(r);
+    size_t reg = 0;
+    for (const ir::Value* v : inst.operands()) {
+      const Op r = Op::Phys(ri_.argument_regs[reg++]);
+      if (std::optional<int64_t> c = ConstantOf(v)) {
+        Emit(mi::MovImm(r, *c));
+      } else {
+        Emit(mi::Mov(r, Op::VReg(VRegOf(v))));
+      }
+      args.push_back(r);
+    }
   }
   std::vector<Op> results;
   for (size_t i = 0; i < inst.results().size(); ++i) {

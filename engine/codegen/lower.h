@@ -20,12 +20,15 @@
 //   * call_runtime: arguments in the argument registers, kCall to
 //     RuntimeFunction::address, results from the return registers.
 //   * call_target <id>(args): if LoweringOptions::resolve_call_target gives
-//     an address, a direct call with the args in the argument registers;
-//     otherwise a call of LoweringOptions::call_target_dispatch with the
-//     target id in argument register 0 and the call's operands in argument
-//     registers 1.. (SysV: `Value dispatch(int64_t id, Value a, Value b,
-//     uint64_t c)` with `struct Value {uint64_t bits, tag;}`), results in the
-//     return registers. More operands than registers: Unimplemented.
+//     an address, a direct call with the args in the argument registers
+//     (more args than registers: Unimplemented); otherwise a call of
+//     LoweringOptions::call_target_dispatch as
+//       `ValuePair dispatch(int64_t id, const uint64_t* operands, int64_t n)`
+//     with the call's n operands stored in the function's outgoing-argument
+//     area (MachineFunction::ReserveOutgoingArea, MOp::kOutgoingArea) --
+//     any number of them; for guest values (payload, tag) pairs the area is
+//     an array of `struct Value {uint64_t bits, tag;}` -- and `operands`
+//     null when n = 0. Results in the return registers.
 //   * guard: kDeoptIf with a DeoptState; `iadd/isub/imul` +
 //     `*_overflows` + `not` + `guard` (i64) fuse into add.ovf/sub.ovf/mul.ovf
 //     whose overflow exit is the guard's deopt; a guard on a single-use icmp
@@ -40,8 +43,8 @@
 //   * Unimplemented (a status naming the opcode, never a miscompile): any f64
 //     value (fadd..fdiv, bitcast/load/store of f64, f64 parameters), i1/i32
 //     load and store (the machine IR has only 64-bit memory operations),
-//     more parameters/call operands than argument registers, more than 2
-//     results.
+//     more parameters, or operands of a call_runtime or a resolved
+//     call_target, than argument registers, more than 2 results.
 
 #include <cstdint>
 #include <functional>

@@ -67,6 +67,7 @@ class Lowerer {
   // ----------------------------------------------- effects and control
   absl::Status LowerInst(const ir::Instruction& inst);
   absl::Status LowerCall(const ir::Instruction& inst);
+  absl::StatusOr<std::vector<Op>> DispatchArguments(const ir::Instruction& inst);
   void LowerGuard(const ir::Instruction& inst);
   absl::Status LowerTerminator(const ir::Instruction& inst);
   void EmitCopies(const ir::BlockCall& edge);

@@ -35,7 +35,7 @@ absl::string_view MOpName(MOp op) {
       "mul",     "and",     "or",      "xor",           "shl",    "sar",     "shr",
       "add.ovf", "sub.ovf", "mul.ovf", "div",           "rem",    "neg",     "not",
       "cmpset",  "branch",  "jump",    "ret",           "call",   "call.ind", "deopt",
-      "deopt.if", "spill",  "reload",  "target"};
+      "deopt.if", "spill",  "reload",  "outgoing.area", "target"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<int>(MOp::kTarget) + 1);
   return kNames[static_cast<int>(op)];
 }
@@ -158,6 +158,7 @@ MachineInst Deopt(int32_t state) {
   inst.deopt = state;
   return inst;
 }
+MachineInst OutgoingArea(Op d) { return {MOp::kOutgoingArea, Cond::kEq, {d}, {}}; }
 MachineInst DeoptIf(Cond c, Op a, Op b, int32_t state) {
   MachineInst inst{MOp::kDeoptIf, c, {}, {a, b}};
   inst.deopt = state;

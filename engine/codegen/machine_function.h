@@ -78,6 +78,8 @@ enum class MOp : uint8_t {
   kDeoptIf,    // - -> a, b|imm             exits via inst.deopt if (a cond b)
   kSpill,      // - -> reg, slot            inserted by the register allocator
   kReload,     // reg -> slot               inserted by the register allocator
+  kOutgoingArea,  // d -> -                 d = address of word 0 of the function's
+                  //                          outgoing-argument area (see below)
   kTarget,     // target-defined (target_opcode)
 };
 absl::string_view MOpName(MOp op);
@@ -159,6 +161,17 @@ class MachineFunction {
   uint32_t NewStackSlot() { return num_stack_slots_++; }
   uint32_t num_stack_slots() const { return num_stack_slots_; }
 
+  // The outgoing-argument area: `words` contiguous 8-byte words at
+  // ascending addresses in the function's own frame (x86_64: at the bottom,
+  // [sp + 8k]), whose address kOutgoingArea yields. Lowering stores the
+  // operands of a call there and passes its address, so a call can pass any
+  // number of values; the area is reused by every call (the caller is
+  // suspended while a callee reads it) and is never part of a deopt state.
+  void ReserveOutgoingArea(uint32_t words) {
+    if (words > outgoing_area_words_) outgoing_area_words_ = words;
+  }
+  uint32_t outgoing_area_words() const { return outgoing_area_words_; }
+
   uint32_t NewBlock();
   MachineBlock& block(uint32_t id) { return blocks_[id]; }
   const MachineBlock& block(uint32_t id) const { return blocks_[id]; }
@@ -194,6 +207,7 @@ class MachineFunction {
   std::vector<MachineBlock> blocks_;
   std::vector<DeoptState> deopt_states_;
   uint32_t num_stack_slots_ = 0;
+  uint32_t outgoing_area_words_ = 0;
   bool allocated_ = false;
 };
 
@@ -214,6 +228,7 @@ MachineInst Ret(std::vector<Op> regs);
 MachineInst Call(const void* address, std::vector<Op> args, std::vector<Op> results,
                  uint64_t clobbers);
 MachineInst Deopt(int32_t state);
+MachineInst OutgoingArea(Op d);
 MachineInst DeoptIf(Cond c, Op a, Op b, int32_t state);
 }  // namespace mi
 

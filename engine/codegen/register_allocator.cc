@@ -1,7 +1,9 @@
 #include "engine/codegen/register_allocator.h"
 
 #include <algorithm>
+#include <climits>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -30,8 +32,6 @@ void LegalizeShiftCounts(MachineFunction& mf, const RegisterInfo& ri) {
   }
 }
 
-bool Overlaps(int s1, int e1, int s2, int e2) { return s1 <= e2 && s2 <= e1; }
-
 class LinearScan {
  public:
   LinearScan(MachineFunction& mf, const RegisterInfo& ri, const AllocationOptions& o)
@@ -46,6 +46,7 @@ class LinearScan {
     if (!lv.ok()) return lv.status();
     BuildIntervals(*lv);
     BuildFixedRanges(*lv);
+    IndexFixedRanges();
     Scan();
     absl::Status s = Rewrite();
     if (!s.ok()) return s;
@@ -144,14 +145,47 @@ class LinearScan {
 
   void AddFixed(PReg r, int s, int e) {
     result_.fixed.push_back({r, s, e});
-    fixed_by_reg_[r].push_back({s, e});
+    fixed_by_reg_[r].ranges.push_back({s, e});
+  }
+
+  // Per register: the fixed ranges sorted by end, and for each index the
+  // smallest start from there on. A range [fs, fe] overlaps [s, e] iff
+  // fe >= s and fs <= e; the ranges with fe >= s are a suffix (binary
+  // search), and some start in it is <= e iff its smallest one is. So a
+  // query is O(log n), not O(n): a function with a call every few
+  // instructions has fixed ranges on every caller-saved register per call,
+  // and a linear scan per query made allocation quadratic in the calls.
+  struct FixedIndex {
+    std::vector<std::pair<int, int>> ranges;  // (start, end), sorted by end
+    std::vector<int> suffix_min_start;
+  };
+
+  void IndexFixedRanges() {
+    for (FixedIndex& index : fixed_by_reg_) {
+      auto& ranges = index.ranges;
+      // BuildFixedRanges adds them in nearly sorted order: usually a no-op.
+      if (!std::is_sorted(ranges.begin(), ranges.end(),
+                          [](const auto& a, const auto& b) { return a.second < b.second; })) {
+        std::stable_sort(ranges.begin(), ranges.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
+      }
+      index.suffix_min_start.resize(ranges.size());
+      int min_start = INT_MAX;
+      for (size_t i = ranges.size(); i-- > 0;) {
+        min_start = std::min(min_start, ranges[i].first);
+        index.suffix_min_start[i] = min_start;
+      }
+    }
   }
 
   bool FixedConflict(PReg r, int s, int e) const {
-    for (const auto& [fs, fe] : fixed_by_reg_[r]) {
-      if (Overlaps(fs, fe, s, e)) return true;
-    }
-    return false;
+    const FixedIndex& index = fixed_by_reg_[r];
+    auto first = std::lower_bound(index.ranges.begin(), index.ranges.end(), s,
+                                  [](const std::pair<int, int>& range, int pos) {
+                                    return range.second < pos;
+                                  });
+    if (first == index.ranges.end()) return false;
+    return index.suffix_min_start[first - index.ranges.begin()] <= e;
   }
 
   // A slot for an interval [start, end]. A spilled interval lives in its
@@ -327,7 +361,7 @@ class LinearScan {
   const RegisterInfo& ri_;
   const AllocationOptions& options_;
   std::vector<LiveInterval> intervals_;
-  std::vector<std::pair<int, int>> fixed_by_reg_[64];
+  FixedIndex fixed_by_reg_[64];
   std::vector<std::pair<int, int32_t>> slot_holders_;  // (end, slot)
   std::vector<std::pair<int, int32_t>> free_slots_;  // (end of last holder, slot)
   AllocationResult result_;

@@ -31,7 +31,8 @@ PartialEvaluator::PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runt
           target.name(), std::vector<ir::Type>{ir::Type::kPtr, ir::Type::kI64},
           std::vector<ir::Type>{ir::Type::kI64, ir::Type::kI64})),
       builder_(function_.get()),
-      context_(std::make_unique<PeContext>(*this)) {}
+      context_(std::make_unique<PeContext>(*this)),
+      dependencies_(std::make_unique<runtime::CodeDependencies>()) {}
 
 PartialEvaluator::~PartialEvaluator() = default;
 
@@ -67,6 +68,7 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   compilation->target = &target_;
   compilation->function = std::move(function_);
   compilation->resume_templates = std::move(templates_);
+  compilation->dependencies = std::move(dependencies_);
   int count = 0;
   for (ir::Block* block : compilation->function->blocks()) {
     count += static_cast<int>(block->instructions().size());
@@ -199,6 +201,21 @@ PeValue PartialEvaluator::PropagatePendingException(PeValue result) {
   builder_.SetInsertionPoint(leave);
   builder_.Jump(exit_, {result.payload, result.tag});
   builder_.SetInsertionPoint(go_on);
+  return result;
+}
+
+PeValue PartialEvaluator::CheckValidAfterCall(PeValue result) {
+  // The cell is a plain i64 at a constant address; `load` is effectful
+  // (engine/ir/opcodes.def), so no pass merges it with an earlier read or
+  // moves it across the call. Under DeoptEveryN the check is a stress
+  // guard like any other, which exercises the resume-after-call point.
+  DoneValue(result);
+  ir::Value* cell = builder_.PConst(
+      reinterpret_cast<uint64_t>(dependencies_->validity_address()));
+  ir::Value* valid = builder_.ICmp(ir::Cond::kNe, builder_.Load(ir::Type::kI64, cell, 0),
+                                   builder_.I64(0));
+  Speculate(valid, "invalidated");
+  UndoDone();
   return result;
 }
 

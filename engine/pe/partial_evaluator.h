@@ -31,6 +31,7 @@
 #include "engine/ir/builder.h"
 #include "engine/ir/function.h"
 #include "engine/ir/runtime_function.h"
+#include "engine/runtime/assumption.h"
 #include "nodes/call_target.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
@@ -64,6 +65,9 @@ struct Compilation {
   CallTarget* target = nullptr;
   std::unique_ptr<ir::Function> function;
   std::vector<ResumeTemplate> resume_templates;  // by frame-state resume_point
+  // The assumptions the code relies on and its validity cell (read after
+  // calls); the engine registers it when it installs the code.
+  std::unique_ptr<runtime::CodeDependencies> dependencies;
   int ir_nodes_after_pe = 0;
 };
 
@@ -71,10 +75,12 @@ class PeContext;
 
 // The id operand of `call_target`: the callee's CallTarget address (alive
 // as long as the engine, so as long as any code that calls it) with the
-// number of guest arguments the call passes in its low 3 bits (a native
-// dispatcher needs it). No lookup on the call path.
+// number of guest arguments the call passes in its low 3 bits, saturated at
+// 7 (informational: dispatchers take the count from the call's operands,
+// so any number of arguments can be passed). No lookup on the call path.
 inline int64_t EncodeCallTargetId(CallTarget* target, int argument_count) {
-  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(target)) | argument_count;
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(target)) |
+         (argument_count < 7 ? argument_count : 7);
 }
 inline CallTarget* DecodeCallTarget(int64_t encoded) {
   return reinterpret_cast<CallTarget*>(static_cast<uintptr_t>(encoded) & ~uintptr_t{7});
@@ -153,6 +159,25 @@ class PartialEvaluator {
   // return it from this function at once (nodes/pending_exception.h).
   PeValue PropagatePendingException(PeValue result);
 
+  // ---- assumptions and lazy invalidation (engine/runtime/assumption.h)
+  // Compiled code may rely on `assumption` without checking it: records it
+  // as a dependency of this compilation (the engine refuses to install code
+  // whose assumptions are invalid, and invalidates installed code when one
+  // of them is). Emits nothing. Returns whether it is valid now; if not,
+  // the caller should not rely on it (e.g. deoptimize instead).
+  bool Assume(runtime::Assumption* assumption) { return dependencies_->Add(assumption); }
+  runtime::CodeDependencies& dependencies() { return *dependencies_; }
+  // After a call that may have run guest code (and so may have invalidated
+  // this code while it was suspended in the call): deoptimizes if the
+  // compilation's validity cell says the code was invalidated, resuming
+  // *after* the call with `result`. The frame state's innermost entry is
+  // the node being evaluated (the one that made the call) with its done
+  // outcomes plus `result`, and next_child one past them: the node's
+  // Resume must treat that as "my operation finished with this result" and
+  // return it (nodes/resume.h; SLInvokeNode). Never re-executes the call.
+  // Call it after PropagatePendingException. Returns `result`.
+  PeValue CheckValidAfterCall(PeValue result);
+
   // Conditional deoptimization: continue only if `condition` holds.
   void Speculate(ir::Value* condition, std::string reason);
   // Unconditional deoptimization (a path the interpreter must take).
@@ -173,6 +198,7 @@ class PartialEvaluator {
   std::unique_ptr<ir::Function> function_;
   ir::Builder builder_;
   std::unique_ptr<PeContext> context_;
+  std::unique_ptr<runtime::CodeDependencies> dependencies_;
   ir::Value* args_pointer_ = nullptr;
   ir::Value* args_count_ = nullptr;
   std::vector<PeValue> locals_;

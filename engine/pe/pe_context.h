@@ -13,20 +13,34 @@
 //   AddOverflow(a, b)           {iadd a b, iadd_overflows a b}
 //   RewriteOn(c)                guard !c -> deoptimize to the node (which
 //                               then rewrites in the interpreter)
-//   Call<&F>(args...)           call_runtime @F (a boundary: not entered)
+//   Call<&F>(args...)           call_runtime @F (a boundary: not entered);
+//                               a Span<const V> argument goes through the
+//                               per-thread argument stack (span_arguments.h)
+//   CallGuest<&F>(args...)      the same, then the lazy-invalidation check
+//   CallDirect(call, args)      call_target @(call's current target), then
+//                               the pending-exception and validity checks
+//   AndThen(a, rest)            br a -> rest(), else false (short circuit)
+//   AssumptionValid(a)          constant; the code depends on `a`
+//   TransferToInterpreterIf(c)  guard !c
 //   LoadField(v, &C::m)         load at offsetof(C, m) from v's payload
 //   C++ constants (cache data)  constants (compilation-final state)
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "engine/ir/builder.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/pe/runtime_call.h"
+#include "engine/pe/span_arguments.h"
+#include "nodes/call_nodes.h"
 #include "nodes/value.h"
 
 namespace morel::pe {
@@ -63,9 +77,30 @@ class PeContext {
 
   // ---- boolean logic
   Bool True() { return b().Bool(true); }
-  Bool And(Bool a, Bool c) { return b().Binary(ir::Opcode::kAnd, a, c); }
-  Bool Or(Bool a, Bool c) { return b().Binary(ir::Opcode::kOr, a, c); }
+  // With a constant operand (an assumption, a known tag) the result is
+  // folded here, so IfElse sees a constant and emits one arm.
+  Bool And(Bool a, Bool c) {
+    if (std::optional<bool> known = ConstantBool(a)) return *known ? c : a;
+    if (std::optional<bool> known = ConstantBool(c)) return *known ? a : c;
+    return b().Binary(ir::Opcode::kAnd, a, c);
+  }
+  Bool Or(Bool a, Bool c) {
+    if (std::optional<bool> known = ConstantBool(a)) return *known ? a : c;
+    if (std::optional<bool> known = ConstantBool(c)) return *known ? c : a;
+    return b().Binary(ir::Opcode::kOr, a, c);
+  }
   Bool Not(Bool a) { return b().Unary(ir::Opcode::kNot, a); }
+  // Short circuit as control flow: `rest` is emitted on the path where
+  // `first` did not decide, so what it loads is only loaded there. A
+  // constant `first` emits no branch.
+  template <typename Rest>
+  Bool AndThen(Bool first, Rest rest) {
+    return ShortCircuit(first, rest, /*is_and=*/true);
+  }
+  template <typename Rest>
+  Bool OrElse(Bool first, Rest rest) {
+    return ShortCircuit(first, rest, /*is_and=*/false);
+  }
 
   // ---- 64-bit arithmetic
   Overflowing<int64_t> AddOverflow(Long a, Long c) {
@@ -126,28 +161,60 @@ class PeContext {
     pe_.Deopt("transferToInterpreterAndInvalidate");
   }
   static constexpr bool InInterpreter() { return false; }
+  // An assumption the code may rely on: nothing is emitted; the compilation
+  // depends on it (PartialEvaluator::Assume). The interpreter's meaning is
+  // `assumption->IsValid()`. Returns whether it is valid at compile time.
+  bool Assume(runtime::Assumption* assumption) { return pe_.Assume(assumption); }
+
+  void TransferToInterpreterIf(Bool condition) {
+    pe_.Speculate(Not(condition), "transferToInterpreter");
+  }
+  // Valid now: the constant true, and this code depends on the assumption.
+  // Invalid: the constant false, and no dependency (an invalid dependency
+  // would keep the code from being installed at all).
+  template <typename A>
+  Bool AssumptionValid(A* assumption) {
+    return b().Bool(assumption->IsValid() && pe_.Assume(assumption));
+  }
 
   template <auto F, typename... Args>
   auto Call(Args... args) {
-    using Traits = runtime_call_internal::Traits<F>;
-    using R = typename Traits::Result;
-    const ir::RuntimeFunction* function =
-        RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt);
-    std::vector<ir::Value*> operands;
-    (AddOperand(operands, args), ...);
-    std::vector<ir::Value*> results = b().CallRuntime(function, operands);
-    if constexpr (std::is_same_v<R, Value>) {
-      return pe_.PropagatePendingException(V{results[0], results[1]});
-    } else if constexpr (std::is_void_v<R>) {
-      return;
-    } else {
-      return results[0];
+    return EmitCall<F>(/*may_run_guest_code=*/false, args...);
+  }
+  template <auto F, typename... Args>
+  auto CallGuest(Args... args) {
+    return EmitCall<F>(/*may_run_guest_code=*/true, args...);
+  }
+
+  // call_target to the node's current target (a split copy if the node was
+  // split). The callee may raise (the pending-exception marker returns at
+  // once) or invalidate this code (checked after the call, resuming after
+  // it). A callee that reads its caller's frame cannot be called from
+  // compiled code yet: the compilation bails out.
+  V CallDirect(DirectCallNode* call, absl::Span<const V> arguments) {
+    CallTarget* target = call->current_call_target();
+    if (target->root_node()->InspectsCallerFrame()) {
+      pe_.Bailout(absl::StrCat("calls ", target->name(),
+                               ", which inspects its caller's frame (TODO(#6): "
+                               "frames of compiled code are not materialized)"));
+      return Unreachable();
     }
+    std::vector<ir::Value*> operands;
+    for (const V& argument : arguments) AddOperand(operands, argument);
+    std::vector<ir::Value*> results = b().CallTarget(
+        EncodeCallTargetId(target, static_cast<int>(arguments.size())), operands,
+        {ir::Type::kI64, ir::Type::kI64});
+    return pe_.CheckValidAfterCall(
+        pe_.PropagatePendingException(V{results[0], results[1]}));
   }
 
   // Alternatives, for the specializer's emission: if (c) then() else else().
   template <typename Then, typename Else>
   V IfElse(Bool condition, Then then_part, Else else_part) {
+    // A constant condition (e.g. an assumption, a folded guard): one arm.
+    if (std::optional<bool> known = ConstantBool(condition)) {
+      return *known ? then_part() : else_part();
+    }
     auto then_block = b().CreateBlock();
     auto else_block = b().CreateBlock();
     b().Br(condition, then_block, {}, else_block, {});
@@ -171,6 +238,97 @@ class PeContext {
   void Deopt(std::string reason) { pe_.Deopt(std::move(reason)); }
 
  private:
+  static std::optional<bool> ConstantBool(Bool value) {
+    const ir::Instruction* definition = value->instruction();
+    if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {
+      return std::nullopt;
+    }
+    return definition->imm() != 0;
+  }
+
+  template <typename Rest>
+  Bool ShortCircuit(Bool first, Rest& rest, bool is_and) {
+    if (std::optional<bool> known = ConstantBool(first)) {
+      return *known == is_and ? rest() : first;
+    }
+    ir::Block* rest_block = b().CreateBlock();
+    ir::Block* join = b().CreateBlock();
+    ir::Value* result = b().AddBlockParam(join, ir::Type::kI1);
+    ir::Value* decided = b().Bool(!is_and);
+    if (is_and) {
+      b().Br(first, rest_block, {}, join, {decided});
+    } else {
+      b().Br(first, join, {decided}, rest_block, {});
+    }
+    b().SetInsertionPoint(rest_block);
+    Bool rest_value = rest();
+    if (!pe_.Terminated()) b().Jump(join, {rest_value});
+    b().SetInsertionPoint(join);
+    return result;
+  }
+
+  template <typename... Args>
+  static constexpr bool LastIsSpan() {
+    if constexpr (sizeof...(Args) == 0) {
+      return false;
+    } else {
+      return std::is_same_v<std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>,
+                            absl::Span<const V>>;
+    }
+  }
+
+  template <auto F, typename... Args>
+  auto EmitCall(bool may_run_guest_code, Args... args) {
+    if constexpr (LastIsSpan<Args...>()) {
+      return EmitSpanCall<F>(may_run_guest_code, std::make_tuple(args...),
+                             std::make_index_sequence<sizeof...(Args) - 1>());
+    } else {
+      return EmitCallAs<F>(runtime_call_internal::FunctionName<F>(), may_run_guest_code,
+                           args...);
+    }
+  }
+
+  // F's last parameter is a Span<const Value>: the values go to reserved
+  // argument-stack slots, and SpanThunk<F> calls F over them and releases
+  // them (span_arguments.h). Only stores lie between the two calls.
+  template <auto F, typename Tuple, size_t... I>
+  auto EmitSpanCall(bool may_run_guest_code, Tuple args, std::index_sequence<I...>) {
+    absl::Span<const V> values = std::get<sizeof...(I)>(args);
+    ir::Value* count = b().I64(static_cast<int64_t>(values.size()));
+    ir::Value* slots;
+    if (values.empty()) {
+      slots = b().PConst(0);
+    } else {
+      slots = EmitCallAs<&ReserveSpanArguments>("morel::pe::ReserveSpanArguments",
+                                                /*may_run_guest_code=*/false, count);
+      for (size_t i = 0; i < values.size(); ++i) {
+        StoreValue(slots, static_cast<int>(i), values[i]);
+      }
+    }
+    return EmitCallAs<SpanThunk<F>::kCall>(
+        absl::StrCat(runtime_call_internal::FunctionName<F>(), "[span]"),
+        may_run_guest_code, std::get<I>(args)..., slots, count);
+  }
+
+  template <auto F, typename... Args>
+  auto EmitCallAs(const std::string& name, bool may_run_guest_code, Args... args) {
+    using Traits = runtime_call_internal::Traits<F>;
+    using R = typename Traits::Result;
+    const ir::RuntimeFunction* function =
+        RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);
+    std::vector<ir::Value*> operands;
+    (AddOperand(operands, args), ...);
+    std::vector<ir::Value*> results = b().CallRuntime(function, operands);
+    if constexpr (std::is_same_v<R, Value>) {
+      V result = pe_.PropagatePendingException(V{results[0], results[1]});
+      return may_run_guest_code ? pe_.CheckValidAfterCall(result) : result;
+    } else if constexpr (std::is_void_v<R>) {
+      return;
+    } else {
+      return results[0];
+    }
+  }
+
   template <typename Class, typename T>
   static size_t OffsetOf(T Class::*member) {
     alignas(Class) static char storage[sizeof(Class)];

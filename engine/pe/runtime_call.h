@@ -149,13 +149,14 @@ std::string FunctionName() {
 
 }  // namespace runtime_call_internal
 
-// Registers F (once per registry) and returns its IR description.
+// Registers F (once per registry) under `name` and returns its IR
+// description.
 template <auto F>
 const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
-                                       ir::RuntimeEffects effects) {
+                                       ir::RuntimeEffects effects, const std::string& name) {
   using Traits = runtime_call_internal::Traits<F>;
   ir::RuntimeFunction function;
-  function.name = runtime_call_internal::FunctionName<F>();
+  function.name = name;
   function.address = reinterpret_cast<const void*>(&Traits::Thunk);
   function.signature = Traits::Signature();
   function.effects = effects;
@@ -164,8 +165,7 @@ const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
   // Same name, same signature: the existing entry. A clash means two
   // functions print the same name; make the second one unique.
   if (!registered.ok()) {
-    function.name = absl::StrCat(runtime_call_internal::FunctionName<F>(), "@",
-                                 reinterpret_cast<uintptr_t>(F));
+    function.name = absl::StrCat(name, "@", reinterpret_cast<uintptr_t>(F));
     function.address = reinterpret_cast<const void*>(&Traits::Thunk);
     function.signature = Traits::Signature();
     function.effects = effects;
@@ -174,6 +174,13 @@ const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
   const ir::RuntimeFunction* result = registered.value();
   RegisterInvoker(result, &Traits::Invoke);
   return result;
+}
+
+// The same, named after F ("morel::sl::BigAdd").
+template <auto F>
+const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
+                                       ir::RuntimeEffects effects) {
+  return RuntimeCall<F>(registry, effects, runtime_call_internal::FunctionName<F>());
 }
 
 }  // namespace morel::pe

@@ -10,6 +10,7 @@
 #include "engine/pe/runtime_call.h"
 #include "engine/runtime/engine.h"
 #include "nodes/frame.h"
+#include "nodes/heap.h"
 #include "nodes/pending_exception.h"
 #include "nodes/resume.h"
 #include "nodes/root_node.h"
@@ -17,11 +18,21 @@
 namespace morel::runtime {
 
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
-    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime) {
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
+    uint64_t* rewrite_count) {
   pe::PartialEvaluator::Options pe_options;
   pe_options.deopt_every_n = engine.config().deopt_every_n();
-  pe::PartialEvaluator evaluator(target, runtime, pe_options);
-  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation = evaluator.Run();
+  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
+  {
+    // The interpreter specializes and replaces under the same lock: partial
+    // evaluation (on a compiler thread) reads one consistent tree. Later
+    // rewrites show in the rewrite count, which the engine checks before it
+    // installs the code.
+    std::lock_guard<std::recursive_mutex> guard(target.root_node()->lock());
+    if (rewrite_count != nullptr) *rewrite_count = target.root_node()->rewrite_count();
+    pe::PartialEvaluator evaluator(target, runtime, pe_options);
+    compilation = evaluator.Run();
+  }
   if (!compilation.ok()) return compilation.status();
   opt::PassRegistry registry;
   opt::RegisterStandardPasses(registry);
@@ -51,7 +62,8 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   options.call_target = [this](int64_t id, absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> {
     CallTarget* callee = pe::DecodeCallTarget(id);
-    std::vector<Value> values;
+    // A collector root: the callee's frame reads its arguments from here.
+    heap::TracedVector<Value> values;
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
       values.push_back(Value{static_cast<uint64_t>(args[i]), static_cast<ValueTag>(args[i + 1])});
     }
@@ -102,14 +114,24 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
   }
   RootNode* root = target.root_node();
   FrameDescriptor& descriptor = root->frame_descriptor();
-  std::vector<Value> locals(descriptor.size() + 1, Value::Illegal());
+  // A collector root: the resumed activation's frame slots (a plain
+  // std::vector is invisible to the collector, which then frees objects
+  // only these slots reference).
+  heap::TracedVector<Value> locals(descriptor.size() + 1, Value::Illegal());
   for (size_t i = 0; i < deopt.locals.size() && i < locals.size(); ++i) {
     const ir::DeoptFrame::Slot& slot = deopt.locals[i];
     if (slot.legal) {
       locals[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
     }
   }
-  engine.OnDeoptimized(target, reason);
+  if (compilation.dependencies != nullptr && !compilation.dependencies->IsValid()) {
+    // Lazy invalidation: the code was invalidated (and detached) while this
+    // activation ran; the target may already run newer code.
+    engine.OnInvalidatedCodeDeoptimized(target, reason);
+  } else {
+    engine.OnDeoptimized(target, reason,
+                         resume.path.empty() ? nullptr : resume.path.back().node);
+  }
   Frame frame(&descriptor, locals.data(), arguments, root, Frame::Current());
   FrameScope scope(&frame);
   return ResumeActivation(frame, path).value;

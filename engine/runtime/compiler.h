@@ -7,10 +7,8 @@
 //
 // Tiers: `Backend=ir_interpreter` runs the optimized IR in the reference IR
 // interpreter (a debug tier that checks partial evaluation and
-// deoptimization without machine code). The native x86_64 tier plugs in
-// here once lowering from the IR to machine code is connected
-// (TODO(#5): engine/codegen lowering + backend_x86_64); until then `host`
-// and `x86_64` run the interpreter only.
+// deoptimization without machine code); the native tier
+// (engine/runtime/native_tier.h) runs machine code.
 
 #include <memory>
 #include <string>
@@ -46,9 +44,12 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
                           const std::string& reason, absl::Span<const Value> arguments);
 
 // Partially evaluates and optimizes `target`. Unimplemented: a construct
-// the partial evaluator cannot compile (the reason names it).
+// the partial evaluator cannot compile (the reason names it). Partial
+// evaluation holds the root's lock, so it sees one consistent tree;
+// `rewrite_count` receives the root's rewrite count of that tree.
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
-    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime);
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
+    uint64_t* rewrite_count = nullptr);
 
 }  // namespace morel::runtime
 

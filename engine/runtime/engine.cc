@@ -2,12 +2,18 @@
 
 #include <algorithm>
 #include <climits>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/match.h"
+#include "absl/strings/ascii.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/container/flat_hash_map.h"
+#include "engine/runtime/assumption.h"
 #include "engine/runtime/compiler.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/native_tier.h"
@@ -42,6 +48,22 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
 
 Engine::Engine(config::EngineConfig config, std::unique_ptr<EngineLog> log)
     : config_(std::move(config)), log_(std::move(log)) {
+  for (absl::string_view item : absl::StrSplit(config_.compile_only(), ',', absl::SkipWhitespace())) {
+    item = absl::StripAsciiWhitespace(item);
+    if (absl::ConsumePrefix(&item, "~")) {
+      compile_only_exclude_.emplace_back(item);
+    } else {
+      compile_only_include_.emplace_back(item);
+    }
+  }
+  if (config_.background_compilation() &&
+      (config_.compilation_failure_action() == config::EngineConfig::Throw ||
+       config_.compilation_failure_action() == config::EngineConfig::Diagnose)) {
+    log_->Log(absl::StrCat(
+        "WARNING: engine.CompilationFailureAction=",
+        config::EngineConfig::CompilationFailureAction_Name(config_.compilation_failure_action()),
+        " needs engine.BackgroundCompilation=false; compilation failures are printed instead."));
+  }
   splitting_ = std::make_unique<splitting::SplittingStrategy>(
       splitting::SplittingOptions::FromConfig(config_), log_.get(),
       [this](std::unique_ptr<RootNode> root, CallTarget* source) {
@@ -54,7 +76,17 @@ Engine::Engine(config::EngineConfig config, std::unique_ptr<EngineLog> log)
       });
 }
 
-void Engine::Close() { splitting_->Close(); }
+void Engine::Close() {
+  std::unique_ptr<CompileQueue> queue;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    closed_ = true;
+    queue = std::move(queue_);
+  }
+  // Joins the compiler threads: nothing compiles once the targets die.
+  if (queue != nullptr) queue->Shutdown();
+  splitting_->Close();
+}
 
 Engine::~Engine() {
   {
@@ -141,6 +173,18 @@ CallTarget* Engine::FindCallTargetInProcess(int64_t id) {
   return it == ProcessTargets().end() ? nullptr : it->second;
 }
 
+bool Engine::AcceptsForCompilation(const CallTarget& target) const {
+  const std::string& name = target.root_node()->name();
+  for (const std::string& excluded : compile_only_exclude_) {
+    if (absl::StrContains(name, excluded)) return false;
+  }
+  if (compile_only_include_.empty()) return true;
+  for (const std::string& included : compile_only_include_) {
+    if (absl::StrContains(name, included)) return true;
+  }
+  return false;
+}
+
 int Engine::FirstThreshold() const {
   if (config_.compile_immediately()) return 0;
   // Single tier (the first tier does not exist yet): Truffle's
@@ -154,7 +198,8 @@ void Engine::ConfigureCompilation(CallTarget& target) {
     std::lock_guard<std::mutex> guard(ProcessTargetsLock());
     ProcessTargets()[target.id()] = &target;
   }
-  if (!CompilationEnabled(config_) || target.root_node()->IsInternal()) {
+  if (!CompilationEnabled(config_) || target.root_node()->IsInternal() ||
+      !AcceptsForCompilation(target)) {
     target.set_compilation_threshold(INT_MAX);
     return;
   }
@@ -174,39 +219,135 @@ std::string Engine::TargetColumn(const CallTarget& target) const {
 }
 
 void Engine::OnCompilationThreshold(CallTarget& target) {
-  // Compiled synchronously: background compilation is issue #6.
+  // Submitted: no second request until the code is installed, dropped or
+  // the compilation is discarded.
   target.set_compilation_threshold(INT_MAX);
-  Compile(target);
+  if (!config_.background_compilation()) {
+    if (config_.trace_compilation_details()) {
+      // As in Truffle, a foreground compilation goes through the queue too;
+      // the calling thread is its only client.
+      log_->Log(absl::StrCat("opt queued ", TargetColumn(target), "|Tier 1|",
+                             absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
+                                             FirstThreshold()),
+                             "|", QueueColumn({1, +1, 1.0, 0}), "|UTC ", UtcNow(), "|Src ",
+                             SourceColumn(target)));
+    }
+    if (config_.trace_compilation_details()) {
+      log_->Log(absl::StrCat("opt start  ", TargetColumn(target), "|Tier 1",
+                             absl::StrFormat("|Priority %9d|Rate %.6f|",
+                                             target.call_and_loop_count(), 0.0),
+                             QueueColumn({0, -1, 0, 0}), "|UTC ", UtcNow(), "|Src ",
+                             SourceColumn(target), "|Bonuses none"));
+    }
+    Compile(target, nullptr);
+    return;
+  }
+  CompileQueue::QueueState state;
+  if (!queue().Submit(target, /*tier=*/1, &state)) return;
+  if (config_.trace_compilation_details()) {
+    log_->Log(absl::StrCat("opt queued ", TargetColumn(target), "|Tier 1|",
+                           absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
+                                           FirstThreshold()),
+                           "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ",
+                           SourceColumn(target)));
+  }
 }
 
-void Engine::Compile(CallTarget& target) {
-  CompilationState* state;
+CompileQueue& Engine::queue() {
+  std::lock_guard<std::mutex> guard(lock_);
+  if (queue_ == nullptr) {
+    int threads = CompileQueue::ThreadCount(
+        config_.compiler_threads(), static_cast<int>(std::thread::hardware_concurrency()));
+    queue_ = std::make_unique<CompileQueue>(
+        threads, [this](const CompileQueue::Start& start) { Compile(*start.target, &start); });
+  }
+  return *queue_;
+}
+
+void Engine::WaitForCompilations() {
+  CompileQueue* queue;
   {
     std::lock_guard<std::mutex> guard(lock_);
-    state = &compilations_[&target];
+    queue = queue_.get();
   }
-  if (state->failed) return;
-  absl::Time start = absl::Now();
+  if (queue != nullptr) queue->WaitUntilIdle();
+}
+
+// Truffle's QUEUE_FORMAT, with its 35 trailing spaces.
+std::string Engine::QueueColumn(const CompileQueue::QueueState& state) const {
+  return absl::StrCat(
+      absl::StrFormat("Queue: Size %4d Change %c%-2d Load %5.2f Time %5dus", state.size,
+                      state.change < 0 ? '-' : '+', state.change < 0 ? -state.change : state.change,
+                      state.load, state.time_us),
+      std::string(35, ' '));
+}
+
+void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
+  CompilationState* state;
+  uint64_t epoch;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    state = &compilations_[&target];  // std::map: the pointer stays valid
+    epoch = invalidation_epoch_;
+    if (state->failed || closed_) return;
+  }
+  if (start != nullptr && config_.trace_compilation_details()) {
+    log_->Log(absl::StrCat("opt start  ", TargetColumn(target), "|Tier ", start->tier,
+                           absl::StrFormat("|Priority %9d|Rate %.6f|", start->priority, start->rate),
+                           QueueColumn(start->queue), "|UTC ", UtcNow(), "|Src ",
+                           SourceColumn(target), "|Bonuses none"));
+  }
+  absl::Time begin = absl::Now();
   auto fail = [&](const absl::Status& status) {
-    state->failed = true;  // permanent: never compiled again
-    if (config_.trace_compilation() ||
-        config_.compilation_failure_action() != config::EngineConfig::Silent) {
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      state->failed = true;  // permanent: never compiled again
+    }
+    auto action = config_.compilation_failure_action();
+    if (config_.trace_compilation() || action != config::EngineConfig::Silent) {
       log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
                              absl::StrFormat("%4.0fms", absl::ToDoubleMilliseconds(
-                                                            absl::Now() - start)),
+                                                            absl::Now() - begin)),
                              "|Reason: ", status.message(), "|UTC ", UtcNow(), "|Src ",
                              SourceColumn(target)));
     }
+    if (action == config::EngineConfig::ExitVM) {
+      log_->Log("Exiting VM due to engine.CompilationFailureAction=ExitVM");
+      std::fflush(nullptr);
+      // Truffle's System.exit(-1); _exit because this may be a compiler
+      // thread while the guest still runs.
+      std::_Exit(255);
+    }
+    if ((action == config::EngineConfig::Throw || action == config::EngineConfig::Diagnose) &&
+        start == nullptr) {
+      // Raised to the caller of the call that triggered the compilation,
+      // like Truffle's OptimizationFailedException (only without background
+      // compilation; with it, Create() warned and the failure is printed).
+      throw OptimizationFailedError(absl::StrCat("Compilation of ", target.name(),
+                                                 " failed: ", status.message()));
+    }
   };
-  if (config_.maximum_compilations() >= 0 &&
-      state->successful >= config_.maximum_compilations()) {
+  std::string deopt_cycle;
+  int successful;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    successful = state->successful;
+    if (state->deopt_cycle) deopt_cycle = state->last_deopt;
+  }
+  if (!deopt_cycle.empty()) {
+    return fail(absl::ResourceExhaustedError(
+        absl::StrCat("Deopt taken too many times: ", deopt_cycle)));
+  }
+  if (config_.maximum_compilations() >= 0 && successful >= config_.maximum_compilations()) {
     return fail(absl::ResourceExhaustedError(absl::StrCat(
         "Maximum compilation count ", config_.maximum_compilations(), " reached.")));
   }
+  uint64_t rewrites = 0;
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
-      CompileToIr(*this, target, runtime_functions_);
+      CompileToIr(*this, target, runtime_functions_, &rewrites);
   if (!compilation.ok()) return fail(compilation.status());
-  double pe_milliseconds = absl::ToDoubleMilliseconds(absl::Now() - start);
+  if (after_pe_hook_) after_pe_hook_(target);
+  double pe_milliseconds = absl::ToDoubleMilliseconds(absl::Now() - begin);
   int ir_nodes = 0;
   for (ir::Block* block : (*compilation)->function->blocks()) {
     ir_nodes += static_cast<int>(block->instructions().size());
@@ -228,14 +369,36 @@ void Engine::Compile(CallTarget& target) {
     native_entry = (*native)->compiled().entry;
     code = *std::move(native);
   }
-  ++state->successful;
-  double milliseconds = absl::ToDoubleMilliseconds(absl::Now() - start);
+  double milliseconds = absl::ToDoubleMilliseconds(absl::Now() - begin);
   InstalledCode* raw = code.get();
+  std::string discarded;
   {
     std::lock_guard<std::mutex> guard(lock_);
+    // Kept even if discarded: the code region stays registered with its
+    // tier until the engine dies.
     code_.push_back(std::move(code));
+    if (closed_) return;
+    if (target.root_node()->rewrite_count() != rewrites) {
+      discarded = "the tree was rewritten during compilation";
+    } else if (invalidation_epoch_ != epoch) {
+      discarded = "code was invalidated during compilation";
+    } else if (InstallCode(target, raw, native_entry, &discarded)) {
+      ++state->successful;
+    }
   }
-  target.set_installed_code(raw, native_entry);
+  if (!discarded.empty()) {
+    // A non-permanent bailout (Truffle: "opt unque." with the reason): the
+    // target re-profiles and may compile again.
+    target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold());
+    if (config_.trace_compilation_details()) {
+      log_->Log(absl::StrCat("opt unque. ", TargetColumn(target), "|Tier 1|",
+                             absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
+                                             FirstThreshold()),
+                             "|", QueueColumn({0, 0, 0, 0}), "|UTC ", UtcNow(), "|Src ",
+                             SourceColumn(target), "|Reason Non permanent bailout: ", discarded));
+    }
+    return;
+  }
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat(
         "opt done   ", TargetColumn(target), "|Tier 1|Time ",
@@ -250,9 +413,35 @@ void Engine::Compile(CallTarget& target) {
   }
 }
 
-void Engine::OnDeoptimized(CallTarget& target, const std::string& reason) {
+void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
+                           const Node* location) {
   target.set_installed_code(nullptr);
   target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  {
+    // Deopt-cycle detection (Truffle's DeoptCycleDetectionThreshold and
+    // AllowedRepeats): once the target compiled `threshold` times, code
+    // that deoptimizes at the same node for the same reason as its
+    // predecessor did means recompiling does not help.
+    std::lock_guard<std::mutex> guard(lock_);
+    CompilationState& state = compilations_[&target];
+    std::string key = reason.empty() ? "unknown" : reason;
+    if (location != nullptr) {
+      absl::StrAppend(&key, " at ", location->kind_name());
+      if (const SourceSection* section = location->EncapsulatingSourceSection()) {
+        absl::StrAppend(&key, " (", section->source->name(), ":", section->line, ":",
+                        section->column, ")");
+      }
+    }
+    int threshold = config_.deopt_cycle_detection_threshold();
+    if (threshold >= 0 && state.successful >= threshold && key == state.last_deopt) {
+      ++state.deopt_repeats;
+      state.deopt_cycle =
+          state.deopt_repeats > std::max(0, config_.deopt_cycle_detection_allowed_repeats());
+    } else {
+      state.deopt_repeats = 0;
+    }
+    state.last_deopt = key;
+  }
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat("opt deopt  ", TargetColumn(target), "|Invalidated  true|",
                            std::string(108, ' '), "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ",
@@ -260,7 +449,71 @@ void Engine::OnDeoptimized(CallTarget& target, const std::string& reason) {
   }
 }
 
+void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view reason) {
+  // Truffle's nodeReplaced: the target's code no longer matches its tree
+  // ("Split call node" for a split in a caller). The rewrite count, bumped
+  // by Node::Replace, already stops compilations in flight.
+  if (target.installed_code() == nullptr) return;
+  target.set_installed_code(nullptr);
+  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  if (config_.trace_compilation()) {
+    log_->Log(absl::StrCat("opt inval. ", TargetColumn(target), " ", std::string(126, ' '),
+                           "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
+  }
+}
+
+// Lock order: lock_ (held here by Compile), then the assumptions' lock.
+// Invalidation handlers run under the assumptions' lock and never take lock_.
+bool Engine::InstallCode(CallTarget& target, InstalledCode* code, const void* native_entry,
+                         std::string* refused) {
+  const pe::Compilation* compilation = nullptr;
+  if (auto* ir_code = dynamic_cast<IrTierCode*>(code)) {
+    compilation = &ir_code->compilation();
+  } else if (auto* native = dynamic_cast<NativeCode*>(code)) {
+    compilation = &native->compilation();
+  }
+  CodeDependencies* dependencies =
+      compilation != nullptr ? compilation->dependencies.get() : nullptr;
+  if (dependencies == nullptr) {
+    target.set_installed_code(code, native_entry);
+    return true;
+  }
+  // Checked and registered under the assumptions' lock: an invalidation
+  // racing with this either comes first (the code is refused) or after (it
+  // finds the code registered and invalidates it).
+  return dependencies->InstallIfValid(
+      [this, &target, code](const std::string& reason) { InvalidateCode(target, code, reason); },
+      [&] { target.set_installed_code(code, native_entry); }, refused);
+}
+
+void Engine::InvalidateCode(CallTarget& target, InstalledCode* code, const std::string& reason) {
+  // The validity cell is already cleared: running activations of `code`
+  // deoptimize after their current call. Detach the code if it is still
+  // the target's (it may have deoptimized and been replaced since).
+  if (target.installed_code() != code) return;
+  target.set_installed_code(nullptr);
+  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  if (config_.trace_compilation()) {
+    log_->Log(absl::StrCat("opt inval. ", TargetColumn(target), " ", std::string(126, ' '),
+                           "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
+  }
+}
+
+void Engine::OnInvalidatedCodeDeoptimized(CallTarget& target, const std::string& reason) {
+  // Invalidation already detached the code and reset the profile; the
+  // target's current code (perhaps a newer compilation) stays.
+  if (config_.trace_compilation()) {
+    log_->Log(absl::StrCat("opt deopt  ", TargetColumn(target), "|Invalidated false|",
+                           std::string(108, ' '), "|UTC ", UtcNow(), "|Src ",
+                           SourceColumn(target), "|Reason ", reason.empty() ? "unknown" : reason));
+  }
+}
+
 void Engine::InvalidateAllCode(const std::string& reason) {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    ++invalidation_epoch_;
+  }
   for (CallTarget* target : call_targets()) {
     if (target->installed_code() == nullptr) continue;
     target->set_installed_code(nullptr);

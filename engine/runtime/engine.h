@@ -5,12 +5,14 @@
 // configuration, the log, the call targets, and the runtime's reactions to
 // what nodes report (NodeRuntime). One engine per guest context.
 //
-// Implemented so far: call-target creation and ownership (split copies
-// included), polymorphism event counting per node class, the log sink, and
-// splitting (delegated to splitting::SplittingStrategy, which prints
-// TraceSplittingSummary when the engine closes). Compilation and OSR plug in
-// here as their packages arrive (issues #5, #6 and the OSR issue).
+// It owns call-target creation (split copies included), polymorphism event
+// counting per node class, the log sink, splitting (delegated to
+// splitting::SplittingStrategy, which prints TraceSplittingSummary when the
+// engine closes) and the compilation policy: thresholds, the background
+// compile queue (engine/runtime/compile_queue.h), installation, deopt and
+// invalidation handling, and the TraceCompilation lines.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,12 +22,23 @@
 #include "absl/status/statusor.h"
 #include "engine/config/engine_config.pb.h"
 #include "engine/ir/runtime_function.h"
+#include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
 #include "nodes/call_target.h"
+#include "nodes/guest_error.h"
 #include "nodes/node_runtime.h"
 #include "splitting/splitting_strategy.h"
 
 namespace morel::runtime {
+
+// A permanent compilation failure under CompilationFailureAction=Throw (or
+// Diagnose) without background compilation: raised to the caller of the
+// call that triggered the compilation (Truffle's
+// OptimizationFailedException). It unwinds like a guest error.
+class OptimizationFailedError : public GuestError {
+ public:
+  using GuestError::GuestError;
+};
 
 class Engine : public NodeRuntime {
  public:
@@ -35,7 +48,8 @@ class Engine : public NodeRuntime {
   // Closes the engine (see Close()) and destroys the call targets.
   ~Engine() override;
 
-  // Ends the engine's life for reporting: prints the summaries that Truffle
+  // Ends the engine's life: stops the compiler threads (queued compilations
+  // are dropped, running ones finish) and prints the summaries that Truffle
   // prints at engine close (TraceSplittingSummary). Idempotent; the
   // destructor calls it.
   void Close();
@@ -56,11 +70,28 @@ class Engine : public NodeRuntime {
   // The call target with `id` in any engine of the process (ids are
   // process-unique): how a deoptimization finds the frame's target.
   static CallTarget* FindCallTargetInProcess(int64_t id);
-  // Compiled code of `target` deoptimized (it is dropped: the target goes
-  // back to the interpreter, re-profiles and may compile again).
-  void OnDeoptimized(CallTarget& target, const std::string& reason);
-  // Drops every installed code (e.g. a function was redefined).
+  void OnNodeReplaced(CallTarget& target, Node& old_node, Node& new_node,
+                      absl::string_view reason) override;
+  // Compiled code of `target` deoptimized at `location` (the innermost node
+  // of the frame state, if known): the code is dropped, the target goes
+  // back to the interpreter, re-profiles and may compile again.
+  void OnDeoptimized(CallTarget& target, const std::string& reason,
+                     const Node* location = nullptr);
+  // Blocks until no compilation is queued or running (tests, benchmarks).
+  void WaitForCompilations();
+  // Tests: runs on the compiling thread after partial evaluation and
+  // optimization, before code generation and installation — where a
+  // concurrent rewrite or invalidation must make the engine discard the code.
+  void SetAfterPartialEvaluationHookForTesting(std::function<void(CallTarget&)> hook) {
+    after_pe_hook_ = std::move(hook);
+  }
+  // Drops every installed code. (A redefined function invalidates only the
+  // code that depends on it: engine/runtime/assumption.h.)
   void InvalidateAllCode(const std::string& reason);
+  // Compiled code of `target` that had been invalidated deoptimized (a
+  // running activation noticed the invalidation after a call): traced
+  // only; the target's current code, if any, stays.
+  void OnInvalidatedCodeDeoptimized(CallTarget& target, const std::string& reason);
   ir::RuntimeRegistry& runtime_functions() { return runtime_functions_; }
 
   // Polymorphic specialization reports so far, per node class (kind name).
@@ -84,16 +115,46 @@ class Engine : public NodeRuntime {
 
   // Compilation policy and state.
   void ConfigureCompilation(CallTarget& target);
+  // CompileOnly: whether `target` may be compiled at all.
+  bool AcceptsForCompilation(const CallTarget& target) const;
   int FirstThreshold() const;
-  void Compile(CallTarget& target);
+  // Compiles and installs; `start` is the queue's record for a background
+  // compilation (null when compiling on the calling thread).
+  void Compile(CallTarget& target, const CompileQueue::Start* start);
+  CompileQueue& queue();
+  std::string QueueColumn(const CompileQueue::QueueState& state) const;
   std::string TargetColumn(const CallTarget& target) const;
+  // Installs `code` on `target` if every assumption it depends on is still
+  // valid, registering it with them (engine/runtime/assumption.h); else
+  // sets `*refused` and returns false. Caller holds lock_.
+  bool InstallCode(CallTarget& target, InstalledCode* code, const void* native_entry,
+                   std::string* refused);
+  // Invalidation handler of installed code (runs under the assumptions'
+  // lock, so it never takes lock_): detaches `code` from `target` if still
+  // installed, re-profiles, traces `opt inval.`.
+  void InvalidateCode(CallTarget& target, InstalledCode* code, const std::string& reason);
 
   ir::RuntimeRegistry runtime_functions_;
+  // Per target, guarded by lock_.
   struct CompilationState {
     int successful = 0;
     bool failed = false;
+    // Deopt-cycle detection: the last deoptimization's node and reason, how
+    // often it repeated in a row, and whether that exceeded the allowance.
+    std::string last_deopt;
+    int deopt_repeats = 0;
+    bool deopt_cycle = false;
   };
   std::map<const CallTarget*, CompilationState> compilations_;
+  // Bumped by InvalidateAllCode: a compilation that started before may not
+  // install its code.
+  uint64_t invalidation_epoch_ = 0;
+  bool closed_ = false;
+  std::unique_ptr<CompileQueue> queue_;  // created at the first submission
+  std::function<void(CallTarget&)> after_pe_hook_;
+  // CompileOnly, parsed: name substrings to include (any) and exclude.
+  std::vector<std::string> compile_only_include_;
+  std::vector<std::string> compile_only_exclude_;
   // Installed and dropped code; never freed while the engine lives,
   // since activations of dropped code may still be running.
   std::vector<std::unique_ptr<InstalledCode>> code_;

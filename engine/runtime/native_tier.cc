@@ -2,6 +2,8 @@
 
 #include <sys/utsname.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -33,38 +35,80 @@ std::map<const void*, NativeCode*>& Regions() {
 
 codegen::ValuePair ToPair(Value v) { return codegen::ValuePair{v.bits, v.tag}; }
 
-// call_target: (encoded id, argument words...) -> result.
-codegen::ValuePair Dispatch(int64_t encoded, uint64_t w0, uint64_t w1, uint64_t w2,
-                            uint64_t w3, uint64_t w4) {
+using NativeEntry = codegen::ValuePair (*)(const Value* args, int64_t count);
+
+// The lowering stores a call's operands -- (payload, tag) per guest
+// argument -- in the caller's outgoing-argument area, so the area has
+// exactly the layout of a Value array: it is the callee's argument array.
+static_assert(sizeof(Value) == 2 * sizeof(uint64_t) && offsetof(Value, bits) == 0 &&
+              offsetof(Value, tag) == sizeof(uint64_t));
+
+#if defined(__x86_64__)
+// Compiled code checks the guest stack in its prologue against this
+// thread's StackLimit, read at %fs:offset (codegen::StackLimit::kThreadLocal).
+constexpr bool kPrologueStackCheck = true;
+uintptr_t ThreadPointer() {
+  uintptr_t tp;
+  asm("mov %%fs:0, %0" : "=r"(tp));  // the TCB's self pointer (x86_64 glibc)
+  return tp;
+}
+#else
+// TODO(#5): the thread pointer of other hosts (AArch64: tpidr_el0); until
+// then Dispatch checks the stack before calling compiled code.
+constexpr bool kPrologueStackCheck = false;
+#endif
+
+// call_target (engine/codegen/lower.h): dispatch(id, operands, count).
+codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_words) {
   CallTarget* callee = pe::DecodeCallTarget(encoded);
-  int count = pe::DecodeArgumentCount(encoded);
-  Value args[2] = {Value{w0, w1}, Value{w2, w3}};
-  (void)w4;
-  // Compiled callee: call its machine code directly. Its result (or the
-  // pending-exception marker) passes through unchanged.
-  if (const void* entry = callee->native_entry(); entry != nullptr && !StackLimit::IsExceeded()) {
+  const int64_t count = num_words / 2;
+  // Compiled callee: call its machine code directly (its prologue checks the
+  // guest stack). Its result (or the pending-exception marker) passes
+  // through unchanged.
+  if (const void* entry = callee->native_entry();
+      entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) {
     callee->CountCall();
-    return reinterpret_cast<codegen::ValuePair (*)(const Value*, int64_t)>(entry)(args, count);
+    return reinterpret_cast<NativeEntry>(entry)(args, count);
   }
   return ToPair(CatchIntoMarker([&] {
     return callee->Call(absl::Span<const Value>(args, static_cast<size_t>(count)));
   }));
 }
 
+// The code that contains `pc` (a return address into it).
+NativeCode* FindCode(const void* pc) {
+  absl::StatusOr<codegen::CodeRegion> region = Cache().Lookup(pc);
+  NativeCode* code = nullptr;
+  if (region.ok()) {
+    std::lock_guard<std::mutex> guard(RegionsLock());
+    auto it = Regions().find(region->start);
+    if (it != Regions().end()) code = it->second;
+  }
+  if (code == nullptr) {
+    std::fprintf(stderr, "morel: no compiled code at %p\n", pc);
+    std::abort();
+  }
+  return code;
+}
+
+// The prologue found the guest stack exhausted: it calls this with its own
+// arguments untouched and returns what this returns. The call completes the
+// slow way, through CallTarget::Call, which checks the same limit and raises
+// the interpreter's StackOverflowError (the message names the function);
+// should its frame still be above the limit (the compiled frame was the
+// larger), the call runs and the check repeats deeper, so it terminates.
+codegen::ValuePair StackOverflowHandler(const Value* args, int64_t count) {
+  NativeCode* code = FindCode(__builtin_return_address(0));
+  CallTarget& target = *code->compilation().target;
+  return ToPair(CatchIntoMarker([&] {
+    return target.Call(absl::Span<const Value>(args, static_cast<size_t>(count)));
+  }));
+}
+
 codegen::ValuePair DeoptHandler(uint64_t id, uint64_t* saved_regs, uint8_t* frame_pointer,
                                 const void* return_pc) {
   return ToPair(CatchIntoMarker([&]() -> Value {
-    absl::StatusOr<codegen::CodeRegion> region = Cache().Lookup(return_pc);
-    NativeCode* code = nullptr;
-    if (region.ok()) {
-      std::lock_guard<std::mutex> guard(RegionsLock());
-      auto it = Regions().find(region->start);
-      if (it != Regions().end()) code = it->second;
-    }
-    if (code == nullptr) {
-      std::fprintf(stderr, "morel: deoptimization from unknown code at %p\n", return_pc);
-      std::abort();
-    }
+    NativeCode* code = FindCode(return_pc);
     absl::StatusOr<codegen::DecodedDeopt> decoded =
         code->compiled().DecodeDeopt(id, saved_regs, frame_pointer);
     if (!decoded.ok()) {
@@ -111,6 +155,20 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   codegen::NativeCompileOptions options;
   options.codegen.deopt_entry = deopt_entry_;
   options.lowering.call_target_dispatch = reinterpret_cast<const void*>(&Dispatch);
+#if defined(__x86_64__)
+  // Code that runs here is x86_64 code: every backend the tier can use on
+  // this host implements the thread-local limit (Dispatch relies on it).
+  // The offset of this thread's limit from the thread pointer is the same
+  // on every thread (static TLS: nodes/ is linked in, not dlopen'ed).
+  const intptr_t offset = static_cast<intptr_t>(
+      reinterpret_cast<uintptr_t>(StackLimit::LimitAddress()) - ThreadPointer());
+  if (offset < INT32_MIN || offset > INT32_MAX) {
+    return absl::InternalError("the guest stack limit is not in the static TLS block");
+  }
+  options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
+  options.codegen.stack_limit.offset = static_cast<int32_t>(offset);
+  options.codegen.stack_overflow_handler = reinterpret_cast<const void*>(&StackOverflowHandler);
+#endif
   absl::StatusOr<codegen::CompiledFunction> compiled =
       codegen::CompileFunction(*compilation->function, *backend_, Cache(), options);
   if (!compiled.ok()) return compiled.status();

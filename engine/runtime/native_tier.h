@@ -7,8 +7,16 @@
 //
 // Conventions between compiled code and the runtime:
 //  - entry: Value (*)(const Value* args, int64_t count), result in RAX:RDX;
-//  - `call_target` goes through Dispatch(encoded id, argument words...),
-//    which calls the callee's CallTarget (interpreted or compiled);
+//  - `call_target` goes through Dispatch(encoded id, const Value* args,
+//    int64_t words): compiled code stores the (payload, tag) operands of any
+//    number of arguments in its outgoing-argument area (engine/codegen/
+//    lower.h), which is the callee's argument array as is. A compiled callee
+//    is entered directly (a tail jump); else its CallTarget::Call runs;
+//  - the guest stack limit: every compiled function checks StackLimit's
+//    per-thread limit in its prologue (x86_64: %fs-relative, static TLS);
+//    below it, StackOverflowHandler completes the call through
+//    CallTarget::Call, which raises the interpreter's StackOverflowError.
+//    So Dispatch does not check the stack itself;
 //  - a deoptimization calls DeoptHandler, which finds the code by its
 //    return address, decodes the frame state and finishes the activation in
 //    the interpreter (ResumeInInterpreter);

@@ -6,12 +6,12 @@ set -u
 sl=$1 plugin=$2 program=$3 expected=$4
 failures=0
 
-out=$("$sl" "--engine.BackendPlugin=$PWD/$plugin" --engine.CompileImmediately \
+out=$("$sl" "--engine.BackendPlugin=$PWD/$plugin" --engine.CompileImmediately --engine.BackgroundCompilation=false \
       --engine.TraceCompilation "$program" 2>trace)
 [[ "$out" == "$(cat "$expected")" ]] || { echo "FAIL: output with the plugin differs"; failures=$((failures + 1)); }
 grep -q "opt done .*CodeSize *[1-9]" trace || { echo "FAIL: no machine code installed:"; cat trace; failures=$((failures + 1)); }
 
-out=$("$sl" --engine.CompileImmediately --engine.TraceCompilation "$program" 2>trace)
+out=$("$sl" --engine.CompileImmediately --engine.BackgroundCompilation=false --engine.TraceCompilation "$program" 2>trace)
 [[ "$out" == "$(cat "$expected")" ]] || { echo "FAIL: output without the plugin differs"; failures=$((failures + 1)); }
 grep -q "opt failed .*was support for it linked in" trace || { echo "FAIL: missing-backend reason not reported:"; cat trace; failures=$((failures + 1)); }
 

@@ -39,12 +39,9 @@ absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
     auto root = BuildFunctionRoot(*this, program, static_cast<int>(i));
     CallTarget* target = engine_->CreateCallTarget(std::move(root));
     const std::string& name = program->functions[i].name;
-    SLFunction* existing = functions_.Find(name);
-    if (existing != nullptr && existing->call_target() != nullptr) {
-      // Compiled callers call the old code directly: drop all compiled code
-      // (a per-function assumption would be finer; TODO(#6)).
-      engine_->InvalidateAllCode(absl::StrCat("function ", name, " redefined"));
-    }
+    // A redefinition invalidates the function's "call target stable"
+    // assumption, and with it exactly the compiled code that calls the old
+    // target directly (SLFunction::set_call_target).
     functions_.Register(name, target);
     if (name == "main") main = functions_.Lookup(name);
   }

@@ -294,6 +294,64 @@ def run_once(command, timeout):
     return wall, iterations, checksum, None
 
 
+OPT_DONE_TIME_RE = re.compile(r"\|Time +(\d+)\( *(\d+)\+(\d+) *\)ms")
+
+
+def compilation_stats(sl, benchmarks, programs, size_of, timeout, work_dir):
+    """Runs each SL benchmark once with --engine.TraceCompilation into a log
+    and counts what the compiler did. Returns {bench: {...}}."""
+    stats = {}
+    for b in benchmarks:
+        program = programs.get(b.name, "sl", size_of(b), 1)
+        log_path = os.path.join(work_dir, f"{b.name}.compilation.log")
+        if os.path.exists(log_path):
+            os.remove(log_path)
+        command = [sl, "--engine.TraceCompilation", f"--engine.Log={log_path}", program]
+        _, _, _, error = run_once(command, timeout)
+        entry = {"compilations": 0, "compile_ms": 0, "pe_ms": 0, "codegen_ms": 0,
+                 "deopts": 0, "invalidations": 0, "failures": 0, "failure_reasons": [],
+                 "error": error}
+        if os.path.exists(log_path):
+            with open(log_path) as f:
+                for line in f:
+                    if line.startswith("[engine] opt done"):
+                        entry["compilations"] += 1
+                        m = OPT_DONE_TIME_RE.search(line)
+                        if m:
+                            entry["compile_ms"] += int(m.group(1))
+                            entry["pe_ms"] += int(m.group(2))
+                            entry["codegen_ms"] += int(m.group(3))
+                    elif line.startswith("[engine] opt deopt"):
+                        entry["deopts"] += 1
+                    elif line.startswith("[engine] opt inval."):
+                        entry["invalidations"] += 1
+                    elif line.startswith("[engine] opt failed"):
+                        entry["failures"] += 1
+                        reason = line.split("|Reason: ", 1)[-1].split("|")[0].strip()
+                        entry["failure_reasons"].append(reason)
+        stats[b.name] = entry
+    return stats
+
+
+def print_compilation_stats(stats, sizes):
+    print("\nMorel compilations (one run per benchmark, --engine.TraceCompilation; "
+          "Time = PE+optimization | code generation, summed over compilations)")
+    header = ["benchmark", "size", "compiled", "time", "PE+opt", "codegen", "deopts",
+              "inval.", "failed"]
+    rows = [header]
+    for name, e in stats.items():
+        rows.append([name, str(sizes.get(name, "")), str(e["compilations"]),
+                     f"{e['compile_ms']} ms", f"{e['pe_ms']} ms", f"{e['codegen_ms']} ms",
+                     str(e["deopts"]), str(e["invalidations"]),
+                     str(e["failures"]) + (f" ({'; '.join(sorted(set(e['failure_reasons'])))})"
+                                           if e["failures"] else "")])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for i, r in enumerate(rows):
+        print("| " + " | ".join(c.ljust(widths[j]) for j, c in enumerate(r)) + " |")
+        if i == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+
+
 def run_matrix(benchmarks, present, programs, size_of, iterations_of, runs, timeout, label):
     """Runs every (benchmark, runtime) `runs` times, round-robin. Returns
     {bench: {runtime: Run}}."""
@@ -773,6 +831,11 @@ def main():
                              for r, run in results[b.name].items()},
                 } for b in benchmarks}
             report["table_geomean"] = geomean_row(ratios, present)
+            if "morel" in present:
+                compiled = compilation_stats(present["morel"][0], benchmarks, programs,
+                                             lambda b: sizes[b.name], args.timeout, work_dir)
+                print_compilation_stats(compiled, sizes)
+                report["compilation"] = compiled
 
         warm_ratios = None
         if not args.no_warmup:

@@ -30,7 +30,8 @@ bool Compare(Cond c, uint64_t a, uint64_t b) {
 
 class Machine {
  public:
-  Machine(const MachineFunction& mf, const RegisterInfo& ri) : mf_(mf), ri_(ri) {}
+  Machine(const MachineFunction& mf, const RegisterInfo& ri)
+      : mf_(mf), ri_(ri), outgoing_area_(mf.outgoing_area_words()) {}
 
   uint64_t Read(const MachineOperand& o) {
     switch (o.kind) {
@@ -119,6 +120,7 @@ class Machine {
           continue;
         case MOp::kSpill: Write(u[1], a); continue;
         case MOp::kReload: out = a; break;
+        case MOp::kOutgoingArea: out = reinterpret_cast<uint64_t>(outgoing_area_.data()); break;
         case MOp::kTarget:
           return absl::UnimplementedError("target opcodes are not interpreted");
       }
@@ -140,6 +142,7 @@ class Machine {
   std::map<uint32_t, uint64_t> vregs_;
   uint64_t pregs_[64] = {};
   std::map<uint32_t, uint64_t> slots_;
+  std::vector<uint64_t> outgoing_area_;  // real memory: callees read it
 };
 
 }  // namespace

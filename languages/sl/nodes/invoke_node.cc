@@ -10,15 +10,21 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode&, Value cal
                                                         absl::Span<const Value>) {
   if (!IsFunction(callee)) return std::nullopt;
   SLFunction* function = callee.As<SLFunction>();
+  runtime::Assumption* stable = function->call_target_stable();
   CallTarget* target = function->call_target();
   if (target == nullptr) return std::nullopt;
-  return Cache{function, target, Child<DirectCallNode>(DirectCallNode::Create(target))};
+  return Cache{function, stable, Child<DirectCallNode>(DirectCallNode::Create(target))};
 }
 
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args) {
   CallTarget* target = callee.As<SLFunction>()->call_target();
   if (target == nullptr) ThrowUndefinedFunction(callee);
   return node->indirect_call()->Call(target, args);
+}
+
+bool CalleeInspectsCallerFrame(Value callee) {
+  CallTarget* target = callee.As<SLFunction>()->call_target();
+  return target != nullptr && target->root_node()->InspectsCallerFrame();
 }
 
 Value SLInvokeNode::Execute(Frame& frame) {
@@ -32,6 +38,9 @@ Value SLInvokeNode::Execute(Frame& frame) {
 
 Outcome SLInvokeNode::Resume(Frame& frame, int next_child,
                              absl::Span<const Outcome> done) {
+  // Past the call: compiled code finished the call and then found itself
+  // invalidated (PartialEvaluator::CheckValidAfterCall). Never call again.
+  if (next_child == static_cast<int>(arguments_.size()) + 2) return done.back();
   Value callee = next_child > 0 ? done[0].value : Evaluate(callee_.get(), frame);
   size_t count = arguments_.size();
   auto* args = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));

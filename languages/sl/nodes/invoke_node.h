@@ -11,8 +11,19 @@
 //   fallback (callee is not a function): "Undefined function: <value>"
 //
 // A cache entry is valid while the function still runs the target it
-// cached: redefinition (defineFunction, eval) swaps the target and the guard
-// fails, so the next call caches the new code.
+// cached (Truffle SL's callTargetStable assumption, captured per entry):
+// redefinition (defineFunction, eval) swaps the target and invalidates the
+// assumption, so the guard fails and the next call caches the new code.
+// Compiled code relies on the assumption instead of checking it, and is
+// invalidated with it.
+//
+// In compiled code (engine/pe) both specializations are calls: InvokeDirect
+// a call_target to the entry's current target (CallDirect), InvokeIndirect a
+// runtime call of CallIndirect with the arguments as a span. A callee that
+// reads its caller's frame (stacktrace, helloEqualsWorld) cannot run under a
+// compiled caller yet (TODO(#6): frames of compiled code are not
+// materialized): a direct call to one bails out of compilation, an indirect
+// one goes back to the interpreter first.
 //
 // Reports polymorphism (splitting) when the cache gains an entry or goes
 // indirect: a split copy of the enclosing function per call site keeps its
@@ -32,32 +43,37 @@ namespace morel::sl {
 
 class SLInvokeNode;
 
+// Calls the function `callee` (a Function value) through the node's
+// IndirectCallNode; "Undefined function: f" if it has no code.
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args);
+// Whether the function `callee` currently runs code that reads its caller's
+// frame.
+bool CalleeInspectsCallerFrame(Value callee);
 
 struct InvokeDirect {
   static constexpr absl::string_view kName = "InvokeDirect";
   static constexpr int kLimit = 3;
   struct Cache {
     SLFunction* function;
-    CallTarget* target;
+    // The function's "call target stable" generation, read before its call
+    // target (CyclicAssumption's ordering rule): valid while the function's
+    // code is still call->call_target().
+    runtime::Assumption* call_target_stable;
     Child<DirectCallNode> call;
     void ForEachChild(ChildVisitor visitor) { visitor(call.slot()); }
   };
   static std::optional<Cache> Create(SLInvokeNode&, Value callee,
                                      absl::Span<const Value>);
-  static bool StillCurrent(const Cache* cache) {
-    return cache->function->call_target() == cache->target;
-  }
   template <typename C>
   static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
-                                absl::Span<const Value>) {
+                                absl::Span<const typename C::V>) {
     return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
-                 c.template Call<&StillCurrent>(&cache));
+                 c.AssumptionValid(cache.call_target_stable));
   }
   template <typename C>
-  static typename C::V Body(C&, SLInvokeNode&, Cache& cache, typename C::V,
-                            absl::Span<const Value> args) {
-    return cache.call->Call(args);
+  static typename C::V Body(C& c, SLInvokeNode&, Cache& cache, typename C::V,
+                            absl::Span<const typename C::V> args) {
+    return c.CallDirect(cache.call.get(), args);
   }
 };
 
@@ -65,13 +81,19 @@ struct InvokeIndirect {
   static constexpr absl::string_view kName = "InvokeIndirect";
   using Replaces = Specializations<InvokeDirect>;
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V callee, absl::Span<const Value>) {
+  static typename C::Bool Guard(C& c, typename C::V callee,
+                                absl::Span<const typename C::V>) {
     return c.HasTag(callee, kFunctionTag);
   }
   template <typename C>
   static typename C::V Body(C& c, SLInvokeNode& node, typename C::V callee,
-                            absl::Span<const Value> args) {
-    return c.template Call<&CallIndirect>(&node, callee, args);
+                            absl::Span<const typename C::V> args) {
+    if constexpr (!C::InInterpreter()) {
+      // TODO(#6): frames of compiled code are not materialized; until they
+      // are, the interpreter makes calls to stacktrace/helloEqualsWorld.
+      c.TransferToInterpreterIf(c.template Call<&CalleeInspectsCallerFrame>(callee));
+    }
+    return c.template CallGuest<&CallIndirect>(&node, callee, args);
   }
 };
 
@@ -97,7 +119,10 @@ class SLInvokeNode final : public SLExpressionNode {
     specializer_.ForEachChild(visitor);
   }
   static Value Fallback(SLInvokeNode& node, Value callee, absl::Span<const Value> args);
-  // Children: 0 callee, 1..n the arguments; then the call.
+  // Children: 0 callee, 1..n the arguments; then the call (n + 1). With
+  // next_child == n + 2 the call has returned: done[n + 1] is its result,
+  // which becomes the node's (the resume point after a call in code that
+  // was invalidated meanwhile).
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
 
   IndirectCallNode* indirect_call() const { return indirect_.get(); }

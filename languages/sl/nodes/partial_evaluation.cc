@@ -6,9 +6,9 @@
 // node with the values computed so far. Operators go through their
 // specializers with PeContext; the rest is control flow.
 //
-// In scope (issue #5): numbers, booleans, locals, every statement, logic
-// and comparisons, direct calls. Property access also compiles through its
-// inline-cache specializations; indirect calls bail out.
+// Every SL node compiles. The one bailout left: a direct call to a builtin
+// that reads its caller's frame (stacktrace, helloEqualsWorld; PeContext::
+// CallDirect, TODO(#6)).
 
 #include "absl/strings/str_cat.h"
 #include "engine/pe/pe_context.h"
@@ -149,72 +149,21 @@ PeValue SLWritePropertyNode::PartialEvaluate(PartialEvaluator& pe) {
 }
 
 PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
-  pe::PeContext& c = pe.context();
   pe.Enter(this);
   PeValue callee = callee_->PartialEvaluate(pe);
   pe.DoneValue(callee);
-  std::vector<ir::Value*> arguments;
+  std::vector<PeValue> arguments;
+  arguments.reserve(arguments_.size());
   for (size_t i = 0; i < arguments_.size(); ++i) {
     PeValue argument = arguments_[i]->PartialEvaluate(pe);
     pe.DoneValue(argument);
-    arguments.push_back(argument.payload);
-    arguments.push_back(argument.tag);
+    arguments.push_back(argument);
   }
-  if (arguments_.size() > 7) {
-    pe.Bailout("calls with more than 7 arguments are not compiled yet");
-    pe.Leave();
-    return c.Unreachable();
-  }
-  if (specializer_.IsActive<InvokeIndirect>()) {
-    pe.Bailout("indirect calls are not compiled yet (TODO(#6))");
-    pe.Leave();
-    return c.Unreachable();
-  }
-  // One alternative per cached callee: a direct call to its current target
-  // (a split copy if the call node was split). Redefining a function drops
-  // compiled code (the engine's function-redefinition invalidation), so
-  // the identity check suffices.
-  std::vector<const InvokeDirect::Cache*> entries;
-  if (specializer_.IsActive<InvokeDirect>()) {
-    for (auto* e = specializer_.cache<InvokeDirect>().head.load(); e != nullptr; e = e->next) {
-      // An entry for code that was redefined since is stale: the interpreter
-      // replaces it on its next call.
-      if (InvokeDirect::StillCurrent(&e->data)) entries.push_back(&e->data);
-    }
-  }
-  std::function<PeValue(size_t)> emit = [&](size_t i) -> PeValue {
-    const InvokeDirect::Cache& entry = *entries[i];
-    ir::Value* matches = c.ValueIdentical(callee, c.Constant(entry.function->AsValue()));
-    auto call = [&] {
-      std::vector<ir::Value*> results =
-          c.b().CallTarget(pe::EncodeCallTargetId(entry.call->current_call_target(),
-                                                       static_cast<int>(arguments_.size())),
-                           arguments,
-                           {ir::Type::kI64, ir::Type::kI64});
-      return pe.PropagatePendingException(PeValue{results[0], results[1]});
-    };
-    if (i + 1 == entries.size()) {
-      c.Speculate(matches, "InvokeDirect");
-      return call();
-    }
-    return c.IfElse(matches, call, [&] { return emit(i + 1); });
-  };
-  for (const InvokeDirect::Cache* entry : entries) {
-    if (entry->target->root_node()->InspectsCallerFrame()) {
-      pe.Bailout(absl::StrCat("calls ", entry->function->name(),
-                              ", which inspects its caller's frame (TODO(#6): "
-                              "frames of compiled code are not materialized)"));
-      pe.Leave();
-      return c.Unreachable();
-    }
-  }
-  PeValue result;
-  if (entries.empty()) {
-    pe.Deopt("unspecialized call");
-    result = c.Unreachable();
-  } else {
-    result = emit(0);
-  }
+  // The call: one alternative per cached callee (InvokeDirect: a direct
+  // call of its current target, relying on its call-target-stable
+  // assumption), or the indirect call (InvokeIndirect).
+  PeValue result = specializer_.PartialEvaluate(pe.context(), *this, callee,
+                                                absl::Span<const PeValue>(arguments));
   pe.Leave();
   return result;
 }

@@ -45,6 +45,22 @@ struct PropertyKey {
 };
 
 bool PropertyKeyMatches(const PropertyKey* cached, Value key);
+
+// The guard shared by the cached read and write: `receiver` is an object of
+// `shape` (its shape is loaded only once it is known to be an object) and
+// `key` converts to the cached key. The key check is first a comparison
+// with the key value the entry was made for, which compiled code folds away
+// for a constant key (`o.name`); only other keys call PropertyKeyMatches.
+template <typename C>
+typename C::Bool CachedPropertyGuard(C& c, const PropertyKey& cached_key, Shape* shape,
+                                     typename C::V receiver, typename C::V key) {
+  return c.AndThen(c.HasTag(receiver, kObjectTag), [&] {
+    return c.And(c.PointerEqual(c.LoadField(receiver, &SLObject::shape), shape),
+                 c.OrElse(c.ValueIdentical(key, c.Constant(cached_key.key_value)), [&] {
+                   return c.template Call<&PropertyKeyMatches>(&cached_key, key);
+                 }));
+  });
+}
 Value ReadPropertyGeneric(const SLReadPropertyNode* node, Value receiver, Value key);
 void WritePropertyGeneric(Value receiver, Value key, Value value);
 void AddPropertyWithShape(Value receiver, Shape* shape, Value value);
@@ -61,10 +77,7 @@ struct ReadCached {
   template <typename C>
   static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver,
                                 typename C::V key) {
-    return c.And(c.And(c.HasTag(receiver, kObjectTag),
-                       c.PointerEqual(c.LoadField(receiver, &SLObject::shape),
-                                      cache.shape)),
-                 c.template Call<&PropertyKeyMatches>(&cache.key, key));
+    return CachedPropertyGuard(c, cache.key, cache.shape, receiver, key);
   }
   template <typename C>
   static typename C::V Body(C& c, SLReadPropertyNode&, const Cache& cache,
@@ -138,10 +151,7 @@ struct WriteCached {
   template <typename C>
   static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver,
                                 typename C::V key, typename C::V) {
-    return c.And(c.And(c.HasTag(receiver, kObjectTag),
-                       c.PointerEqual(c.LoadField(receiver, &SLObject::shape),
-                                      cache.old_shape)),
-                 c.template Call<&PropertyKeyMatches>(&cache.key, key));
+    return CachedPropertyGuard(c, cache.key, cache.old_shape, receiver, key);
   }
   template <typename C>
   static typename C::V Body(C& c, SLWritePropertyNode&, const Cache& cache,

@@ -1,8 +1,16 @@
 #include "languages/sl/runtime/sl_function.h"
 
+#include "absl/strings/str_cat.h"
 #include "languages/sl/runtime/values.h"
 
 namespace morel::sl {
+
+void SLFunction::set_call_target(CallTarget* target) {
+  CallTarget* previous = call_target_.exchange(target, std::memory_order_acq_rel);
+  if (previous != nullptr && previous != target) {
+    call_target_stable_.Invalidate(absl::StrCat("function ", name_, " redefined"));
+  }
+}
 
 SLFunction* FunctionRegistry::Lookup(absl::string_view name) {
   auto it = functions_.find(name);

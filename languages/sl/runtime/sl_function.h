@@ -14,6 +14,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "engine/runtime/assumption.h"
 #include "languages/sl/runtime/values.h"
 #include "nodes/call_target.h"
 #include "nodes/heap.h"
@@ -23,21 +24,28 @@ namespace morel::sl {
 
 class SLFunction : public heap::RootAllocated {
  public:
-  explicit SLFunction(std::string name) : name_(std::move(name)) {}
+  explicit SLFunction(std::string name)
+      : name_(std::move(name)), call_target_stable_(name_ + " call target stable") {}
 
   const std::string& name() const { return name_; }
   // The current code, or null while the function is undefined.
   CallTarget* call_target() const {
     return call_target_.load(std::memory_order_acquire);
   }
-  void set_call_target(CallTarget* target) {
-    call_target_.store(target, std::memory_order_release);
-  }
+  // Defines or redefines the function. A redefinition invalidates the
+  // "call target stable" assumption (after the new target is visible), so
+  // compiled code that calls the old target directly is invalidated.
+  void set_call_target(CallTarget* target);
+  // Truffle SL's callTargetStable: valid while call_target() does not
+  // change. Compiled direct calls depend on it; read it before reading
+  // call_target() (CyclicAssumption's ordering rule).
+  runtime::Assumption* call_target_stable() const { return call_target_stable_.Get(); }
   Value AsValue() const { return Value::Reference(kFunctionTag, this); }
 
  private:
   std::string name_;
   std::atomic<CallTarget*> call_target_{nullptr};
+  runtime::CyclicAssumption call_target_stable_;
 };
 
 class FunctionRegistry {

@@ -51,14 +51,18 @@ Result RunInMode(const std::string& program, const std::vector<std::string>& fla
 
 TEST(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
   const std::vector<std::vector<std::string>> modes = {
-      {"--engine.Backend=x86_64", "--engine.CompileImmediately"},
+      {"--engine.Backend=x86_64", "--engine.CompileImmediately",
+       "--engine.BackgroundCompilation=false"},
       // Deopt stress; a few recompilations per function keep it fast (each
       // deopt otherwise recompiles, up to MaximumCompilations=100).
       {"--engine.Backend=x86_64", "--engine.CompileImmediately", "--engine.DeoptEveryN=3",
-       "--engine.MaximumCompilations=4"},
+       "--engine.MaximumCompilations=4", "--engine.BackgroundCompilation=false"},
+      // Tiny thresholds, compiled in the background while the interpreter
+      // runs on.
       {"--engine.Backend=x86_64", "--engine.SingleTierCompilationThreshold=3",
-       "--engine.MinInvokeThreshold=1"},
-      {"--engine.Backend=ir_interpreter", "--engine.CompileImmediately"},
+       "--engine.MinInvokeThreshold=1", "--engine.BackgroundCompilation=true"},
+      {"--engine.Backend=ir_interpreter", "--engine.CompileImmediately",
+       "--engine.BackgroundCompilation=false"},
   };
   int compared = 0;
   for (uint64_t seed = 1; seed <= 20; ++seed) {

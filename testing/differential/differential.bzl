@@ -1,0 +1,151 @@
+"""differential_test: every program under the interpreter and under each mode.
+
+    load("//testing/differential:differential.bzl", "MOREL_MODES", "differential_test")
+
+    differential_test(
+        name = "sl_golden_differential_test",
+        launcher = "//languages/sl:sl",
+        programs = "//languages/sl/tests:golden",
+        modes = MOREL_MODES,
+    )
+
+Runs `differential_runner` (see README.md) inside the test's runfiles: each
+program of `programs` (the `*.<extension>` files; `.input`, `.output` and
+`.exit` files beside them are used too, other files are ignored) runs under
+the baseline (the interpreter) and under every mode; stdout, stderr and the
+exit status must match the baseline's byte for byte. `bazel test <target>
+--test_filter=Foo` runs only the programs whose name contains `Foo`;
+`shard_count` splits the programs between shards.
+"""
+
+_RUNNER = "//testing/differential:differential_runner"
+_WRAPPER = "//testing/differential:differential_test.sh"
+
+# The baseline: the interpreter, nothing compiled.
+INTERPRETER_BASELINE = {"interpreter": ["--engine.Compilation=false"]}
+
+# The execution modes every Morel language is checked in (issue #6), on the
+# host backend (x86_64 here). Each is a dict entry: mode name -> launcher
+# flags (one word each).
+MOREL_MODES = {
+    # Every call target compiled before its first call, on the calling
+    # thread: compiled code runs from the start.
+    "compile_immediately": [
+        "--engine.CompileImmediately",
+        "--engine.BackgroundCompilation=false",
+    ],
+    # The launcher as users run it: default thresholds and options.
+    "default_thresholds": [],
+    # Compilation after a few calls, profiles gathered in the interpreter
+    # first, compiled on background threads while the interpreter runs on.
+    "tiny_thresholds_background": [
+        "--engine.SingleTierCompilationThreshold=3",
+        "--engine.MinInvokeThreshold=1",
+        "--engine.BackgroundCompilation=true",
+    ],
+    # Every third guard of compiled code fails: execution keeps
+    # deoptimizing, resuming mid-expression and recompiling (up to
+    # MaximumCompilations, default 100, per call target).
+    "deopt_stress": [
+        "--engine.CompileImmediately",
+        "--engine.BackgroundCompilation=false",
+        "--engine.DeoptEveryN=3",
+    ],
+    # Every direct call node splits its callee at its first call (as if the
+    # language called CloneCallTarget() everywhere), and the split copies
+    # are compiled after a few calls: code runs in fresh uninitialized
+    # copies, and splits invalidate compiled callers.
+    "forced_splitting": [
+        "--engine.SplittingForceAll",
+        "--engine.SingleTierCompilationThreshold=3",
+        "--engine.MinInvokeThreshold=1",
+        "--engine.BackgroundCompilation=false",
+    ],
+}
+
+def _shell_word(word):
+    # sh_test args go through Bourne-shell tokenization: quote each word so
+    # that spaces and backslashes survive ($(rootpath ...) still expands).
+    return "'%s'" % word.replace("'", "'\\''")
+
+def _absolute_label(label):
+    if label.startswith("//") or label.startswith("@"):
+        return label
+    if label.startswith(":"):
+        return "//%s%s" % (native.package_name(), label)
+    return "//%s:%s" % (native.package_name(), label)
+
+def differential_test(
+        name,
+        launcher,
+        programs,
+        modes = MOREL_MODES,
+        baseline = INTERPRETER_BASELINE,
+        launcher_args = [],
+        extension = "sl",
+        exclusions = [],
+        masks = [],
+        jobs = 2,
+        timeout_seconds = None,
+        data = [],
+        **kwargs):
+    """Defines an sh_test comparing every mode of `launcher` with the baseline.
+
+    Args:
+      name: the test's name.
+      launcher: an executable target, run as
+        `launcher [launcher_args...] [mode flags...] program`.
+      programs: labels (filegroups or files): the programs and their
+        companion files.
+      modes: dict, mode name -> list of launcher flags (each one word).
+      baseline: dict with one entry, name -> flags: what every mode is
+        compared with.
+      launcher_args: flags for every run, baseline included.
+      extension: the programs' file extension, without the dot.
+      exclusions: "Program:mode" pairs whose difference does not fail the
+        test (the pair still runs and its diff is printed). Every entry must
+        carry a comment naming the bug.
+      masks: regular expressions (ECMAScript) for output that legitimately
+        varies between runs, such as elapsed times; in each output line every
+        match, or its first capture group if it has one, is replaced by
+        `<masked>` before comparing. Never for hiding a real difference.
+      jobs: launcher processes run at once; the test is tagged `cpu:<jobs>`
+        so Bazel reserves that many cores for it.
+      timeout_seconds: per-run timeout (the runner's default is 120 s).
+      data: more runtime files for the launcher.
+      **kwargs: passed to sh_test (size, shard_count, tags, timeout, ...).
+    """
+    program_labels = programs if type(programs) == "list" else [programs]
+    if len(baseline) != 1:
+        fail("differential_test: baseline must have exactly one entry")
+    args = [
+        "$(rootpath %s)" % _RUNNER,
+        "$(rootpath %s)" % launcher,
+        "--extension=" + extension,
+        "--jobs=%d" % jobs,
+        "--launcher_label=" + _absolute_label(launcher),
+    ]
+    args += [_shell_word("--launcher_arg=" + arg) for arg in launcher_args]
+    for baseline_name, flags in baseline.items():
+        args.append("--baseline=" + baseline_name)
+        args += [_shell_word("--baseline=%s:%s" % (baseline_name, flag)) for flag in flags]
+    for mode, flags in modes.items():
+        args.append("--mode=" + mode)
+        args += [_shell_word("--mode=%s:%s" % (mode, flag)) for flag in flags]
+    args += ["--exclude=" + exclusion for exclusion in exclusions]
+    args += [_shell_word("--mask=" + mask.replace("$", "$$")) for mask in masks]
+    if timeout_seconds != None:
+        args.append("--timeout_seconds=%d" % timeout_seconds)
+    args.append("--")
+    args += ["$(rootpaths %s)" % label for label in program_labels]
+    tags = kwargs.pop("tags", [])
+    if jobs > 1:
+        tags = tags + ["cpu:%d" % jobs]
+    native.sh_test(
+        name = name,
+        srcs = [_WRAPPER],
+        args = args,
+        data = [_RUNNER, launcher] + program_labels + data,
+        tags = tags,
+        **kwargs
+    )
