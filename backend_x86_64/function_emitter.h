@@ -13,6 +13,7 @@
 //                keeps a, b and d out of rax/rdx).
 //   shifts:      count in cl (the allocator moves it there).
 //   cmpset:      cmp a, b; setcc d8; movzbl d8, d32.
+//   outgoing.area: mov d, rsp (the area is the bottom of the frame, frame.h).
 //   call:        mov r11, target; call r11 (records a call site; a call
 //                with a deopt state also records a lazy deopt point whose
 //                pc_offset is the return address and exit_offset 0).

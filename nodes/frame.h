@@ -86,6 +86,12 @@ class Frame {
         caller_(caller) {}
 
   Value Get(int slot) const { return slots_[slot]; }
+  // The slots themselves, for compiled code that runs on this frame (OSR,
+  // engine/runtime/osr.h). The storage has descriptor.size() + 1 Values:
+  // the last one is scratch for compiled code (an OSR loop's return value);
+  // everything that creates a frame (CallTarget::Call, deoptimization)
+  // allocates it.
+  Value* slot_storage() const { return slots_; }
   void Set(int slot, Value value) { slots_[slot] = value; }
   bool IsInitialized(int slot) const { return !slots_[slot].IsIllegal(); }
 

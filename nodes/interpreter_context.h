@@ -117,8 +117,9 @@ struct InterpreterContext {
   static void TransferToInterpreter() {}
   static void TransferToInterpreterAndInvalidate() {}
   // Compiled code leaves for the interpreter when `condition` holds, before
-  // anything after it happened; the interpreter is already there.
-  static void TransferToInterpreterIf(bool) {}
+  // anything after it happened (deoptimizing for `reason`); the interpreter
+  // is already there.
+  static void TransferToInterpreterIf(bool, const char*) {}
   static constexpr bool InInterpreter() { return true; }
 
   // An assumption (Truffle's Assumption; any type with IsValid(), e.g.

@@ -17,6 +17,7 @@ class IterationReporter {
   void Count() {
     if (iterations_ < (1 << 30)) ++iterations_;
   }
+  int iterations() const { return iterations_; }
 
  private:
   Node& loop_;
@@ -25,12 +26,33 @@ class IterationReporter {
 
 }  // namespace
 
+int RepeatingNode::PartialEvaluateLoop(pe::PartialEvaluator&) { return -1; }
+
+int LoopNode::OsrPollMask() {
+  int mask = osr_poll_mask_.load(std::memory_order_relaxed);
+  if (mask != kUnknownMask) return mask;
+  RootNode* root = GetRootNode();
+  mask = root != nullptr && root->call_target() != nullptr
+             ? root->call_target()->runtime()->OsrPollMask()
+             : -1;
+  osr_poll_mask_.store(mask, std::memory_order_relaxed);
+  return mask;
+}
+
 int LoopNode::Execute(Frame& frame) {
   IterationReporter reporter(*this);
   RepeatingNode* body = body_.get();
+  const int mask = OsrPollMask();
   int status;
   while ((status = body->ExecuteRepeating(frame)) == RepeatingNode::kContinueLoop) {
     reporter.Count();
+    if (mask >= 0 && (reporter.iterations() & mask) == 0) [[unlikely]] {
+      // The runtime may run the rest of this loop in OSR-compiled code.
+      CallTarget* target = GetRootNode()->call_target();
+      if (target->runtime()->PollOSR(*this, frame, reporter.iterations(), &status)) {
+        return status;
+      }
+    }
   }
   return status;
 }

@@ -6,12 +6,17 @@
 // enclosing call target (its call-and-loop count drives compilation) and to
 // the runtime (which may offer on-stack replacement; osr/ builds on this).
 
+#include <atomic>
 #include <memory>
 
 #include "nodes/frame.h"
 #include "nodes/node.h"
 
 namespace morel {
+
+namespace pe {
+class PartialEvaluator;
+}  // namespace pe
 
 class RepeatingNode : public Node {
  public:
@@ -23,6 +28,15 @@ class RepeatingNode : public Node {
   using Node::Node;
   // Runs one iteration (typically: evaluate the condition, run the body).
   virtual int ExecuteRepeating(Frame& frame) = 0;
+
+  // Compiled code (engine/pe): emits the whole loop — header, one iteration
+  // per trip, exit — with the enclosing LoopNode already entered on the
+  // resume path. Returns the loop's status where control reaches the exit
+  // (a `return` in the body leaves through PartialEvaluator::Return), or -1
+  // if this repeating node cannot be compiled (the default). A language's
+  // loop statement uses it, and so does an OSR compilation of the loop
+  // (osr/), which starts in the middle of a running activation.
+  virtual int PartialEvaluateLoop(pe::PartialEvaluator& pe);
 };
 
 class LoopNode final : public Node {
@@ -33,7 +47,9 @@ class LoopNode final : public Node {
                     SourceSection source_section = {})
       : Node(std::move(source_section)), body_(std::move(body)) {}
 
-  // Runs the loop; returns the body's final (non-continue) status.
+  // Runs the loop; returns the body's final (non-continue) status. Polls
+  // the runtime for on-stack replacement (NodeRuntime::PollOSR) as the
+  // iterations of this entry grow.
   int Execute(Frame& frame);
 
   RepeatingNode* repeating_node() const { return body_.get(); }
@@ -49,7 +65,12 @@ class LoopNode final : public Node {
   static void ReportLoopCount(Node& node, int iterations);
 
  private:
+  int OsrPollMask();
+
   Child<RepeatingNode> body_;
+  // NodeRuntime::OsrPollMask(), asked once (kUnknownMask until then).
+  static constexpr int kUnknownMask = -2;
+  std::atomic<int> osr_poll_mask_{kUnknownMask};
 };
 
 }  // namespace morel

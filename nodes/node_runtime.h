@@ -17,6 +17,8 @@ namespace morel {
 
 class CallTarget;
 class DirectCallNode;
+class Frame;
+class LoopNode;
 class Node;
 class RootNode;
 
@@ -59,6 +61,16 @@ class NodeRuntime {
 
   // Loop iterations reported by a LoopNode of `target`'s tree.
   virtual void OnLoopCount(CallTarget& target, int iterations) {}
+
+  // ---- on-stack replacement (osr/)
+  // LoopNode polls PollOSR when its iteration count in this loop entry
+  // has all bits of OsrPollMask() clear (mask -1: never). The runtime may
+  // compile the loop and run the rest of it in compiled code on `frame`:
+  // then it returns true and `*status` is the loop's final status.
+  virtual int OsrPollMask() { return -1; }
+  virtual bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) {
+    return false;
+  }
 };
 
 }  // namespace morel

@@ -58,6 +58,11 @@ class RootNode : public Node {
   // Trivial roots (a getter, a constant) are always inlined.
   virtual bool IsTrivial() const { return false; }
 
+  // The root whose tree a compilation of this root reads: itself, or, for
+  // an OSR root (osr/), the root of the function its loop belongs to. Its
+  // lock and rewrite count guard the compilation.
+  virtual RootNode* CompiledTreeRoot() { return this; }
+
   // Emits this root's code through the partial evaluator (engine/pe); the
   // language implements it. The default: the root cannot be compiled.
   virtual absl::Status PartialEvaluate(pe::PartialEvaluator& pe);

@@ -142,6 +142,75 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
   EXPECT_GT(runs, 3000);
 }
 
+// The toy dispatcher: a hash of the call's operands (read from the
+// caller's outgoing-argument area) and their count.
+uint64_t ToyDispatch(uint64_t id, uint64_t operands, uint64_t count) {
+  const auto* words = reinterpret_cast<const uint64_t*>(operands);
+  uint64_t h = id * 31 + count;
+  for (uint64_t i = 0; i < count; ++i) h = (h ^ words[i]) * 1099511628211ull;
+  return h;
+}
+
+TEST(LowerTest, CallTargetOperandsGoThroughTheOutgoingArea) {
+  ToyBackend backend;
+  ir::InterpreterOptions hooks;
+  hooks.call_target = [](int64_t id, absl::Span<const int64_t> a)
+      -> absl::StatusOr<std::vector<int64_t>> {
+    std::vector<uint64_t> words(a.begin(), a.end());
+    return std::vector<int64_t>{static_cast<int64_t>(
+        ToyDispatch(static_cast<uint64_t>(id), reinterpret_cast<uint64_t>(words.data()),
+                    words.size()))};
+  };
+  LoweringOptions options;
+  options.call_target_dispatch = reinterpret_cast<const void*>(&ToyDispatch);
+  // 0..15 operands (7 guest arguments and more) from values live across
+  // the calls and constants, on a target with 3 argument registers.
+  for (int n = 0; n <= 15; ++n) {
+    std::string text = "func @f(i64, i64, i64) -> (i64) {\nblock0(v0: i64, v1: i64, v2: i64):\n";
+    std::string operands;
+    for (int k = 0; k < n; ++k) {
+      text += "  v" + std::to_string(3 + k) + " = ";
+      text += k % 3 == 2 ? "iconst.i64 " + std::to_string(100 + k)
+                         : "iadd v" + std::to_string(k % 3) + ", v" + std::to_string(2 - k % 3);
+      text += "\n";
+      operands += (k > 0 ? ", v" : "v") + std::to_string(3 + k);
+    }
+    const int r = 3 + n;
+    text += "  v" + std::to_string(r) + " = call_target @5(" + operands + ") -> (i64)\n";
+    text += "  v" + std::to_string(r + 1) + " = call_target @6(" + operands + ") -> (i64)\n";
+    text += "  v" + std::to_string(r + 2) + " = xor v" + std::to_string(r) + ", v" +
+            std::to_string(r + 1) + "\n";
+    text += "  v" + std::to_string(r + 3) + " = iadd v" + std::to_string(r + 2) + ", v0\n";
+    text += "  return v" + std::to_string(r + 3) + "\n}\n";
+    ir::RuntimeRegistry registry;
+    auto f = ir::ParseFunction(text, &registry);
+    ASSERT_TRUE(f.ok()) << f.status() << "\n" << text;
+    ASSERT_TRUE(ir::Verify(**f).ok()) << ir::Verify(**f);
+    auto lowered = Lower(**f, backend, options);
+    ASSERT_TRUE(lowered.ok()) << lowered.status();
+    EXPECT_EQ(lowered->mf.outgoing_area_words(), static_cast<uint32_t>(n));
+    for (bool spill : {false, true}) {
+      MachineFunction allocated = lowered->mf;
+      AllocationOptions allocation;
+      allocation.spill_everything = spill;
+      auto alloc = AllocateRegisters(allocated, backend.register_info(), allocation);
+      ASSERT_TRUE(alloc.ok()) << alloc.status();
+      ASSERT_TRUE(VerifyAllocation(allocated, backend.register_info()).ok());
+      for (const std::vector<int64_t>& in :
+           std::vector<std::vector<int64_t>>{{1, 2, 3}, {-7, INT64_MAX, 0}}) {
+        auto want = ir::Interpret(**f, in, hooks);
+        ASSERT_TRUE(want.ok()) << want.status();
+        for (const MachineFunction* mf : {&lowered->mf, &allocated}) {
+          auto got = RunLowered(*lowered, *mf, backend.register_info(), in);
+          ASSERT_TRUE(got.ok()) << got.status();
+          EXPECT_EQ(*got, ir::DebugString(*want)) << n << " operands, spill " << spill << "\n"
+                                                  << mf->Dump();
+        }
+      }
+    }
+  }
+}
+
 TEST(LowerTest, DeoptMapDescribesEveryFrame) {
   ir::RuntimeRegistry registry;
   auto f = ir::ParseFunction(R"(func @g(i64, i64) -> (i64) {

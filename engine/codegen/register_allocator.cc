@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
+#include <queue>
 #include <utility>
 #include <vector>
 
@@ -192,17 +194,16 @@ class LinearScan {
   // slot for its whole life, and a victim spilled late started long before
   // the current position: reuse only a slot whose last holder ended before
   // `start` (not merely before the scan position).
+  // Both sets are min-heaps by end, so if any free slot qualifies the top
+  // does, and expiring holders pops only those that end: O(log n) each.
   int32_t TakeSlot(int start, int end) {
     int32_t slot = -1;
-    for (auto it = free_slots_.begin(); it != free_slots_.end(); ++it) {
-      if (it->first < start) {
-        slot = it->second;
-        free_slots_.erase(it);
-        break;
-      }
+    if (!free_slots_.empty() && free_slots_.top().first < start) {
+      slot = free_slots_.top().second;
+      free_slots_.pop();
     }
     if (slot < 0) slot = static_cast<int32_t>(mf_.NewStackSlot());
-    slot_holders_.push_back({end, slot});
+    slot_holders_.push({end, slot});
     return slot;
   }
 
@@ -224,11 +225,10 @@ class LinearScan {
     for (LiveInterval* cur : order) {
       // Expire intervals (and spill slots) that end before cur starts.
       std::erase_if(active, [&](LiveInterval* a) { return a->end < cur->start; });
-      std::erase_if(slot_holders_, [&](const std::pair<int, int32_t>& h) {
-        if (h.first >= cur->start) return false;
-        free_slots_.push_back(h);  // (end of its last holder, slot)
-        return true;
-      });
+      while (!slot_holders_.empty() && slot_holders_.top().first < cur->start) {
+        free_slots_.push(slot_holders_.top());  // (end of its last holder, slot)
+        slot_holders_.pop();
+      }
       if (options_.spill_everything) {
         Spill(*cur);
         continue;
@@ -362,8 +362,10 @@ class LinearScan {
   const AllocationOptions& options_;
   std::vector<LiveInterval> intervals_;
   FixedIndex fixed_by_reg_[64];
-  std::vector<std::pair<int, int32_t>> slot_holders_;  // (end, slot)
-  std::vector<std::pair<int, int32_t>> free_slots_;  // (end of last holder, slot)
+  using SlotHeap = std::priority_queue<std::pair<int, int32_t>,
+                                       std::vector<std::pair<int, int32_t>>, std::greater<>>;
+  SlotHeap slot_holders_;  // (end, slot)
+  SlotHeap free_slots_;    // (end of last holder, slot)
   AllocationResult result_;
 };
 

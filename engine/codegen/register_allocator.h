@@ -13,7 +13,9 @@
 //     and clobbers (calls: caller-saved; kDiv/kRem: div_clobbers) at both
 //     positions of the instruction. A vreg never gets a register whose fixed
 //     ranges overlap its interval: values live across a call end up in
-//     callee-saved registers or on the stack.
+//     callee-saved registers or on the stack. The ranges are indexed per
+//     register (sorted by end, suffix minima of the starts), so the overlap
+//     query is a binary search, not a scan of every call's clobbers.
 //  4. Scan intervals by start; when no register is free, spill the interval
 //     (active or current) that ends last. A spilled vreg lives in one 8-byte
 //     stack slot for its whole life (slots are reused after the interval

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/ir/check.h"
 #include "engine/ir/verifier.h"
 #include "engine/pe/pe_context.h"
 #include "nodes/root_node.h"
@@ -188,7 +189,53 @@ void PartialEvaluator::ContinueInDeadBlock() {
 }
 
 void PartialEvaluator::Return(PeValue value) {
+  MOREL_CHECK_MSG(!osr_, "Return(value) in an OSR compilation: use Return(value, status)");
   builder_.Jump(exit_, {value.payload, value.tag});
+  ContinueInDeadBlock();
+}
+
+void PartialEvaluator::Return(PeValue value, int status) {
+  if (!osr_) return Return(value);
+  StoreOsrFrame(&value);
+  builder_.Jump(exit_, {builder_.I64(status), builder_.I64(kLongTag)});
+  ContinueInDeadBlock();
+}
+
+void PartialEvaluator::EnterOsr() {
+  osr_ = true;
+  LoadOsrFrame();
+}
+
+void PartialEvaluator::LoadOsrFrame() {
+  for (size_t slot = 0; slot < locals_.size(); ++slot) {
+    int32_t offset = static_cast<int32_t>(slot * sizeof(Value));
+    locals_[slot] = PeValue{builder_.Load(ir::Type::kI64, args_pointer_, offset),
+                            builder_.Load(ir::Type::kI64, args_pointer_, offset + 8)};
+  }
+}
+
+void PartialEvaluator::StoreOsrFrame(const PeValue* return_value) {
+  for (size_t slot = 0; slot <= locals_.size(); ++slot) {
+    const PeValue* value = slot < locals_.size() ? &locals_[slot] : return_value;
+    if (value == nullptr) break;
+    int32_t offset = static_cast<int32_t>(slot * sizeof(Value));
+    builder_.Store(value->payload, args_pointer_, offset);
+    builder_.Store(value->tag, args_pointer_, offset + 8);
+  }
+}
+
+void PartialEvaluator::BeforeCall() {
+  if (osr_) StoreOsrFrame(nullptr);
+}
+
+void PartialEvaluator::AfterCall() {
+  if (osr_) LoadOsrFrame();
+}
+
+void PartialEvaluator::ExitOsr(int status) {
+  MOREL_CHECK(osr_);
+  StoreOsrFrame(nullptr);
+  builder_.Jump(exit_, {builder_.I64(status), builder_.I64(kLongTag)});
   ContinueInDeadBlock();
 }
 

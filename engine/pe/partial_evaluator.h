@@ -147,6 +147,28 @@ class PartialEvaluator {
   bool Terminated() const { return builder_.IsTerminated(); }
   // The function's exit: `return` jumps here with the result.
   void Return(PeValue value);
+  // `return` of a statement-status language: in a function, Return(value);
+  // in an OSR compilation, leaves the loop with `status` (the statement's
+  // completion that means "return") after storing `value` as the frame's
+  // return value.
+  void Return(PeValue value, int status);
+
+  // ---- on-stack replacement (osr/). An OSR compilation compiles one loop
+  // of a running activation. Its arguments pointer is then the
+  // activation's frame: slot i of the frame is Value i, and Value `size`
+  // (one past the last slot) receives a return value. EnterOsr() makes
+  // the locals the frame's slots; ExitOsr(status) stores every local back
+  // and returns `status` as the loop's result (a long).
+  void EnterOsr();
+  void ExitOsr(int status);
+  // Before a call that may run guest code: in an OSR compilation, the
+  // frame's slots get the current locals (a callee may walk the stack and
+  // read them). Nothing otherwise.
+  void BeforeCall();
+  // After such a call: in an OSR compilation, the locals are reloaded from
+  // the frame (a callee such as SL's helloEqualsWorld may write them).
+  void AfterCall();
+  bool osr() const { return osr_; }
 
   // The innermost loop's continue (header) and break (exit) merges.
   void PushLoop(Merge* header, Merge* exit) { loops_.push_back({header, exit}); }
@@ -210,6 +232,10 @@ class PartialEvaluator {
   std::vector<PathEntry> path_;
   std::vector<ResumeTemplate> templates_;
   ir::Block* exit_ = nullptr;
+  bool osr_ = false;
+  // Stores the locals (and `return_value`, if any) into the OSR frame.
+  void StoreOsrFrame(const PeValue* return_value);
+  void LoadOsrFrame();
   struct Loop {
     Merge* header;
     Merge* exit;

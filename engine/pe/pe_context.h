@@ -21,7 +21,7 @@
 //                               the pending-exception and validity checks
 //   AndThen(a, rest)            br a -> rest(), else false (short circuit)
 //   AssumptionValid(a)          constant; the code depends on `a`
-//   TransferToInterpreterIf(c)  guard !c
+//   TransferToInterpreterIf(c)  guard !c (the reason names the deopt)
 //   LoadField(v, &C::m)         load at offsetof(C, m) from v's payload
 //   C++ constants (cache data)  constants (compilation-final state)
 
@@ -65,6 +65,9 @@ class PeContext {
   Bool IsLong(V v) { return HasTag(v, kLongTag); }
   Bool IsBoolean(V v) { return HasTag(v, kBooleanTag); }
   Bool HasTag(V v, ValueTag tag) {
+    if (std::optional<int64_t> known = ConstantI64(v.tag)) {
+      return b().Bool(*known == static_cast<int64_t>(tag));
+    }
     return b().ICmp(ir::Cond::kEq, v.tag, b().I64(static_cast<int64_t>(tag)));
   }
   Long AsLong(V v) { return v.payload; }
@@ -125,6 +128,11 @@ class PeContext {
   Bool LongLess(Long a, Long c) { return b().ICmp(ir::Cond::kSlt, a, c); }
   Bool LongLessEqual(Long a, Long c) { return b().ICmp(ir::Cond::kSle, a, c); }
   Bool ValueIdentical(V x, V y) {
+    // Two constants (e.g. a constant property key against a cached one):
+    // decided here, so the guards using it fold.
+    std::optional<int64_t> xp = ConstantI64(x.payload), xt = ConstantI64(x.tag);
+    std::optional<int64_t> yp = ConstantI64(y.payload), yt = ConstantI64(y.tag);
+    if (xp && xt && yp && yt) return b().Bool(*xp == *yp && *xt == *yt);
     return And(b().ICmp(ir::Cond::kEq, x.payload, y.payload),
                b().ICmp(ir::Cond::kEq, x.tag, y.tag));
   }
@@ -166,8 +174,8 @@ class PeContext {
   // `assumption->IsValid()`. Returns whether it is valid at compile time.
   bool Assume(runtime::Assumption* assumption) { return pe_.Assume(assumption); }
 
-  void TransferToInterpreterIf(Bool condition) {
-    pe_.Speculate(Not(condition), "transferToInterpreter");
+  void TransferToInterpreterIf(Bool condition, std::string reason) {
+    pe_.Speculate(Not(condition), std::move(reason));
   }
   // Valid now: the constant true, and this code depends on the assumption.
   // Invalid: the constant false, and no dependency (an invalid dependency
@@ -193,7 +201,9 @@ class PeContext {
   // compiled code yet: the compilation bails out.
   V CallDirect(DirectCallNode* call, absl::Span<const V> arguments) {
     CallTarget* target = call->current_call_target();
-    if (target->root_node()->InspectsCallerFrame()) {
+    // OSR code runs on the interpreter's own frame and keeps it current
+    // around calls (BeforeCall/AfterCall): such a callee sees real values.
+    if (target->root_node()->InspectsCallerFrame() && !pe_.osr()) {
       pe_.Bailout(absl::StrCat("calls ", target->name(),
                                ", which inspects its caller's frame (TODO(#6): "
                                "frames of compiled code are not materialized)"));
@@ -201,9 +211,11 @@ class PeContext {
     }
     std::vector<ir::Value*> operands;
     for (const V& argument : arguments) AddOperand(operands, argument);
+    pe_.BeforeCall();
     std::vector<ir::Value*> results = b().CallTarget(
         EncodeCallTargetId(target, static_cast<int>(arguments.size())), operands,
         {ir::Type::kI64, ir::Type::kI64});
+    pe_.AfterCall();
     return pe_.CheckValidAfterCall(
         pe_.PropagatePendingException(V{results[0], results[1]}));
   }
@@ -238,6 +250,13 @@ class PeContext {
   void Deopt(std::string reason) { pe_.Deopt(std::move(reason)); }
 
  private:
+  static std::optional<int64_t> ConstantI64(ir::Value* value) {
+    const ir::Instruction* definition = value->instruction();
+    if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {
+      return std::nullopt;
+    }
+    return definition->imm();
+  }
   static std::optional<bool> ConstantBool(Bool value) {
     const ir::Instruction* definition = value->instruction();
     if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {
@@ -318,7 +337,9 @@ class PeContext {
         RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);
     std::vector<ir::Value*> operands;
     (AddOperand(operands, args), ...);
+    if (may_run_guest_code) pe_.BeforeCall();
     std::vector<ir::Value*> results = b().CallRuntime(function, operands);
+    if (may_run_guest_code) pe_.AfterCall();
     if constexpr (std::is_same_v<R, Value>) {
       V result = pe_.PropagatePendingException(V{results[0], results[1]});
       return may_run_guest_code ? pe_.CheckValidAfterCall(result) : result;

@@ -71,6 +71,9 @@ void CyclicAssumption::Invalidate(absl::string_view reason) {
 
 CodeDependencies::~CodeDependencies() {
   std::lock_guard<std::mutex> guard(AssumptionsLock());
+  // Only registered code is known to its assumptions; code that was never
+  // installed (discarded, refused) may outlive the assumptions it recorded.
+  if (!installed_) return;
   for (Assumption* assumption : assumptions_) {
     if (assumption != nullptr) Erase(assumption->dependents_, this);
   }
@@ -89,6 +92,7 @@ bool CodeDependencies::InstallIfValid(Handler on_invalidated,
   std::lock_guard<std::mutex> guard(AssumptionsLock());
   if (valid_.load(std::memory_order_relaxed) == 0) {
     *reason = "invalidated before installation";
+    assumptions_.clear();
     return false;
   }
   for (Assumption* assumption : assumptions_) {
@@ -98,6 +102,7 @@ bool CodeDependencies::InstallIfValid(Handler on_invalidated,
                     : absl::StrCat("assumption ", assumption->name(),
                                    " invalidated during compilation");
       valid_.store(0, std::memory_order_release);
+      assumptions_.clear();  // never registered: forget them
       return false;
     }
   }

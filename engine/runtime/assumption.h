@@ -23,9 +23,10 @@
 // installed. IsValid() is a lock-free acquire load.
 //
 // Lifetimes: an Assumption and the CodeDependencies registered with it may
-// be destroyed in either order; each unregisters itself from the other. An
-// assumption recorded by a compilation must outlive the compilation until it
-// is installed or dropped.
+// be destroyed in either order; each unregisters itself from the other.
+// Code that was never installed (discarded or refused) is unknown to its
+// assumptions and never touches them again; an assumption recorded by a
+// compilation must outlive the compilation until its installation attempt.
 
 #include <atomic>
 #include <cstdint>
@@ -141,7 +142,9 @@ class CodeDependencies {
                     std::atomic<int64_t>::is_always_lock_free,
                 "compiled code reads the cell as a plain i64");
   std::vector<Assumption*> assumptions_;
-  bool installed_ = false;  // under AssumptionsLock()
+  // Registered with every assumption in assumptions_ (installed and not
+  // invalidated since). Under AssumptionsLock().
+  bool installed_ = false;
   Handler on_invalidated_;  // under AssumptionsLock()
 };
 

@@ -121,6 +121,24 @@ TEST(AssumptionTest, DestructionInEitherOrder) {
     a.reset();     // the code forgets it
     code.reset();  // under ASan: no use after free
   }
+  {
+    // Refused code was never registered: it forgets its assumptions at once.
+    auto a = std::make_unique<Assumption>("a");
+    auto code = std::make_unique<CodeDependencies>();
+    code->Add(a.get());
+    a->Invalidate("before installation");
+    ASSERT_FALSE(code->InstallIfValid([](const std::string&) {}, [] {}, &refused));
+    a.reset();
+    code.reset();  // under ASan: no use after free
+  }
+  {
+    // Compiled but discarded before the installation attempt.
+    auto a = std::make_unique<Assumption>("a");
+    auto code = std::make_unique<CodeDependencies>();
+    code->Add(a.get());
+    a.reset();
+    code.reset();  // under ASan: no use after free
+  }
 }
 
 TEST(CyclicAssumptionTest, InvalidateStartsANewGeneration) {

@@ -8,7 +8,9 @@
 #include "engine/opt/pipeline_options.h"
 #include "engine/opt/standard_passes.h"
 #include "engine/pe/runtime_call.h"
+#include "engine/ir/check.h"
 #include "engine/runtime/engine.h"
+#include "engine/runtime/osr.h"
 #include "nodes/frame.h"
 #include "nodes/heap.h"
 #include "nodes/pending_exception.h"
@@ -28,8 +30,9 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     // evaluation (on a compiler thread) reads one consistent tree. Later
     // rewrites show in the rewrite count, which the engine checks before it
     // installs the code.
-    std::lock_guard<std::recursive_mutex> guard(target.root_node()->lock());
-    if (rewrite_count != nullptr) *rewrite_count = target.root_node()->rewrite_count();
+    RootNode* tree = target.root_node()->CompiledTreeRoot();
+    std::lock_guard<std::recursive_mutex> guard(tree->lock());
+    if (rewrite_count != nullptr) *rewrite_count = tree->rewrite_count();
     pe::PartialEvaluator evaluator(target, runtime, pe_options);
     compilation = evaluator.Run();
   }
@@ -113,6 +116,36 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
     path.push_back(std::move(out));
   }
   RootNode* root = target.root_node();
+  auto notify_engine = [&] {
+    if (compilation.dependencies != nullptr && !compilation.dependencies->IsValid()) {
+      // Lazy invalidation: the code was invalidated (and detached) while
+      // this activation ran; the target may already run newer code.
+      engine.OnInvalidatedCodeDeoptimized(target, reason);
+    } else {
+      engine.OnDeoptimized(target, reason,
+                           resume.path.empty() ? nullptr : resume.path.back().node);
+    }
+  };
+  if (root->CompiledTreeRoot() != root) {
+    // OSR code (engine/runtime/osr.h): the activation is the interpreter's
+    // own frame, which is current. Its slots take the frame state's locals
+    // (all of them: OSR code loaded every slot), then the interpreter
+    // finishes the loop there; the loop's status is the OSR code's result.
+    OsrActivation* activation = CurrentOsrActivation();
+    MOREL_CHECK_MSG(activation != nullptr, "deoptimization of OSR code outside RunOsr");
+    Frame& frame = *activation->frame;
+    activation->deoptimized = true;
+    for (size_t i = 0;
+         i < deopt.locals.size() && i < static_cast<size_t>(frame.descriptor().size()); ++i) {
+      const ir::DeoptFrame::Slot& slot = deopt.locals[i];
+      frame.Set(static_cast<int>(i),
+                slot.legal ? Value{static_cast<uint64_t>(slot.payload),
+                                   static_cast<ValueTag>(slot.tag)}
+                           : Value::Illegal());
+    }
+    notify_engine();
+    return Value::Long(ResumeActivation(frame, path).status);
+  }
   FrameDescriptor& descriptor = root->frame_descriptor();
   // A collector root: the resumed activation's frame slots (a plain
   // std::vector is invisible to the collector, which then frees objects
@@ -124,14 +157,7 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
       locals[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
     }
   }
-  if (compilation.dependencies != nullptr && !compilation.dependencies->IsValid()) {
-    // Lazy invalidation: the code was invalidated (and detached) while this
-    // activation ran; the target may already run newer code.
-    engine.OnInvalidatedCodeDeoptimized(target, reason);
-  } else {
-    engine.OnDeoptimized(target, reason,
-                         resume.path.empty() ? nullptr : resume.path.back().node);
-  }
+  notify_engine();
   Frame frame(&descriptor, locals.data(), arguments, root, Frame::Current());
   FrameScope scope(&frame);
   return ResumeActivation(frame, path).value;

@@ -378,7 +378,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     // tier until the engine dies.
     code_.push_back(std::move(code));
     if (closed_) return;
-    if (target.root_node()->rewrite_count() != rewrites) {
+    if (target.root_node()->CompiledTreeRoot()->rewrite_count() != rewrites) {
       discarded = "the tree was rewritten during compilation";
     } else if (invalidation_epoch_ != epoch) {
       discarded = "code was invalidated during compilation";
@@ -452,28 +452,47 @@ void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
 void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view reason) {
   // Truffle's nodeReplaced: the target's code no longer matches its tree
   // ("Split call node" for a split in a caller). The rewrite count, bumped
-  // by Node::Replace, already stops compilations in flight.
-  if (target.installed_code() == nullptr) return;
-  target.set_installed_code(nullptr);
-  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
-  if (config_.trace_compilation()) {
-    log_->Log(absl::StrCat("opt inval. ", TargetColumn(target), " ", std::string(126, ' '),
-                           "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
+  // by Node::Replace, already stops compilations in flight. The OSR code of
+  // the tree's loops goes too (Truffle: onOSRNodeReplaced).
+  std::vector<CallTarget*> dropped = {&target};
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    for (const auto& [loop, state] : osr_loops_) {
+      if (state.target != nullptr &&
+          state.target->root_node()->CompiledTreeRoot() == target.root_node()) {
+        dropped.push_back(state.target);
+      }
+    }
+  }
+  for (CallTarget* invalid : dropped) {
+    if (invalid->installed_code() == nullptr) continue;
+    invalid->set_installed_code(nullptr);
+    invalid->set_compilation_threshold(invalid->call_and_loop_count() + FirstThreshold() + 1);
+    if (config_.trace_compilation()) {
+      log_->Log(absl::StrCat("opt inval. ", TargetColumn(*invalid), " ", std::string(126, ' '),
+                             "|UTC ", UtcNow(), "|Src ", SourceColumn(*invalid), "|Reason ",
+                             reason));
+    }
   }
 }
 
 // Lock order: lock_ (held here by Compile), then the assumptions' lock.
 // Invalidation handlers run under the assumptions' lock and never take lock_.
-bool Engine::InstallCode(CallTarget& target, InstalledCode* code, const void* native_entry,
-                         std::string* refused) {
+// The assumptions and validity cell of compiled code (null for code of
+// another kind).
+static CodeDependencies* DependenciesOf(InstalledCode* code) {
   const pe::Compilation* compilation = nullptr;
   if (auto* ir_code = dynamic_cast<IrTierCode*>(code)) {
     compilation = &ir_code->compilation();
   } else if (auto* native = dynamic_cast<NativeCode*>(code)) {
     compilation = &native->compilation();
   }
-  CodeDependencies* dependencies =
-      compilation != nullptr ? compilation->dependencies.get() : nullptr;
+  return compilation != nullptr ? compilation->dependencies.get() : nullptr;
+}
+
+bool Engine::InstallCode(CallTarget& target, InstalledCode* code, const void* native_entry,
+                         std::string* refused) {
+  CodeDependencies* dependencies = DependenciesOf(code);
   if (dependencies == nullptr) {
     target.set_installed_code(code, native_entry);
     return true;
@@ -510,10 +529,21 @@ void Engine::OnInvalidatedCodeDeoptimized(CallTarget& target, const std::string&
 }
 
 void Engine::InvalidateAllCode(const std::string& reason) {
+  std::vector<CodeDependencies*> compiled;
   {
     std::lock_guard<std::mutex> guard(lock_);
     ++invalidation_epoch_;
+    for (const auto& code : code_) {
+      if (CodeDependencies* dependencies = DependenciesOf(code.get())) {
+        compiled.push_back(dependencies);
+      }
+    }
   }
+  // Clears every validity cell, so activations running compiled code stop
+  // after their current call too; the handler of installed code detaches
+  // it and prints `opt inval.` (code never freed: the pointers stay valid).
+  for (CodeDependencies* dependencies : compiled) dependencies->Invalidate(reason);
+  // Code installed without dependencies, if any.
   for (CallTarget* target : call_targets()) {
     if (target->installed_code() == nullptr) continue;
     target->set_installed_code(nullptr);

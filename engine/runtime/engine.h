@@ -72,6 +72,9 @@ class Engine : public NodeRuntime {
   static CallTarget* FindCallTargetInProcess(int64_t id);
   void OnNodeReplaced(CallTarget& target, Node& old_node, Node& new_node,
                       absl::string_view reason) override;
+  // On-stack replacement (engine/runtime/osr.h).
+  int OsrPollMask() override;
+  bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) override;
   // Compiled code of `target` deoptimized at `location` (the innermost node
   // of the frame state, if known): the code is dropped, the target goes
   // back to the interpreter, re-profiles and may compile again.
@@ -152,6 +155,16 @@ class Engine : public NodeRuntime {
   bool closed_ = false;
   std::unique_ptr<CompileQueue> queue_;  // created at the first submission
   std::function<void(CallTarget&)> after_pe_hook_;
+  // OSR state per loop, guarded by lock_.
+  struct OsrLoop {
+    CallTarget* target = nullptr;  // the loop's OSR call target, once created
+    int reattempts = 0;            // compilation requests after the first
+    bool requested = false;
+    bool disabled = false;
+  };
+  std::map<const LoopNode*, OsrLoop> osr_loops_;
+  int RunOsr(CallTarget& target, InstalledCode& code, Frame& frame);
+  void DisableOsr(OsrLoop& loop, const CallTarget& target, const std::string& reason);
   // CompileOnly, parsed: name substrings to include (any) and exclude.
   std::vector<std::string> compile_only_include_;
   std::vector<std::string> compile_only_exclude_;

@@ -2,8 +2,10 @@
 
 #include <sys/utsname.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "engine/runtime/engine.h"
 #include "nodes/pending_exception.h"
 #include "nodes/stack_limit.h"
+#include "osr/osr_root_node.h"
 
 namespace morel::runtime {
 namespace {
@@ -52,6 +55,15 @@ uintptr_t ThreadPointer() {
   asm("mov %%fs:0, %0" : "=r"(tp));  // the TCB's self pointer (x86_64 glibc)
   return tp;
 }
+
+// Where this thread's StackLimit lies relative to the thread pointer. The
+// same on every thread for the static TLS block (nodes/ is linked into the
+// program, never dlopen'ed); NativeCode::Invoke verifies it once per thread.
+intptr_t LimitOffsetOnThisThread() {
+  return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(StackLimit::LimitAddress()) -
+                               ThreadPointer());
+}
+std::atomic<intptr_t> compiled_limit_offset{0};
 #else
 // TODO(#5): the thread pointer of other hosts (AArch64: tpidr_el0); until
 // then Dispatch checks the stack before calling compiled code.
@@ -160,14 +172,22 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   // this host implements the thread-local limit (Dispatch relies on it).
   // The offset of this thread's limit from the thread pointer is the same
   // on every thread (static TLS: nodes/ is linked in, not dlopen'ed).
-  const intptr_t offset = static_cast<intptr_t>(
-      reinterpret_cast<uintptr_t>(StackLimit::LimitAddress()) - ThreadPointer());
-  if (offset < INT32_MIN || offset > INT32_MAX) {
+  const intptr_t offset = LimitOffsetOnThisThread();
+  if (offset == 0 || offset < INT32_MIN || offset > INT32_MAX) {
     return absl::InternalError("the guest stack limit is not in the static TLS block");
   }
-  options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
-  options.codegen.stack_limit.offset = static_cast<int32_t>(offset);
-  options.codegen.stack_overflow_handler = reinterpret_cast<const void*>(&StackOverflowHandler);
+  compiled_limit_offset.store(offset, std::memory_order_relaxed);
+  // Not for OSR code: only the loop's poll enters it, inside an activation
+  // the interpreter checked, and every call it makes is checked by the
+  // callee (prologue or CallTarget::Call). Its one frame stays within
+  // StackLimit::kReserve, and an OSR target cannot complete a call the slow
+  // way (it never runs in the interpreter).
+  if (dynamic_cast<const osr::OsrRootNode*>(compilation->target->root_node()) == nullptr) {
+    options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
+    options.codegen.stack_limit.offset = static_cast<int32_t>(offset);
+    options.codegen.stack_overflow_handler =
+        reinterpret_cast<const void*>(&StackOverflowHandler);
+  }
 #endif
   absl::StatusOr<codegen::CompiledFunction> compiled =
       codegen::CompileFunction(*compilation->function, *backend_, Cache(), options);
@@ -179,6 +199,17 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
 }
 
 Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
+#if defined(__x86_64__)
+  thread_local bool limit_offset_verified = false;
+  if (!limit_offset_verified) {
+    if (LimitOffsetOnThisThread() != compiled_limit_offset.load(std::memory_order_relaxed)) {
+      std::fprintf(stderr, "morel: the guest stack limit is not at the same TLS offset on "
+                           "every thread; compiled code cannot check the stack\n");
+      std::abort();
+    }
+    limit_offset_verified = true;
+  }
+#endif
   auto entry = reinterpret_cast<Value (*)(const Value*, int64_t)>(compiled_.entry);
   Value result = entry(arguments.data(), static_cast<int64_t>(arguments.size()));
   if (result.tag == kPendingExceptionTag) RethrowPendingException();

@@ -12,7 +12,8 @@
 //    number of arguments in its outgoing-argument area (engine/codegen/
 //    lower.h), which is the callee's argument array as is. A compiled callee
 //    is entered directly (a tail jump); else its CallTarget::Call runs;
-//  - the guest stack limit: every compiled function checks StackLimit's
+//  - the guest stack limit: every compiled function (OSR code excepted: the
+//    interpreter enters it inside a checked activation) checks StackLimit's
 //    per-thread limit in its prologue (x86_64: %fs-relative, static TLS);
 //    below it, StackOverflowHandler completes the call through
 //    CallTarget::Call, which raises the interpreter's StackOverflowError.

@@ -15,7 +15,12 @@ SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in)
   RegisterBuiltins();
 }
 
-SLContext::~SLContext() = default;
+SLContext::~SLContext() {
+  // Background compilations read this context's functions (their "call
+  // target stable" assumptions, their values): finish them before the
+  // functions die. One engine per context, so the context's end closes it.
+  engine_->Close();
+}
 
 void SLContext::RegisterBuiltins() {
   for (const BuiltinSpec& builtin : Builtins()) {

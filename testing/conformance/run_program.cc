@@ -76,8 +76,8 @@ absl::StatusOr<RunResult> RunProgram(const std::vector<std::string>& argv,
   pid_t pid = fork();
   if (pid < 0) {
     int error = errno;
-    CloseAll({out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], exec_pipe[0], exec_pipe[1],
-              input_fd});
+    CloseAll(
+        {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], exec_pipe[0], exec_pipe[1], input_fd});
     return absl::InternalError(absl::StrCat("fork failed: ", strerror(error)));
   }
   if (pid == 0) {

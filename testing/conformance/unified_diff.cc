@@ -121,8 +121,8 @@ std::string UnifiedDiff(const std::string& expected, const std::string& actual,
       if (ops[x] != Op::kInsert) ++a_count;
       if (ops[x] != Op::kDelete) ++b_count;
     }
-    absl::StrAppendFormat(&diff, "@@ -%d,%d +%d,%d @@\n", a_count ? a_start + 1 : a_start,
-                          a_count, b_count ? b_start + 1 : b_start, b_count);
+    absl::StrAppendFormat(&diff, "@@ -%d,%d +%d,%d @@\n", a_count ? a_start + 1 : a_start, a_count,
+                          b_count ? b_start + 1 : b_start, b_count);
     for (size_t x = begin; x < end; ++x) {
       const Line& line = ops[x] == Op::kInsert ? b[pos[x].second] : a[pos[x].first];
       char mark = ops[x] == Op::kKeep ? ' ' : ops[x] == Op::kDelete ? '-' : '+';

@@ -105,8 +105,7 @@ struct Options {
 bool IsValidName(absl::string_view name) {
   if (name.empty()) return false;
   for (char c : name) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' &&
-        c != '.') {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') {
       return false;
     }
   }
@@ -207,15 +206,15 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
         options.masks.emplace_back(ToStd(value), std::regex::ECMAScript);
         options.mask_patterns.push_back(ToStd(value));
       } catch (const std::regex_error& error) {
-        status = absl::InvalidArgumentError(
-            absl::StrCat("--mask=", ToStd(value), ": not a regular expression (", error.what(), ")"));
+        status = absl::InvalidArgumentError(absl::StrCat(
+            "--mask=", ToStd(value), ": not a regular expression (", error.what(), ")"));
       }
     } else if (flag("exclude")) {
       std::pair<absl::string_view, absl::string_view> parts =
           absl::StrSplit(value, absl::MaxSplits(':', 1));
       if (parts.first.empty() || parts.second.empty()) {
-        status = absl::InvalidArgumentError(absl::StrCat(
-            "--exclude: expected PROGRAM:MODE, got '", ToStd(value), "'"));
+        status = absl::InvalidArgumentError(
+            absl::StrCat("--exclude: expected PROGRAM:MODE, got '", ToStd(value), "'"));
       }
       options.exclusions.insert({ToStd(parts.first), ToStd(parts.second)});
     } else {
@@ -434,20 +433,19 @@ class Runner {
                           const RunResult& actual, absl::string_view actual_name,
                           const std::string& program) const {
     std::string report;
-    const bool same_status =
-        expected.exited == actual.exited && expected.timed_out == actual.timed_out &&
-        (expected.exited ? expected.exit_status == actual.exit_status
-                         : expected.signal == actual.signal);
+    const bool same_status = expected.exited == actual.exited &&
+                             expected.timed_out == actual.timed_out &&
+                             (expected.exited ? expected.exit_status == actual.exit_status
+                                              : expected.signal == actual.signal);
     if (!same_status || actual.timed_out || actual.truncated) {
-      absl::StrAppend(&report, "exit status: ", ToStd(expected_name), " ",
-                      DescribeStatus(expected), ", ", ToStd(actual_name), " ",
-                      DescribeStatus(actual), "\n");
+      absl::StrAppend(&report, "exit status: ", ToStd(expected_name), " ", DescribeStatus(expected),
+                      ", ", ToStd(actual_name), " ", DescribeStatus(actual), "\n");
     }
     auto compare = [&](absl::string_view stream, const std::string& a, const std::string& b) {
       if (a == b) return;
-      std::string diff =
-          UnifiedDiff(a, b, absl::StrCat(program, " ", ToStd(stream), " [", ToStd(expected_name), "]"),
-                      absl::StrCat(program, " ", ToStd(stream), " [", ToStd(actual_name), "]"));
+      std::string diff = UnifiedDiff(
+          a, b, absl::StrCat(program, " ", ToStd(stream), " [", ToStd(expected_name), "]"),
+          absl::StrCat(program, " ", ToStd(stream), " [", ToStd(actual_name), "]"));
       absl::StrAppend(&report, ToStd(stream), " differs:\n",
                       Indent(Truncate(diff, options_.max_diff_lines), "  "));
     };
@@ -480,9 +478,9 @@ class Runner {
     output = Mask(*output, options_.masks);
     const std::string actual = baseline.CombinedOutput();
     if (actual != *output) {
-      std::string diff = UnifiedDiff(*output, actual, program.expected_output->filename().string(),
-                                     absl::StrCat(program.name, " stdout+stderr [",
-                                                  configurations_[0].name, "]"));
+      std::string diff =
+          UnifiedDiff(*output, actual, program.expected_output->filename().string(),
+                      absl::StrCat(program.name, " stdout+stderr [", configurations_[0].name, "]"));
       absl::StrAppend(&report, "output differs from the expected file:\n",
                       Indent(Truncate(diff, options_.max_diff_lines), "  "));
     }
@@ -498,7 +496,9 @@ class Runner {
       results_[p].clear();
     }
     for (size_t c = 0; c < configurations_.size(); ++c) {
-      if (results[c].ok()) time_by_configuration_[configurations_[c].name] += results[c]->wall_seconds;
+      if (results[c].ok()) {
+        time_by_configuration_[configurations_[c].name] += results[c]->wall_seconds;
+      }
       if (results[c].ok() && results[c]->wall_seconds > slowest_seconds_) {
         slowest_seconds_ = results[c]->wall_seconds;
         slowest_ = absl::StrCat(program.name, " [", configurations_[c].name, "]");
@@ -520,8 +520,9 @@ class Runner {
     } else if (results[0]->timed_out || results[0]->truncated || !results[0]->exited) {
       // Nothing to compare the modes with: a baseline that hangs, crashes
       // or floods its output is broken by itself.
-      absl::StrAppend(&failures, "  [", baseline.name, "] did not finish: ",
-                      DescribeStatus(*results[0]), "\n", describe_run(baseline));
+      absl::StrAppend(&failures, "  [", baseline.name,
+                      "] did not finish: ", DescribeStatus(*results[0]), "\n",
+                      describe_run(baseline));
     } else {
       std::string expected = ExpectedFileDifferences(program, *results[0]);
       if (!expected.empty()) {
@@ -535,8 +536,8 @@ class Runner {
         if (!results[c].ok()) {
           differences = absl::StrCat(ToStd(results[c].status().message()), "\n");
         } else {
-          differences = Differences(*results[0], baseline.name, *results[c], mode.name,
-                                    program.name);
+          differences =
+              Differences(*results[0], baseline.name, *results[c], mode.name, program.name);
         }
         if (differences.empty()) {
           if (excluded) {
@@ -548,8 +549,8 @@ class Runner {
           continue;
         }
         std::string block = absl::StrCat(
-            "  [", mode.name, "] ", excluded ? "XFAIL (excluded) " : "",
-            "differs from [", baseline.name, "] (flags: ", absl::StrJoin(mode.flags, " "), ")\n",
+            "  [", mode.name, "] ", excluded ? "XFAIL (excluded) " : "", "differs from [",
+            baseline.name, "] (flags: ", absl::StrJoin(mode.flags, " "), ")\n",
             Indent(differences, "    "), describe_run(mode),
             "    baseline: ", ShellCommand(program, baseline), "\n");
         if (excluded) {
@@ -582,7 +583,9 @@ class Runner {
     absl::PrintF("time per configuration (sum of runs): %s\n", absl::StrJoin(times, ", "));
     if (!slowest_.empty()) absl::PrintF("slowest run: %s %.1f s\n", slowest_, slowest_seconds_);
     std::string extra;
-    if (expected_failures_ > 0) absl::StrAppend(&extra, ", ", expected_failures_, " excluded differ");
+    if (expected_failures_ > 0) {
+      absl::StrAppend(&extra, ", ", expected_failures_, " excluded differ");
+    }
     if (unexpected_passes_ > 0) {
       absl::StrAppend(&extra, ", ", unexpected_passes_, " excluded agree");
     }
@@ -600,7 +603,7 @@ class Runner {
   std::mutex mutex_;
   std::condition_variable done_;
   std::vector<std::vector<absl::StatusOr<RunResult>>> results_;  // guarded by mutex_
-  std::vector<int> remaining_;                                    // guarded by mutex_
+  std::vector<int> remaining_;                                   // guarded by mutex_
 
   // Touched by the reporting thread only.
   int passed_ = 0, failed_ = 0, expected_failures_ = 0, unexpected_passes_ = 0;
@@ -651,8 +654,7 @@ absl::StatusOr<std::vector<Program>> FindPrograms(const Options& options) {
 int Main(int argc, char** argv) {
   absl::StatusOr<Options> parsed = ParseFlags(argc, argv);
   if (!parsed.ok()) {
-    absl::FPrintF(stderr, "differential_runner: %s\n%s", ToStd(parsed.status().message()),
-                  kUsage);
+    absl::FPrintF(stderr, "differential_runner: %s\n%s", ToStd(parsed.status().message()), kUsage);
     return kUsageExitCode;
   }
   Options options = *std::move(parsed);
@@ -671,8 +673,8 @@ int Main(int argc, char** argv) {
   }
   // A stale or misspelt exclusion must not linger unnoticed.
   for (const auto& [program, mode] : options.exclusions) {
-    bool known_program = std::any_of(all->begin(), all->end(),
-                                     [&](const Program& p) { return p.name == program; });
+    bool known_program =
+        std::any_of(all->begin(), all->end(), [&](const Program& p) { return p.name == program; });
     bool known_mode = std::any_of(options.modes.begin(), options.modes.end(),
                                   [&](const Configuration& m) { return m.name == mode; });
     if (!known_program || !known_mode) {
@@ -690,8 +692,7 @@ int Main(int argc, char** argv) {
     }
   }
   if (matching == 0) {
-    absl::FPrintF(stderr, "differential_runner: no program matches --filter=%s\n",
-                  options.filter);
+    absl::FPrintF(stderr, "differential_runner: no program matches --filter=%s\n", options.filter);
     return kUsageExitCode;
   }
   return Runner(std::move(options), std::move(selected)).Run();

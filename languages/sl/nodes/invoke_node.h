@@ -91,7 +91,8 @@ struct InvokeIndirect {
     if constexpr (!C::InInterpreter()) {
       // TODO(#6): frames of compiled code are not materialized; until they
       // are, the interpreter makes calls to stacktrace/helloEqualsWorld.
-      c.TransferToInterpreterIf(c.template Call<&CalleeInspectsCallerFrame>(callee));
+      c.TransferToInterpreterIf(c.template Call<&CalleeInspectsCallerFrame>(callee),
+                                "callee inspects its caller's frame");
     }
     return c.template CallGuest<&CallIndirect>(&node, callee, args);
   }

@@ -208,16 +208,24 @@ void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
 }
 
 void SLWhileNode::PartialEvaluate(PartialEvaluator& pe) {
-  ir::Builder& b = pe.builder();
-  auto* repeating = static_cast<SLWhileRepeatingNode*>(loop_->repeating_node());
   pe.Enter(this);
   pe.Enter(loop_.get());
-  pe.Enter(repeating);
+  int status = loop_->repeating_node()->PartialEvaluateLoop(pe);
+  pe.Leave();
+  pe.Leave();
+  // The loop's status at its exit is kBreak: the statement completes
+  // normally (a `return` inside left through PartialEvaluator::Return).
+  (void)status;
+}
+
+int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
+  ir::Builder& b = pe.builder();
+  pe.Enter(this);
   PartialEvaluator::Merge header = pe.NewMerge();
   PartialEvaluator::Merge exit = pe.NewMerge();
   pe.JumpTo(header);
   pe.Continue(header);
-  PeValue condition = repeating->condition()->PartialEvaluate(pe);
+  PeValue condition = condition_->PartialEvaluate(pe);
   pe.DoneValue(condition);
   ir::Value* go_on = ToBooleanInCompiledCode(pe, condition);
   ir::Block* body_block = b.CreateBlock();
@@ -227,14 +235,13 @@ void SLWhileNode::PartialEvaluate(PartialEvaluator& pe) {
   pe.JumpTo(exit);
   b.SetInsertionPoint(body_block);
   pe.PushLoop(&header, &exit);
-  repeating->body()->PartialEvaluate(pe);
+  body_->PartialEvaluate(pe);
   pe.PopLoop();
   pe.UndoDone();
   if (!pe.Terminated()) pe.JumpTo(header);
   pe.Continue(exit);
   pe.Leave();
-  pe.Leave();
-  pe.Leave();
+  return kBreak;
 }
 
 void SLBreakNode::PartialEvaluate(PartialEvaluator& pe) {
@@ -253,7 +260,7 @@ void SLReturnNode::PartialEvaluate(PartialEvaluator& pe) {
   pe.Enter(this);
   PeValue value = value_ ? value_->PartialEvaluate(pe) : pe.Constant(NullValue());
   pe.Leave();
-  pe.Return(value);
+  pe.Return(value, kReturn);
 }
 
 }  // namespace morel::sl

@@ -129,6 +129,8 @@ class SLWhileRepeatingNode final : public RepeatingNode {
   }
   SLExpressionNode* condition() const { return condition_.get(); }
   SLStatementNode* body() const { return body_.get(); }
+  // The loop in compiled code (a while statement's, or an OSR compilation's).
+  int PartialEvaluateLoop(pe::PartialEvaluator& pe) override;
   static int AfterBody(int completion) {
     if (completion == kBreak || completion == kReturn) return completion;
     return kContinueLoop;  // normal completion or `continue`

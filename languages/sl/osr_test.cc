@@ -1,0 +1,120 @@
+// On-stack replacement on SL (engine/runtime/osr.h): when a loop entry's
+// iterations pass OSRCompilationThreshold its loop compiles and the rest of
+// it runs in compiled code on the running activation's frame; re-attempts
+// after deoptimizations are bounded; OSR off means no OSR.
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/runtime/engine.h"
+#include "gtest/gtest.h"
+#include "languages/sl/runtime/value_printing.h"
+#include "languages/sl/sl_context.h"
+
+namespace morel::sl {
+namespace {
+
+constexpr char kProgram[] = R"(
+function count(n) {
+  i = 0;
+  while (i < n) { i = i + 1; }
+  return i;
+}
+)";
+
+class OsrTest : public ::testing::Test {
+ protected:
+  void Start(config::EngineConfig config) {
+    static int counter = 0;
+    log_path_ = absl::StrCat(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp",
+                             "/osr_", ++counter, ".log");
+    config.set_log(log_path_);
+    config.set_trace_compilation(true);
+    config.set_background_compilation(false);
+    engine_ = *runtime::Engine::Create(config);
+    out_ = std::tmpfile();
+    context_ = std::make_unique<SLContext>(engine_.get(), out_, stdin);
+    ASSERT_TRUE(context_->Load(kProgram, "Osr.sl").ok());
+    count_ = context_->functions().Lookup("count");
+  }
+  void TearDown() override {
+    context_.reset();
+    engine_.reset();
+    if (out_ != nullptr) std::fclose(out_);
+  }
+  std::string Count(int64_t n) {
+    Value args[1] = {Value::Long(n)};
+    return DisplayString(context_->Call(count_, args));
+  }
+  int Lines(absl::string_view needle) {
+    std::ifstream in(log_path_);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) n += absl::StrContains(line, needle);
+    return n;
+  }
+  std::string Log() {
+    std::ifstream in(log_path_);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  std::string log_path_;
+  std::unique_ptr<runtime::Engine> engine_;
+  std::FILE* out_ = nullptr;
+  std::unique_ptr<SLContext> context_;
+  SLFunction* count_ = nullptr;
+};
+
+TEST_F(OsrTest, CompilesTheLoopOnlyPastTheThreshold) {
+  config::EngineConfig config;
+  config.set_osr_compilation_threshold(2048);
+  // Only OSR: reported loop counts must not compile `count` itself.
+  config.set_single_tier_compilation_threshold(100000000);
+  Start(config);
+  // Polls come every 1024 iterations of one entry; at exactly the
+  // threshold nothing happens (Truffle: iterations > threshold).
+  EXPECT_EQ(Count(2048), "2048");
+  EXPECT_EQ(Lines("<OSR>"), 0) << Log();
+  EXPECT_EQ(Count(3072), "3072");
+  EXPECT_EQ(Lines("opt done   engine=1"), 1) << Log();
+  EXPECT_EQ(Lines("count:4 SLWhileRepeatingNode<OSR>"), 1) << Log();
+  // The OSR code ran the rest of the loop and left `i` in the frame.
+  EXPECT_EQ(Count(100000), "100000");
+  EXPECT_EQ(Lines("opt done"), 1) << Log();  // reused, not recompiled
+}
+
+TEST_F(OsrTest, IsOffWithoutOsrOrCompilation) {
+  config::EngineConfig config;
+  config.set_always_osr(true);
+  config.set_osr(false);
+  Start(config);
+  EXPECT_EQ(Count(5000), "5000");
+  EXPECT_EQ(Lines("<OSR>"), 0) << Log();
+}
+
+TEST_F(OsrTest, ReattemptsAfterDeoptimizationsAreBounded) {
+  config::EngineConfig config;
+  config.set_always_osr(true);
+  config.set_deopt_every_n(1);  // every compiled guard fails
+  config.set_osr_max_compilation_re_attempts(2);
+  config.set_deopt_cycle_detection_threshold(-1);
+  Start(config);
+  EXPECT_EQ(Count(50), "50");
+  // The first compilation and 2 re-attempts, each deoptimized; then OSR is
+  // off for the loop.
+  EXPECT_EQ(Lines("opt done"), 3) << Log();
+  EXPECT_EQ(Lines("opt deopt"), 3) << Log();
+  EXPECT_EQ(Lines("Max OSR compilation re-attempts reached (2)"), 1) << Log();
+  EXPECT_EQ(Count(50), "50");
+  EXPECT_EQ(Lines("opt done"), 3) << Log();
+}
+
+}  // namespace
+}  // namespace morel::sl
