@@ -121,10 +121,12 @@ void CodeDependencies::Invalidate(absl::string_view reason) {
 
 void CodeDependencies::InvalidateLocked(const Assumption* except, const std::string& reason) {
   valid_.store(0, std::memory_order_release);
-  for (Assumption* assumption : assumptions_) {
-    if (assumption != nullptr && assumption != except) Erase(assumption->dependents_, this);
+  if (installed_) {
+    for (Assumption* assumption : assumptions_) {
+      if (assumption != nullptr && assumption != except) Erase(assumption->dependents_, this);
+    }
   }
-  // Unregistered from all: nothing may point back here any more.
+  // Unregistered from all (or never registered): forget them.
   assumptions_.clear();
   if (installed_) {
     installed_ = false;

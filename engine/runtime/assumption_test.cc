@@ -132,6 +132,15 @@ TEST(AssumptionTest, DestructionInEitherOrder) {
     code.reset();  // under ASan: no use after free
   }
   {
+    // Never installed, invalidated alone after its assumption died.
+    auto a = std::make_unique<Assumption>("a");
+    auto code = std::make_unique<CodeDependencies>();
+    code->Add(a.get());
+    a.reset();
+    code->Invalidate("all code");  // under ASan: no use after free
+    EXPECT_FALSE(code->IsValid());
+  }
+  {
     // Compiled but discarded before the installation attempt.
     auto a = std::make_unique<Assumption>("a");
     auto code = std::make_unique<CodeDependencies>();

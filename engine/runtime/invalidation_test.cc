@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -77,23 +78,23 @@ class AssumingRoot final : public RootNode {
   CallTarget* callee_;
 };
 
-// Never compiled (internal): invalidates `assumption` on its first call and
+// Never compiled (internal): runs `invalidate` on its first call and
 // returns 7, counting its calls.
 class InvalidatingRoot final : public RootNode {
  public:
   MOREL_NODE_KIND(InvalidatingRoot)
-  explicit InvalidatingRoot(Assumption* assumption)
+  explicit InvalidatingRoot(std::function<void()> invalidate)
       : RootNode({}, "invalidating", std::make_unique<FrameDescriptor>()),
-        assumption_(assumption) {}
+        invalidate_(std::move(invalidate)) {}
   Value Execute(Frame&) override {
-    if (calls_++ == 0) assumption_->Invalidate("test: world changed");
+    if (calls_++ == 0) invalidate_();
     return Value::Long(7);
   }
   bool IsInternal() const override { return true; }
   int calls() const { return calls_; }
 
  private:
-  Assumption* assumption_;
+  std::function<void()> invalidate_;
   int calls_ = 0;
 };
 
@@ -183,7 +184,8 @@ TEST_P(InvalidationTest, CodeIsNotInstalledIfItsAssumptionIsAlreadyInvalid) {
 
 TEST_P(InvalidationTest, RunningActivationDeoptimizesAfterTheInvalidatingCall) {
   Assumption assumption("test assumption");
-  auto callee_root = std::make_unique<InvalidatingRoot>(&assumption);
+  auto callee_root = std::make_unique<InvalidatingRoot>(
+      [&] { assumption.Invalidate("test: world changed"); });
   InvalidatingRoot* callee_node = callee_root.get();
   CallTarget* callee = engine_->CreateCallTarget(std::move(callee_root));
   CallTarget* target =
@@ -207,6 +209,25 @@ TEST_P(InvalidationTest, RunningActivationDeoptimizesAfterTheInvalidatingCall) {
   // The deoptimization itself invalidated nothing: the code was already.
   EXPECT_NE(log.find("|Invalidated false|", deopt), std::string::npos) << log;
   EXPECT_NE(log.find("|Reason invalidated", deopt), std::string::npos) << log;
+}
+
+TEST_P(InvalidationTest, InvalidateAllCodeAlsoStopsRunningActivations) {
+  Assumption assumption("never invalidated");
+  auto callee_root =
+      std::make_unique<InvalidatingRoot>([&] { engine_->InvalidateAllCode("test: all code"); });
+  InvalidatingRoot* callee_node = callee_root.get();
+  CallTarget* callee = engine_->CreateCallTarget(std::move(callee_root));
+  CallTarget* target =
+      engine_->CreateCallTarget(std::make_unique<AssumingRoot>(&assumption, callee));
+  EXPECT_EQ(target->Call({}), Value::Long(71)) << Log();
+  EXPECT_EQ(callee_node->calls(), 1);
+  std::string log = Log();
+  size_t inval = log.find(Column("opt inval.", *target));
+  ASSERT_NE(inval, std::string::npos) << log;
+  EXPECT_NE(log.find("|Reason test: all code", inval), std::string::npos) << log;
+  size_t deopt = log.find(Column("opt deopt ", *target), inval);
+  ASSERT_NE(deopt, std::string::npos) << log;
+  EXPECT_NE(log.find("|Invalidated false|", deopt), std::string::npos) << log;
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiers, InvalidationTest,

@@ -4,6 +4,7 @@
 // deoptimization stress, native code after a few calls, and the IR tier.
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,10 @@ TEST(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
        "--engine.BackgroundCompilation=false"},
   };
   int compared = 0;
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
+  // MOREL_DIFFERENTIAL_SEEDS=N runs more programs (by hand: CI runs 20).
+  uint64_t seeds = 20;
+  if (const char* env = std::getenv("MOREL_DIFFERENTIAL_SEEDS")) seeds = std::strtoull(env, nullptr, 10);
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     std::string program = RandomSlProgram(seed);
     Result expected = RunInMode(program, {"--engine.Backend=none"});
     // A few programs print a lot (nested calls in loops); they cost time
