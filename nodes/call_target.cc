@@ -72,11 +72,6 @@ void CallTarget::ThrowStackOverflow() const {
       absl::StrCat("Stack overflow: recursion too deep in ", root_->name(), where));
 }
 
-void CallTarget::IncrementCallCount() {
-  SaturatingAdd(call_count_, 1);
-  SaturatingAdd(call_and_loop_count_, 1);
-}
-
 void CallTarget::AddLoopCount(int iterations) {
   if (iterations > 0) SaturatingAdd(call_and_loop_count_, iterations);
 }

@@ -70,6 +70,16 @@ std::atomic<intptr_t> compiled_limit_offset{0};
 constexpr bool kPrologueStackCheck = false;
 #endif
 
+// Dispatch's slow path: the callee runs through CallTarget::Call
+// (interpreter, compilation threshold, stack check). Out of line, so that
+// the fast path needs no frame of its own and tail-jumps.
+[[gnu::noinline]] codegen::ValuePair DispatchToCallTarget(CallTarget* callee, const Value* args,
+                                                          int64_t count) {
+  return ToPair(CatchIntoMarker([&] {
+    return callee->Call(absl::Span<const Value>(args, static_cast<size_t>(count)));
+  }));
+}
+
 // call_target (engine/codegen/lower.h): dispatch(id, operands, count).
 codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_words) {
   CallTarget* callee = pe::DecodeCallTarget(encoded);
@@ -78,13 +88,11 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
   // guest stack). Its result (or the pending-exception marker) passes
   // through unchanged.
   if (const void* entry = callee->native_entry();
-      entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) {
+      entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) [[likely]] {
     callee->CountCall();
     return reinterpret_cast<NativeEntry>(entry)(args, count);
   }
-  return ToPair(CatchIntoMarker([&] {
-    return callee->Call(absl::Span<const Value>(args, static_cast<size_t>(count)));
-  }));
+  return DispatchToCallTarget(callee, args, count);
 }
 
 // The code that contains `pc` (a return address into it).
