@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <cstdlib>
 #include <mutex>
 
 #include "gc.h"
@@ -16,6 +17,13 @@ void Initialize() {
     // pthread_create when GC_THREADS is defined) register themselves; others
     // may register explicitly.
     GC_allow_register_threads();
+    // Grow the heap a bit more eagerly than Boehm's default (divisor 3):
+    // guest programs allocate many short-lived strings and objects, and
+    // fewer collections pay. Measured (opt, 2 cores): the poly benchmark
+    // 0.66 s -> 0.57 s, a 300k-object live set 0.96 s/171 MB -> 0.80 s/
+    // 191 MB; divisor 1 is faster still (0.47 s, 0.65 s) but costs +43%
+    // memory on the live set. GC_FREE_SPACE_DIVISOR in the environment wins.
+    if (std::getenv("GC_FREE_SPACE_DIVISOR") == nullptr) GC_set_free_space_divisor(2);
   });
 }
 
