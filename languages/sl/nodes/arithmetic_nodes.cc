@@ -1,5 +1,7 @@
 #include "languages/sl/nodes/arithmetic_nodes.h"
 
+#include "absl/strings/numbers.h"
+
 #include "languages/sl/runtime/sl_error.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/runtime/value_printing.h"
@@ -13,6 +15,20 @@ SLString* AsConcatOperand(const Value& v) {
 }  // namespace
 
 Value ConcatValues(Value left, Value right) {
+  // String + long (either order), the common case of building text: the
+  // number's digits go straight into the result.
+  if (IsString(left) && right.IsLong()) {
+    char digits[absl::numbers_internal::kFastToBufferSize];
+    char* end = absl::numbers_internal::FastIntToBuffer(right.AsLong(), digits);
+    return ConcatStringAndText(AsString(left), absl::string_view(digits, end - digits),
+                               /*b_first=*/false);
+  }
+  if (left.IsLong() && IsString(right)) {
+    char digits[absl::numbers_internal::kFastToBufferSize];
+    char* end = absl::numbers_internal::FastIntToBuffer(left.AsLong(), digits);
+    return ConcatStringAndText(AsString(right), absl::string_view(digits, end - digits),
+                               /*b_first=*/true);
+  }
   return ConcatStrings(AsConcatOperand(left), AsConcatOperand(right));
 }
 

@@ -62,6 +62,25 @@ Value ConcatStrings(SLString* a, SLString* b) {
   return Value::Reference(kStringTag, string);
 }
 
+Value ConcatStringAndText(SLString* a, absl::string_view b, bool b_first) {
+  size_t length = a->length_ + b.size();
+  if (length >= kMinRopeLength) {
+    SLString* text = NewString(b);
+    return b_first ? ConcatStrings(text, a) : ConcatStrings(a, text);
+  }
+  absl::string_view first = b_first ? b : a->view();
+  absl::string_view second = b_first ? a->view() : b;
+  char* chars = AllocateChars(length);
+  if (!first.empty()) std::memcpy(chars, first.data(), first.size());
+  if (!second.empty()) std::memcpy(chars + first.size(), second.data(), second.size());
+  SLString* string = AllocateHeader();
+  string->length_ = length;
+  string->chars_ = chars;
+  string->left_ = nullptr;
+  string->right_ = nullptr;
+  return Value::Reference(kStringTag, string);
+}
+
 void SLString::Flatten() {
   char* chars = AllocateChars(length_);
   // Right to left with an explicit stack: ropes built in a loop are deep.

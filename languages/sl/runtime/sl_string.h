@@ -33,6 +33,7 @@ class SLString {
  private:
   friend SLString* NewString(absl::string_view text);
   friend Value ConcatStrings(SLString* a, SLString* b);
+  friend Value ConcatStringAndText(SLString* a, absl::string_view b, bool b_first);
   void Flatten();
 
   size_t length_;
@@ -46,6 +47,10 @@ SLString* NewString(absl::string_view text);
 Value StringValue(absl::string_view text);
 // `a` followed by `b`.
 Value ConcatStrings(SLString* a, SLString* b);
+// `a` followed by the characters `b` (e.g. a number's text, formatted on the
+// caller's stack): one flat string when short, without an intermediate
+// string for `b`; `b_first` puts `b` in front.
+Value ConcatStringAndText(SLString* a, absl::string_view b, bool b_first);
 
 inline SLString* AsString(const Value& v) { return v.As<SLString>(); }
 inline absl::string_view StringView(const Value& v) { return AsString(v)->view(); }
