@@ -4,36 +4,27 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/str_join.h"
+#include "backend_x86_64/mc_target.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Triple.h"
-#include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/MCTargetOptions.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace morel::x86_64 {
 
+// The MCContext, MCDisassembler and MCInstPrinter are per disassembler (not
+// thread-safe); the rest of the MC layer is the process-wide McTarget.
 struct McDisassembler::Impl {
-  std::unique_ptr<llvm::MCRegisterInfo> mri;
-  std::unique_ptr<llvm::MCAsmInfo> mai;
-  std::unique_ptr<llvm::MCInstrInfo> mii;
-  std::unique_ptr<llvm::MCSubtargetInfo> sti;
+  const McTarget* target = nullptr;
   std::unique_ptr<llvm::MCContext> ctx;
   std::unique_ptr<llvm::MCDisassembler> disasm;
   std::unique_ptr<llvm::MCInstPrinter> printer;
 };
 
 namespace {
-
-constexpr const char* kTriple = "x86_64-unknown-linux-gnu";
 
 // "\taddq\t%rbx, %rax" -> "addq %rbx, %rax".
 std::string Normalize(const std::string& s) {
@@ -47,28 +38,17 @@ McDisassembler::McDisassembler(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 McDisassembler::~McDisassembler() = default;
 
 absl::StatusOr<std::unique_ptr<McDisassembler>> McDisassembler::Create() {
-  static const bool once = [] {
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86Disassembler();
-    return true;
-  }();
-  (void)once;
-  std::string error;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
-  if (target == nullptr) return absl::UnavailableError("LLVM x86 target: " + error);
+  absl::StatusOr<const McTarget*> target = SharedMcTarget();
+  if (!target.ok()) return target.status();
+  const McTarget& t = **target;
   auto impl = std::make_unique<Impl>();
-  impl->mri.reset(target->createMCRegInfo(kTriple));
-  llvm::MCTargetOptions options;
-  impl->mai.reset(target->createMCAsmInfo(*impl->mri, kTriple, options));
-  impl->mii.reset(target->createMCInstrInfo());
-  impl->sti.reset(target->createMCSubtargetInfo(kTriple, "x86-64", ""));
-  impl->ctx = std::make_unique<llvm::MCContext>(llvm::Triple(kTriple), impl->mai.get(),
-                                                impl->mri.get(), impl->sti.get());
-  impl->disasm.reset(target->createMCDisassembler(*impl->sti, *impl->ctx));
+  impl->target = &t;
+  impl->ctx = std::make_unique<llvm::MCContext>(llvm::Triple(kLlvmTriple), t.mai.get(),
+                                                t.mri.get(), t.sti.get());
+  impl->disasm.reset(t.target->createMCDisassembler(*t.sti, *impl->ctx));
   // Syntax variant 0: AT&T.
-  impl->printer.reset(target->createMCInstPrinter(llvm::Triple(kTriple), 0, *impl->mai,
-                                                  *impl->mii, *impl->mri));
+  impl->printer.reset(
+      t.target->createMCInstPrinter(llvm::Triple(kLlvmTriple), 0, *t.mai, *t.mii, *t.mri));
   if (!impl->disasm || !impl->printer) return absl::UnavailableError("no x86 disassembler");
   return std::unique_ptr<McDisassembler>(new McDisassembler(std::move(impl)));
 }
@@ -90,13 +70,13 @@ absl::StatusOr<std::vector<DecodedInst>> McDisassembler::Decode(absl::Span<const
     }
     std::string text;
     llvm::raw_string_ostream os(text);
-    impl_->printer->printInst(&inst, address + offset, "", *impl_->sti, os);
+    impl_->printer->printInst(&inst, address + offset, "", *impl_->target->sti, os);
     os.flush();
     DecodedInst d;
     d.address = address + offset;
     d.size = static_cast<uint32_t>(size);
     d.opcode = inst.getOpcode();
-    d.opcode_name = impl_->mii->getName(inst.getOpcode()).str();
+    d.opcode_name = impl_->target->mii->getName(inst.getOpcode()).str();
     d.text = Normalize(text);
     out.push_back(std::move(d));
     offset += size;

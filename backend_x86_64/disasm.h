@@ -3,7 +3,9 @@
 
 // Disassembly through LLVM's MCDisassembler + MCInstPrinter (AT&T syntax),
 // for traces and for the encoder round-trip tests. LLVM stays inside
-// disasm.cc.
+// disasm.cc. The immutable MC objects are the process-wide McTarget
+// (mc_target.h); each McDisassembler owns its MCContext, MCDisassembler and
+// MCInstPrinter (not thread-safe: one thread at a time per instance).
 
 #include <cstdint>
 #include <memory>

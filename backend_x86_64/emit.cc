@@ -1,114 +1,170 @@
 #include "backend_x86_64/emit.h"
 
+#include <cstdint>
+#include <mutex>  // NOLINT: visible to --config=tsan (the system Abseil is not instrumented)
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "backend_x86_64/mc_target.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Triple.h"
-#include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCFixup.h"
 #include "llvm/MC/MCInst.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/MCTargetOptions.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace morel::x86_64 {
-
-struct McEncoder::Impl {
-  std::unique_ptr<llvm::MCRegisterInfo> mri;
-  std::unique_ptr<llvm::MCAsmInfo> mai;
-  std::unique_ptr<llvm::MCInstrInfo> mii;
-  std::unique_ptr<llvm::MCSubtargetInfo> sti;
-  std::unique_ptr<llvm::MCContext> ctx;
-  std::unique_ptr<llvm::MCCodeEmitter> emitter;
-  unsigned opcodes[static_cast<int>(Form::kNumForms)] = {};
-  unsigned regs[3][kNumGprs] = {};
-  unsigned fs = 0;  // the FS segment register
-
-  unsigned R(Gpr r, Width w = Width::k64) const { return r == kNoGpr ? 0 : regs[static_cast<int>(w)][r]; }
-};
-
 namespace {
 
-constexpr const char* kTriple = "x86_64-unknown-linux-gnu";
+// The bytes of a pc-relative form before its rel32 field.
+struct Rel32Template {
+  uint8_t bytes[4] = {};
+  uint8_t size = 0;
+  bool valid = false;
+};
 
-void InitializeX86() {
-  static const bool once = [] {
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86TargetMC();
-    return true;
-  }();
-  (void)once;
+// The mutable MC objects one encoding needs. MCContext and MCCodeEmitter are
+// not thread-safe, so each live McEncoder owns one EmitterState; states are
+// pooled (EmitterPool) so that creating an encoder per compilation costs a
+// mutex, not an MCContext.
+//
+// pc-relative forms (jcc/jmp/call rel32) are not sent through the emitter
+// per instruction: for an immediate operand X86MCCodeEmitter allocates an
+// MCConstantExpr in the MCContext for the fixup, and a pooled, never reset
+// context would grow with every branch ever emitted. Their encoding is a
+// fixed prefix (e.g. 0F 8x for jcc) followed by the rel32 field, so the
+// prefix is encoded through MC once per state (`rel32`) and copied.
+struct EmitterState {
+  std::unique_ptr<llvm::MCContext> ctx;
+  std::unique_ptr<llvm::MCCodeEmitter> emitter;
+  // [form][cc]; index 0 for kRel32 forms (which have no condition).
+  Rel32Template rel32[static_cast<int>(Form::kNumForms)][16];
+};
+
+class EmitterPool {
+ public:
+  std::unique_ptr<EmitterState> Take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.empty()) return nullptr;
+    std::unique_ptr<EmitterState> s = std::move(free_.back());
+    free_.pop_back();
+    return s;
+  }
+  void Return(std::unique_ptr<EmitterState> s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    // More states than this are only live with as many concurrent
+    // encoders; beyond it, let the state go instead of hoarding it.
+    if (free_.size() < kMaxFree) free_.push_back(std::move(s));
+  }
+
+ private:
+  static constexpr size_t kMaxFree = 16;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<EmitterState>> free_;  // guarded by mu_
+};
+
+EmitterPool& Pool() {
+  // Leaked on purpose: encoders on compiler threads may be destroyed during
+  // exit, after static destructors would have run.
+  static EmitterPool* const pool = new EmitterPool;
+  return *pool;
+}
+
+// Encodes `inst` through MC into `bytes`/`fixups`.
+void EncodeMc(const McTarget& t, EmitterState& s, const llvm::MCInst& inst,
+              llvm::SmallVectorImpl<char>& bytes, llvm::SmallVectorImpl<llvm::MCFixup>& fixups) {
+  llvm::raw_svector_ostream os(bytes);
+  s.emitter->encodeInstruction(inst, os, fixups, *t.sti);
+}
+
+absl::StatusOr<std::unique_ptr<EmitterState>> NewEmitterState(const McTarget& t) {
+  auto s = std::make_unique<EmitterState>();
+  s->ctx = std::make_unique<llvm::MCContext>(llvm::Triple(kLlvmTriple), t.mai.get(), t.mri.get(),
+                                             t.sti.get());
+  s->emitter.reset(t.target->createMCCodeEmitter(*t.mii, *t.mri, *s->ctx));
+  if (!s->emitter) return absl::UnavailableError("no x86 MCCodeEmitter");
+  for (const FormInfo& f : Forms()) {
+    if (f.layout != Layout::kRel32 && f.layout != Layout::kRel32Cond) continue;
+    const int conds = f.layout == Layout::kRel32Cond ? 16 : 1;
+    for (int cc = 0; cc < conds; ++cc) {
+      llvm::MCInst inst;
+      inst.setOpcode(t.Opcode(f.form));
+      inst.addOperand(llvm::MCOperand::createImm(0));
+      if (f.layout == Layout::kRel32Cond) inst.addOperand(llvm::MCOperand::createImm(cc));
+      llvm::SmallVector<char, 16> bytes;
+      llvm::SmallVector<llvm::MCFixup, 1> fixups;
+      EncodeMc(t, *s, inst, bytes, fixups);
+      // Expected: one fixup, the last four bytes.
+      if (fixups.size() != 1 || fixups[0].getOffset() + 4 != bytes.size() || bytes.size() > 8) {
+        return absl::InternalError(
+            absl::StrCat(f.llvm_name, " does not encode as a prefix and a rel32 field"));
+      }
+      Rel32Template& tmpl = s->rel32[static_cast<int>(f.form)][cc];
+      tmpl.size = static_cast<uint8_t>(bytes.size() - 4);
+      for (int i = 0; i < tmpl.size; ++i) tmpl.bytes[i] = static_cast<uint8_t>(bytes[i]);
+      tmpl.valid = true;
+    }
+  }
+  return s;
 }
 
 }  // namespace
+
+struct McEncoder::Impl {
+  const McTarget* target = nullptr;
+  std::unique_ptr<EmitterState> state;
+
+  ~Impl() {
+    if (state != nullptr) Pool().Return(std::move(state));
+  }
+};
 
 McEncoder::McEncoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 McEncoder::~McEncoder() = default;
 
 absl::StatusOr<std::unique_ptr<McEncoder>> McEncoder::Create() {
-  InitializeX86();
-  std::string error;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
-  if (target == nullptr) return absl::UnavailableError("LLVM x86 target: " + error);
+  absl::StatusOr<const McTarget*> target = SharedMcTarget();
+  if (!target.ok()) return target.status();
   auto impl = std::make_unique<Impl>();
-  impl->mri.reset(target->createMCRegInfo(kTriple));
-  llvm::MCTargetOptions options;
-  impl->mai.reset(target->createMCAsmInfo(*impl->mri, kTriple, options));
-  impl->mii.reset(target->createMCInstrInfo());
-  impl->sti.reset(target->createMCSubtargetInfo(kTriple, "x86-64", ""));
-  if (!impl->mri || !impl->mai || !impl->mii || !impl->sti) {
-    return absl::UnavailableError("LLVM x86 MC layer incomplete");
+  impl->target = *target;
+  impl->state = Pool().Take();
+  if (impl->state == nullptr) {
+    absl::StatusOr<std::unique_ptr<EmitterState>> state = NewEmitterState(**target);
+    if (!state.ok()) return state.status();
+    impl->state = *std::move(state);
   }
-  impl->ctx = std::make_unique<llvm::MCContext>(llvm::Triple(kTriple), impl->mai.get(),
-                                                impl->mri.get(), impl->sti.get());
-  impl->emitter.reset(target->createMCCodeEmitter(*impl->mii, *impl->mri, *impl->ctx));
-  if (!impl->emitter) return absl::UnavailableError("no x86 MCCodeEmitter");
-
-  llvm::StringMap<unsigned> opcode_by_name;
-  for (unsigned i = 0; i < impl->mii->getNumOpcodes(); ++i) {
-    opcode_by_name[impl->mii->getName(i)] = i;
-  }
-  for (const FormInfo& f : Forms()) {
-    auto it = opcode_by_name.find(llvm::StringRef(f.llvm_name.data(), f.llvm_name.size()));
-    if (it == opcode_by_name.end()) {
-      return absl::NotFoundError(absl::StrCat("LLVM has no x86 opcode ", f.llvm_name));
-    }
-    impl->opcodes[static_cast<int>(f.form)] = it->second;
-  }
-  llvm::StringMap<unsigned> reg_by_name;
-  for (unsigned r = 1; r < impl->mri->getNumRegs(); ++r) reg_by_name[impl->mri->getName(r)] = r;
-  for (Width w : {Width::k64, Width::k32, Width::k8}) {
-    for (int r = 0; r < kNumGprs; ++r) {
-      absl::string_view name = LlvmRegName(static_cast<Gpr>(r), w);
-      auto it = reg_by_name.find(llvm::StringRef(name.data(), name.size()));
-      if (it == reg_by_name.end()) return absl::NotFoundError(absl::StrCat("no register ", name));
-      impl->regs[static_cast<int>(w)][r] = it->second;
-    }
-  }
-  auto fs = reg_by_name.find("FS");
-  if (fs == reg_by_name.end()) return absl::NotFoundError("no register FS");
-  impl->fs = fs->second;
   return std::unique_ptr<McEncoder>(new McEncoder(std::move(impl)));
 }
 
-unsigned McEncoder::LlvmOpcode(Form form) const { return impl_->opcodes[static_cast<int>(form)]; }
+unsigned McEncoder::LlvmOpcode(Form form) const { return impl_->target->Opcode(form); }
 
 absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::CodeBuffer& out) {
   using llvm::MCOperand;
   const FormInfo& info = GetForm(form);
-  const Impl& m = *impl_;
+  const McTarget& t = *impl_->target;
+  EmitterState& state = *impl_->state;
+  const bool pc_relative = info.layout == Layout::kRel32 || info.layout == Layout::kRel32Cond;
+  if (pc_relative) {
+    // The displacement we mean is `imm` relative to the end of the
+    // instruction, which is what the rel32 field holds.
+    if (!FitsInt32(ops.imm)) return absl::InvalidArgumentError("pc-relative displacement out of range");
+    const int cc = info.layout == Layout::kRel32Cond ? static_cast<int>(ops.cc) : 0;
+    if (cc < 0 || cc >= 16) return absl::InvalidArgumentError("bad condition code");
+    const Rel32Template& tmpl = state.rel32[static_cast<int>(form)][cc];
+    if (!tmpl.valid) {
+      return absl::InternalError(absl::StrCat(info.llvm_name, " has no rel32 template"));
+    }
+    for (int i = 0; i < tmpl.size; ++i) out.Emit8(tmpl.bytes[i]);
+    const uint32_t disp = static_cast<uint32_t>(static_cast<int32_t>(ops.imm));
+    for (int i = 0; i < 4; ++i) out.Emit8(static_cast<uint8_t>(disp >> (8 * i)));
+    return absl::OkStatus();
+  }
   llvm::MCInst inst;
-  inst.setOpcode(m.opcodes[static_cast<int>(form)]);
-  auto reg = [&](Gpr r, Width w = Width::k64) { inst.addOperand(MCOperand::createReg(m.R(r, w))); };
+  inst.setOpcode(t.Opcode(form));
+  auto reg = [&](Gpr r, Width w = Width::k64) { inst.addOperand(MCOperand::createReg(t.Reg(r, w))); };
   auto imm = [&](int64_t v) { inst.addOperand(MCOperand::createImm(v)); };
   auto mem = [&]() {
     reg(ops.base);
@@ -117,8 +173,7 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
     imm(ops.disp);
     inst.addOperand(MCOperand::createReg(0));     // no segment
   };
-  const bool needs_dst = info.layout != Layout::kNone && info.layout != Layout::kRel32 &&
-                         info.layout != Layout::kRel32Cond && info.layout != Layout::kI &&
+  const bool needs_dst = info.layout != Layout::kNone && info.layout != Layout::kI &&
                          info.layout != Layout::kMR;
   if (needs_dst && ops.dst == kNoGpr) {
     return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a destination"));
@@ -139,8 +194,9 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
     case Layout::kRRTiedCond:
       reg(ops.dst); reg(ops.dst); reg(ops.src); imm(static_cast<int>(ops.cc));
       break;
-    case Layout::kRel32: imm(ops.imm); break;
-    case Layout::kRel32Cond: imm(ops.imm); imm(static_cast<int>(ops.cc)); break;
+    case Layout::kRel32:
+    case Layout::kRel32Cond:
+      break;  // handled above
     case Layout::kI: imm(ops.imm); break;
     case Layout::kRFs:
       reg(ops.dst);
@@ -148,7 +204,7 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
       imm(1);
       inst.addOperand(MCOperand::createReg(0));  // no index
       imm(ops.disp);
-      inst.addOperand(MCOperand::createReg(m.fs));
+      inst.addOperand(MCOperand::createReg(t.fs));
       break;
   }
   if ((info.layout == Layout::kRR || info.layout == Layout::kRRTied ||
@@ -162,21 +218,10 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
   }
   llvm::SmallVector<char, 16> bytes;
   llvm::SmallVector<llvm::MCFixup, 1> fixups;
-  llvm::raw_svector_ostream os(bytes);
-  m.emitter->encodeInstruction(inst, os, fixups, *m.sti);
-  // The emitter turns a pc-relative immediate into a fixup (expression
-  // imm - 4, relative to the field). The displacement we mean is `imm`
-  // relative to the end of the instruction, which is what the field holds.
-  const bool pc_relative = info.layout == Layout::kRel32 || info.layout == Layout::kRel32Cond;
-  for (const llvm::MCFixup& f : fixups) {
-    if (!pc_relative || f.getOffset() + 4 != bytes.size()) {
-      return absl::InternalError(absl::StrCat(info.llvm_name, " produced an unexpected MC fixup"));
-    }
-    const uint32_t disp = static_cast<uint32_t>(static_cast<int32_t>(ops.imm));
-    for (int i = 0; i < 4; ++i) bytes[f.getOffset() + i] = static_cast<char>(disp >> (8 * i));
-  }
-  if (pc_relative && !FitsInt32(ops.imm)) {
-    return absl::InvalidArgumentError("pc-relative displacement out of range");
+  EncodeMc(t, state, inst, bytes, fixups);
+  // Only pc-relative forms produce fixups, and they never get here.
+  if (!fixups.empty()) {
+    return absl::InternalError(absl::StrCat(info.llvm_name, " produced an unexpected MC fixup"));
   }
   for (char c : bytes) out.Emit8(static_cast<uint8_t>(c));
   return absl::OkStatus();

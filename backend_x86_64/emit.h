@@ -2,14 +2,19 @@
 #define MOREL_BACKEND_X86_64_EMIT_H_
 
 // Encoding: a form (isa.h) with its operands becomes an llvm::MCInst
-// (opcode and registers looked up by name once, at creation) and is encoded
-// by LLVM's MCCodeEmitter into a CodeBuffer. pc-relative forms (jcc, jmp,
-// call rel32) are encoded with the displacement given in `imm`; Assembler
-// emits them with 0 and records a CodeBuffer fixup.
+// (opcode and registers from tables resolved once per process, mc_target.h)
+// and is encoded by LLVM's MCCodeEmitter into a CodeBuffer. pc-relative
+// forms (jcc, jmp, call rel32) are encoded with the displacement given in
+// `imm` (their prefix bytes come from MC once, see emit.cc); Assembler emits
+// them with 0 and records a CodeBuffer fixup.
 //
-// LLVM stays behind this interface (emit.cc is one of the two files of the
-// package that include LLVM headers). Thread-compatible: one encoder per
-// compiling thread; Create() is cheap enough per compilation.
+// LLVM stays behind this interface (only emit.cc, disasm.cc and
+// mc_target.* include LLVM headers). Thread-compatible: one encoder per
+// compiling thread at a time; encoders on different threads are
+// independent. Create() is cheap (~0.1 us: the immutable MC objects are
+// shared by the process, the MCContext/MCCodeEmitter come from a pool and go
+// back to it when the encoder is destroyed), so one encoder per compilation
+// is fine.
 
 #include <memory>
 

@@ -92,7 +92,7 @@ std::vector<Inst> OneForm(Form form, int n) {
 std::unique_ptr<McEncoder> NewEncoder(benchmark::State& state) {
   absl::StatusOr<std::unique_ptr<McEncoder>> encoder = McEncoder::Create();
   if (!encoder.ok()) {
-    state.SkipWithError("McEncoder::Create failed");
+    state.SkipWithError(std::string(encoder.status().message()).c_str());
     return nullptr;
   }
   return *std::move(encoder);
@@ -228,6 +228,46 @@ void BM_EmitFunction(benchmark::State& state) {
 }
 // About 100 and 1,000 machine instructions (12 per block).
 BENCHMARK(BM_EmitFunction)->ArgName("blocks")->Arg(8)->Arg(84);
+
+// What every compilation pays before encoding: McEncoder::Create (the LLVM
+// MC objects and the form -> opcode table are built once per process; a
+// compilation only takes an MCContext + MCCodeEmitter from a pool).
+void BM_CreateEncoder(benchmark::State& state) {
+  for (auto _ : state) {
+    absl::StatusOr<std::unique_ptr<McEncoder>> encoder = McEncoder::Create();
+    if (!encoder.ok()) {
+      state.SkipWithError("McEncoder::Create failed");
+      return;
+    }
+    benchmark::DoNotOptimize(encoder->get());
+  }
+}
+BENCHMARK(BM_CreateEncoder);
+
+// The per-compilation cost of code generation for a small function as
+// X86_64Backend::Compile pays it: a fresh encoder plus EmitFunction.
+void BM_CreateAndEmitFunction(benchmark::State& state) {
+  absl::StatusOr<codegen::MachineFunction> mf = AllocatedFunction(static_cast<int>(state.range(0)));
+  if (!mf.ok()) {
+    state.SkipWithError("setting up the function failed");
+    return;
+  }
+  for (auto _ : state) {
+    absl::StatusOr<std::unique_ptr<McEncoder>> encoder = McEncoder::Create();
+    if (!encoder.ok()) {
+      state.SkipWithError("McEncoder::Create failed");
+      return;
+    }
+    absl::StatusOr<EmittedFunction> emitted =
+        EmitFunction(*mf, codegen::CompileOptions{}, **encoder);
+    if (!emitted.ok()) {
+      state.SkipWithError(std::string(emitted.status().message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(emitted->code.data());
+  }
+}
+BENCHMARK(BM_CreateAndEmitFunction)->ArgName("blocks")->Arg(2)->Arg(8);
 
 }  // namespace
 }  // namespace morel::x86_64

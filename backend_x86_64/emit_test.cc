@@ -7,6 +7,7 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend_x86_64/disasm.h"
@@ -105,7 +106,9 @@ TEST_F(EmitTest, ImmediateEdges) {
       EXPECT_EQ(RoundTrip(Form::kCallRel32, ops), "");
       EXPECT_EQ(RoundTrip(Form::kPushI32, ops), "");
     }
-    if (FitsInt8(imm)) EXPECT_EQ(RoundTrip(Form::kSubRI8, ops), "");
+    if (FitsInt8(imm)) {
+      EXPECT_EQ(RoundTrip(Form::kSubRI8, ops), "");
+    }
   }
 }
 
@@ -121,6 +124,76 @@ TEST_F(EmitTest, MissingOperandsAreErrors) {
   EXPECT_FALSE(encoder_->Encode(Form::kAddRR, {kRax}, buf).ok());
   EXPECT_FALSE(encoder_->Encode(Form::kLoad, {kRax}, buf).ok());
   EXPECT_EQ(buf.size(), 0u);
+}
+
+TEST_F(EmitTest, PcRelativeOperandErrors) {
+  codegen::CodeBuffer buf;
+  for (Form f : {Form::kJcc, Form::kJmp, Form::kCallRel32}) {
+    FormOperands ops;
+    ops.imm = int64_t{INT32_MAX} + 1;
+    EXPECT_FALSE(encoder_->Encode(f, ops, buf).ok()) << GetForm(f).llvm_name;
+    ops.imm = int64_t{INT32_MIN} - 1;
+    EXPECT_FALSE(encoder_->Encode(f, ops, buf).ok()) << GetForm(f).llvm_name;
+  }
+  FormOperands bad_cc;
+  bad_cc.cc = static_cast<X86Cond>(16);
+  EXPECT_FALSE(encoder_->Encode(Form::kJcc, bad_cc, buf).ok());
+  EXPECT_EQ(buf.size(), 0u);
+}
+
+// The shared MC target and the pooled MCContext/MCCodeEmitter: encoders
+// created and destroyed on several threads at once (as background compiler
+// threads do) produce exactly the bytes of a single encoder, and an encoder
+// taken back from the pool encodes the same as a fresh one.
+TEST_F(EmitTest, ConcurrentEncodersMatchOneEncoder) {
+  std::mt19937_64 rng(0xc0de);
+  const int n = static_cast<int>(Form::kNumForms);
+  std::vector<Form> forms;
+  std::vector<FormOperands> all;
+  for (int i = 0; i < 500; ++i) {
+    Form f = static_cast<Form>(rng() % n);
+    FormOperands ops;
+    ops.dst = static_cast<Gpr>(rng() % 16);
+    ops.src = static_cast<Gpr>(rng() % 16);
+    ops.base = static_cast<Gpr>(rng() % 16);
+    ops.disp = static_cast<int32_t>(rng());
+    if (UsesImm(GetForm(f).layout)) ops.imm = ImmFor(f, rng);
+    ops.cc = static_cast<X86Cond>(rng() % 16);
+    forms.push_back(f);
+    all.push_back(ops);
+  }
+  codegen::CodeBuffer reference;
+  for (size_t i = 0; i < forms.size(); ++i) {
+    ASSERT_TRUE(encoder_->Encode(forms[i], all[i], reference).ok()) << i;
+  }
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 20;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < kRounds; ++round) {
+        absl::StatusOr<std::unique_ptr<McEncoder>> enc = McEncoder::Create();
+        if (!enc.ok()) {
+          failures[t] = std::string(enc.status().message());
+          return;
+        }
+        codegen::CodeBuffer buf;
+        for (size_t i = 0; i < forms.size(); ++i) {
+          if (!(*enc)->Encode(forms[i], all[i], buf).ok()) {
+            failures[t] = "encode failed at " + std::to_string(i);
+            return;
+          }
+        }
+        if (buf.bytes() != reference.bytes()) {
+          failures[t] = "bytes differ in round " + std::to_string(round);
+          return;
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
 }
 
 TEST_F(EmitTest, RandomizedRoundTrip) {

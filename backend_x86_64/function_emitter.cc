@@ -75,6 +75,7 @@ class FunctionEmitter {
     if (!s.ok()) return s;
     out_.metadata.code_size = static_cast<uint32_t>(out_.code.size());
     out_.metadata.frame_size = frame_.frame_size();
+    for (Gpr r : frame_.saved) out_.metadata.saved_registers.push_back(static_cast<int>(r));
     return std::move(out_);
   }
 

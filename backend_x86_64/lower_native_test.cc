@@ -694,6 +694,114 @@ block0(v0: i64, v1: i64):
   }
 }
 
+// A stack walk through two compiled frames (engine/runtime/compiled_frames.h):
+// the outer function keeps its lazy state in callee-saved registers across
+// a direct call; the inner one saves every callee-saved register (more
+// values live across its own call than there are such registers), so the
+// outer's values at the call are in the inner's save area, which
+// CodeMetadata::saved_registers locates. The runtime function the inner one
+// calls walks up the saved-rbp chain and decodes the outer's state.
+const codegen::CompiledFunction* walk_outer = nullptr;
+const codegen::CompiledFunction* walk_inner = nullptr;
+std::vector<ir::DeoptFrame> walk_frames;
+absl::Status walk_status;
+
+int64_t RtWalkTwoFrames(int64_t x) {
+  const auto* inner_fp = *static_cast<const uint8_t* const*>(__builtin_frame_address(0));
+  const uint8_t* outer_fp;
+  const uint8_t* outer_ret;
+  std::memcpy(&outer_fp, inner_fp, sizeof(outer_fp));
+  std::memcpy(&outer_ret, inner_fp + 8, sizeof(outer_ret));
+  uint64_t registers[16] = {};
+  const std::vector<int>& saved = walk_inner->code.metadata.saved_registers;
+  for (size_t k = 0; k < saved.size(); ++k) {
+    std::memcpy(&registers[saved[k]], inner_fp - 8 * (k + 1), sizeof(uint64_t));
+  }
+  const auto* start = static_cast<const uint8_t*>(walk_outer->entry);
+  int32_t id = -1;
+  for (const codegen::CallSite& site : walk_outer->code.metadata.call_sites) {
+    if (start + site.return_offset == outer_ret) id = site.deopt_id;
+  }
+  if (id < 0) {
+    walk_status = absl::NotFoundError("the return address is not a call site of @outer");
+    return x;
+  }
+  auto decoded = walk_outer->DecodeDeopt(static_cast<uint64_t>(id), registers, outer_fp);
+  walk_status = decoded.status();
+  if (decoded.ok()) walk_frames = decoded->frames;
+  return x + 1;
+}
+
+TEST_F(LowerNativeTest, LazyStateOfACallerRecoveredThroughTheCalleesSaveArea) {
+  ASSERT_TRUE(registry_
+                  .Register({"walk2", reinterpret_cast<const void*>(&RtWalkTwoFrames),
+                             {{Type::kI64}, {Type::kI64}}, ir::RuntimeEffects::kNoDeopt})
+                  .ok());
+  auto inner = Parse(R"(func @inner(i64, i64) -> (i64, i64) {
+block0(v0: i64, v1: i64):
+  v2 = iadd v0, v1
+  v3 = imul v0, v1
+  v4 = isub v0, v1
+  v5 = iadd v2, v3
+  v6 = iadd v4, v0
+  v7 = call_runtime @walk2(v0) -> (i64)
+  v8 = iadd v2, v3
+  v9 = iadd v8, v4
+  v10 = iadd v9, v5
+  v11 = iadd v10, v6
+  v12 = iadd v11, v7
+  v13 = iadd v12, v1
+  return v13, v0
+}
+)");
+  auto outer = Parse(R"(func @outer(i64, i64) -> (i64) {
+  fs0 = lazy interpreter target 31 resume 3 locals [v0:v1, illegal, v2:v3] stack []
+block0(v0: i64, v1: i64):
+  v2 = imul v0, v1
+  v3 = iadd v0, v1
+  v4, v5 = call_target @30(v2, v3) -> (i64, i64), fs0
+  v6 = iadd v4, v2
+  v7 = iadd v6, v3
+  v8 = iadd v7, v0
+  v9 = iadd v8, v1
+  v10 = iadd v9, v5
+  return v10
+}
+)");
+  ASSERT_NE(inner, nullptr);
+  ASSERT_NE(outer, nullptr);
+  auto native_inner = h_.Compile(*inner);
+  ASSERT_TRUE(native_inner.ok()) << native_inner.status();
+  walk_inner = &(*native_inner)->compiled();
+  // The precondition of the test: the inner frame saved every register the
+  // outer frame may keep its state in.
+  ASSERT_EQ(walk_inner->code.metadata.saved_registers.size(), 5u);
+  codegen::NativeCompileOptions options = h_.DefaultOptions();
+  const void* inner_entry = walk_inner->entry;
+  options.lowering.resolve_call_target = [&](int64_t id) {
+    return id == 30 ? inner_entry : nullptr;
+  };
+  options.lowering.call_target_dispatch = nullptr;
+  auto native_outer = h_.Compile(*outer, options);
+  ASSERT_TRUE(native_outer.ok()) << native_outer.status();
+  walk_outer = &(*native_outer)->compiled();
+  // Not vacuous: some of the outer state is in (callee-saved) registers.
+  const codegen::DeoptPoint* point = walk_outer->code.metadata.FindDeopt(0);
+  ASSERT_NE(point, nullptr);
+  int in_registers = 0;
+  for (const codegen::ValueLocation& loc : point->values) {
+    if (loc.kind == codegen::ValueLocation::Kind::kRegister) ++in_registers;
+  }
+  EXPECT_GT(in_registers, 0);
+  walk_status = absl::UnknownError("not called");
+  auto r = (*native_outer)->Run({6, -7});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(walk_status.ok()) << walk_status;
+  using S = ir::DeoptFrame::Slot;
+  std::vector<ir::DeoptFrame> want = {{31, 3, {S{true, 6, -7}, S{}, S{true, -42, -1}}, {}}};
+  EXPECT_EQ(walk_frames, want);
+}
+
 TEST_F(LowerNativeTest, DisassemblyOfLoweredCode) {
   auto f = Parse(R"(func @dis(i64, i64) -> (i64) {
   fs0 = eager interpreter target 1 resume 1 locals [v0:v1] stack []

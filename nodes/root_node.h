@@ -51,10 +51,14 @@ class RootNode : public Node {
   virtual int ComputeSize() const { return -1; }
   // Internal roots are hidden from guest stack walks.
   virtual bool IsInternal() const { return false; }
-  // Roots that read or write their caller's frame (a debugger-like builtin):
-  // compiled callers have no interpreter frame to show, so the partial
-  // evaluator does not compile direct calls to them.
+  // Roots that read or write their caller's frame (a debugger-like builtin).
+  // Readers see compiled callers through stack walks (nodes/frame_walk.h).
   virtual bool InspectsCallerFrame() const { return false; }
+  // Roots that write their caller's frame (implies InspectsCallerFrame): a
+  // compiled caller's frame cannot be written back yet (TODO(#6): write-back
+  // through deoptimization), so the partial evaluator does not compile
+  // direct calls to them.
+  virtual bool WritesCallerFrame() const { return false; }
   // Trivial roots (a getter, a constant) are always inlined.
   virtual bool IsTrivial() const { return false; }
 

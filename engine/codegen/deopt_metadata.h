@@ -66,6 +66,10 @@ struct OsrEntry {
 struct CodeMetadata {
   uint32_t code_size = 0;
   uint32_t frame_size = 0;  // bytes below the return address
+  // The callee-saved registers the prologue saves (target PReg numbers), in
+  // order: the k-th one is at [frame pointer - 8 * (k + 1)]. A stack walk
+  // recovers its caller's values of these registers from there.
+  std::vector<int> saved_registers;
   std::vector<DeoptPoint> deopt_points;
   std::vector<CallSite> call_sites;
   std::vector<OsrEntry> osr_entries;

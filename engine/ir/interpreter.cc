@@ -1,5 +1,6 @@
 #include "engine/ir/interpreter.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -18,11 +19,22 @@ absl::Status Undefined(const Instruction& inst, absl::string_view why) {
 class Machine {
  public:
   Machine(const Function& f, const InterpreterOptions& options)
-      : f_(f), options_(options), values_(f.value_id_bound(), 0) {}
+      : f_(f), options_(options), table_(options.value_table) {}
 
   absl::StatusOr<ExecutionResult> Run(absl::Span<const int64_t> args) {
     const Block* block = f_.entry();
     if (block == nullptr) return absl::InvalidArgumentError("function has no blocks");
+    const size_t size = ValueTableSize(f_);
+    if (table_.empty()) {
+      own_table_.assign(size, 0);
+      table_ = absl::MakeSpan(own_table_);
+    } else if (table_.size() < size) {
+      return absl::InvalidArgumentError(absl::StrCat("value table of ", table_.size(),
+                                                     " words; the function needs ", size));
+    } else {
+      std::fill(table_.begin(), table_.end(), 0);
+    }
+    scratch_ = table_.data() + f_.value_id_bound();
     if (args.size() != block->params().size()) {
       return absl::InvalidArgumentError(absl::StrCat("expected ", block->params().size(),
                                                      " arguments, got ", args.size()));
@@ -48,8 +60,8 @@ class Machine {
   }
 
  private:
-  int64_t Get(const Value* v) const { return values_[v->id()]; }
-  void Set(const Value* v, int64_t x) { values_[v->id()] = Normalize(v->type(), x); }
+  int64_t Get(const Value* v) const { return table_[v->id()]; }
+  void Set(const Value* v, int64_t x) { table_[v->id()] = Normalize(v->type(), x); }
 
   ExecutionResult Deopt(const FrameState* fs, const std::string& reason) const {
     ExecutionResult r;
@@ -103,9 +115,16 @@ class Machine {
       }
       case Opcode::kCallRuntime:
       case Opcode::kCallTarget: {
-        std::vector<int64_t> args;
-        for (const Value* v : ops) args.push_back(Get(v));
+        // The arguments are in the table's scratch words, not in a vector of
+        // our own, for the caller's collector (InterpreterOptions::value_table).
+        for (size_t i = 0; i < ops.size(); ++i) scratch_[i] = Get(ops[i]);
+        absl::Span<const int64_t> args(scratch_, ops.size());
         absl::StatusOr<std::vector<int64_t>> results;
+        std::vector<DeoptFrame> lazy;
+        if (options_.lazy_frames != nullptr) {
+          if (inst.frame_state() != nullptr) lazy = Deopt(inst.frame_state(), "").frames;
+          *options_.lazy_frames = inst.frame_state() != nullptr ? &lazy : nullptr;
+        }
         if (inst.opcode() == Opcode::kCallRuntime) {
           if (!options_.call_runtime) return Undefined(inst, "no call_runtime hook");
           results = options_.call_runtime(*inst.callee(), args);
@@ -113,11 +132,13 @@ class Machine {
           if (!options_.call_target) return Undefined(inst, "no call_target hook");
           results = options_.call_target(inst.imm(), args);
         }
+        if (options_.lazy_frames != nullptr) *options_.lazy_frames = nullptr;
         if (!results.ok()) return results.status();
         if (results->size() != inst.results().size()) {
           return absl::InternalError("call hook returned the wrong number of values");
         }
         for (size_t i = 0; i < results->size(); ++i) Set(inst.results()[i], (*results)[i]);
+        std::fill(scratch_, scratch_ + ops.size(), 0);
         return std::nullopt;
       }
       case Opcode::kGuard:
@@ -129,10 +150,12 @@ class Machine {
       case Opcode::kBr: {
         const BlockCall& t =
             inst.targets()[inst.opcode() == Opcode::kBr && arg(0) == 0 ? 1 : 0];
-        // Read all arguments before writing parameters (parallel copy).
-        std::vector<int64_t> vals;
-        for (const Value* v : t.args) vals.push_back(Get(v));
-        for (size_t i = 0; i < vals.size(); ++i) Set(t.block->params()[i], vals[i]);
+        // Read all arguments before writing parameters (parallel copy),
+        // through the table's scratch words: a value moving from one
+        // parameter to another is in the table throughout.
+        for (size_t i = 0; i < t.args.size(); ++i) scratch_[i] = Get(t.args[i]);
+        for (size_t i = 0; i < t.args.size(); ++i) Set(t.block->params()[i], scratch_[i]);
+        std::fill(scratch_, scratch_ + t.args.size(), 0);
         *next = t.block;
         return std::nullopt;
       }
@@ -164,10 +187,27 @@ class Machine {
 
   const Function& f_;
   const InterpreterOptions& options_;
-  std::vector<int64_t> values_;
+  // SSA values by id, then scratch words (ValueTableSize).
+  absl::Span<int64_t> table_;
+  std::vector<int64_t> own_table_;  // the table when the caller gives none
+  int64_t* scratch_ = nullptr;
 };
 
 }  // namespace
+
+size_t ValueTableSize(const Function& function) {
+  // Scratch: the most words a call passes or a branch copies at once.
+  size_t scratch = 0;
+  for (const Block* block : function.blocks()) {
+    for (const Instruction* inst : block->instructions()) {
+      scratch = std::max(scratch, inst->operands().size());
+      for (const BlockCall& target : inst->targets()) {
+        scratch = std::max(scratch, target.args.size());
+      }
+    }
+  }
+  return function.value_id_bound() + scratch;
+}
 
 std::string DebugString(const ExecutionResult& result) {
   if (result.kind == ExecutionResult::Kind::kReturned) {

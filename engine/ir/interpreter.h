@@ -41,7 +41,27 @@ struct InterpreterOptions {
   std::function<absl::StatusOr<std::vector<int64_t>>(int64_t target,
                                                      absl::Span<const int64_t>)>
       call_target;
+  // Where the SSA values live. Empty: the interpreter's own memory. Else
+  // caller-owned storage of at least ValueTableSize(function) words, which
+  // the interpreter clears and uses for every SSA value, the arguments of
+  // the call being made and block arguments being copied. A runtime whose
+  // values can be pointers to garbage-collected objects passes memory its
+  // collector scans (Morel's IR tier: a heap::TracedVector) and keeps it
+  // until it has used the result: then no value the function still holds
+  // is freed by a collection while a hook runs (and allocates), and the
+  // returned values and deopt slots stay reachable after Interpret returns,
+  // e.g. while the runtime resumes in its interpreter (as a deoptimizing
+  // native frame stays on the stack during the resume).
+  absl::Span<int64_t> value_table;
+  // If set, every call_target/call_runtime hook runs with `*lazy_frames`
+  // pointing at the call's evaluated lazy frame state (innermost first), or
+  // null if the call has none; null again after the hook. A runtime's stack
+  // walk materializes the activation from it while the callee runs.
+  const std::vector<DeoptFrame>** lazy_frames = nullptr;
 };
+
+// Words `value_table` must hold for `function`.
+size_t ValueTableSize(const Function& function);
 
 // Runs `function` (which should verify). Errors: FailedPrecondition for
 // undefined behavior (sdiv by zero, `unreachable` reached, a call without a

@@ -1,5 +1,8 @@
 #include "engine/ir/interpreter.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "engine/ir/parser.h"
 #include "engine/ir/verifier.h"
 #include "gtest/gtest.h"
@@ -106,6 +109,54 @@ block1:
   InterpreterOptions options;
   options.max_steps = 100;
   EXPECT_EQ(Interpret(*f, {}, options).status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+TEST(InterpreterTest, CallerValueTableHoldsValuesCallArgumentsAndDeoptSlots) {
+  RuntimeRegistry registry;
+  auto f = Parse(R"(declare @probe(i64, i64) -> (i64)
+func @t(i64) -> (i64) {
+  fs0 = eager interpreter target 1 resume 0 locals [v3:v4] stack []
+block0(v0: i64):
+  v1 = iconst.i64 7
+  v2 = call_runtime @probe(v0, v1) -> (i64)
+  jump block1(v2, v0)
+block1(v3: i64, v4: i64):
+  v5 = icmp eq v4, v1
+  guard v5, fs0, "not seven"
+  return v3
+}
+)",
+                 &registry);
+  const size_t size = ValueTableSize(*f);
+  EXPECT_EQ(size, f->value_id_bound() + 2);  // two call arguments, two block arguments
+  std::vector<int64_t> table(size, -1);
+  InterpreterOptions options;
+  options.value_table = absl::MakeSpan(table);
+  // The call's arguments are words of the caller's table (a collector that
+  // scans the table sees them while the hook runs).
+  options.call_runtime = [&table](const RuntimeFunction&, absl::Span<const int64_t> args)
+      -> absl::StatusOr<std::vector<int64_t>> {
+    EXPECT_GE(args.data(), table.data());
+    EXPECT_LE(args.data() + args.size(), table.data() + table.size());
+    return std::vector<int64_t>{args[0] * 100 + args[1]};
+  };
+  auto returned = Interpret(*f, {7}, options);
+  ASSERT_TRUE(returned.ok()) << returned.status();
+  EXPECT_EQ(DebugString(*returned), "returned (707)");
+  // After the call the table still holds every value, the returned one too.
+  EXPECT_EQ(std::count(table.begin(), table.end(), 707), 2);  // v2 and v3
+  EXPECT_EQ(std::count(table.begin(), table.end(), -1), 0);   // cleared first
+
+  auto deopt = Interpret(*f, {3}, options);
+  ASSERT_TRUE(deopt.ok()) << deopt.status();
+  EXPECT_EQ(DebugString(*deopt),
+            "deoptimized \"not seven\" [target 1 resume 0 locals (307:3) stack ()]");
+  // The deopt slots are values of the table, which outlives Interpret.
+  EXPECT_NE(std::find(table.begin(), table.end(), 307), table.end());
+
+  std::vector<int64_t> small(size - 1);
+  options.value_table = absl::MakeSpan(small);
+  EXPECT_EQ(Interpret(*f, {7}, options).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

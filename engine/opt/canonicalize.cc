@@ -167,7 +167,31 @@ class Canonicalizer {
       inst->set_cond(ir::SwapCond(inst->cond()));
       return {Simplified::kInPlace};
     }
-    return {};
+    return SimplifyBooleanCompare(inst);
+  }
+
+  // `icmp eq|ne (zext x:i1), k`: the zext is 0 or 1, so the compare is x,
+  // `not x` (which the next sweep inverts when x is an icmp), or a constant.
+  // Folds the `icmp -> zext -> icmp eq 0 -> zext -> icmp ne 0` chains the PE
+  // emits for guest booleans.
+  Simplified SimplifyBooleanCompare(Instruction* inst) {
+    const ir::Cond cond = inst->cond();
+    if (cond != ir::Cond::kEq && cond != ir::Cond::kNe) return {};
+    Instruction* def = inst->operand(0)->instruction();
+    std::optional<int64_t> k = ConstantOf(inst->operand(1));
+    if (def == nullptr || !k || def->opcode() != Opcode::kZext ||
+        def->operand(0)->type() != Type::kI1) {
+      return {};
+    }
+    Value* x = def->operand(0);
+    if (*k != 0 && *k != 1) return Simplified::Constant(cond == ir::Cond::kNe ? 1 : 0);
+    // eq 1 and ne 0 are x; eq 0 and ne 1 are not x.
+    if ((*k == 1) == (cond == ir::Cond::kEq)) return Simplified::Replace(x);
+    if (!Fuel()) return {};
+    inst->set_opcode(Opcode::kNot);
+    inst->mutable_operands() = {x};
+    inst->set_cond(ir::Cond::kEq);
+    return {Simplified::kInPlace};
   }
 
   Simplified SimplifyBinary(Instruction* inst) {

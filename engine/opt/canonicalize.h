@@ -13,6 +13,7 @@
 //     *_overflows(x, 0), imul_overflows(x, 1), isub_overflows(x, x) -> 0;
 //     icmp c x, x -> 0/1; select on a constant or between equal values;
 //     not(not x) -> x; ineg(ineg x) -> x; not(icmp c a, b) -> icmp !c a, b;
+//     icmp eq|ne (zext x:i1), k -> x, not x, or 0/1 (guest booleans);
 //   - br on a constant -> jump; br to the same block with the same
 //     arguments -> jump; br on (not c) -> br on c with targets swapped;
 //   - guard on constant 1 -> removed.

@@ -10,7 +10,11 @@
 //   - A pass leaves the IR valid (the pipeline verifies after each pass
 //     under VerifyIR), never removes, duplicates or reorders effectful
 //     instructions, and calls ctx.ConsumeFuel() before each individual
-//     rewrite, making no more rewrites once it returns false.
+//     rewrite, making no more rewrites once it returns false. The exceptions
+//     are proved safe where they are made: guard_elim/canonicalize remove
+//     guards known to hold, guard_hoist adds a guard that deoptimizes
+//     exactly where an existing one would, load_elim removes loads whose
+//     value is known.
 
 #include <cstdint>
 

@@ -92,7 +92,8 @@ TEST(PipelineTest, UnknownPassNamesAreErrorsNamingThem) {
   EXPECT_EQ(std::string(options.status().message()), "DumpIR: unknown pass 'nope'");
   auto pipeline = BuildPipeline("canonicalize,bogus", {});
   EXPECT_EQ(std::string(pipeline.status().message()),
-            "unknown pass 'bogus' (known passes: canonicalize, dce, guard_elim, gvn)");
+            "unknown pass 'bogus' (known passes: canonicalize, dce, guard_elim, guard_hoist, gvn, load_elim, "
+            "simplify_cfg)");
 }
 
 TEST(PipelineTest, DumpsAfterNamedPasses) {

@@ -11,12 +11,14 @@
 
 namespace morel::opt {
 
-// Registers canonicalize, gvn, dce and guard_elim.
+// Registers canonicalize, dce, guard_elim, guard_hoist, gvn, load_elim and
+// simplify_cfg.
 void RegisterStandardPasses(PassRegistry& registry);
 
 // The pass list of the default pipeline, for BuildPipeline.
 inline constexpr char kDefaultPassList[] =
-    "canonicalize,guard_elim,gvn,canonicalize,guard_elim,dce";
+    "canonicalize,guard_hoist,guard_elim,simplify_cfg,gvn,load_elim,gvn,canonicalize,"
+    "guard_elim,simplify_cfg,dce";
 
 // BuildPipeline(kDefaultPassList, options).
 absl::StatusOr<std::unique_ptr<Pipeline>> BuildDefaultPipeline(PipelineOptions options);

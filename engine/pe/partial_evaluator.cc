@@ -127,6 +127,14 @@ void PartialEvaluator::UndoDone() {
 void PartialEvaluator::Leave() { path_.pop_back(); }
 
 ir::FrameState* PartialEvaluator::EagerFrameState() {
+  return FrameStateOfKind(ir::DeoptKind::kEager);
+}
+
+ir::FrameState* PartialEvaluator::LazyFrameState() {
+  return FrameStateOfKind(ir::DeoptKind::kLazy);
+}
+
+ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind) {
   ResumeTemplate resume;
   std::vector<ir::ValuePair> stack;
   for (size_t i = 0; i < path_.size(); ++i) {
@@ -147,8 +155,8 @@ ir::FrameState* PartialEvaluator::EagerFrameState() {
   for (const PeValue& local : locals_) locals.push_back(ir::ValuePair{local.payload, local.tag});
   int64_t resume_point = static_cast<int64_t>(templates_.size());
   templates_.push_back(std::move(resume));
-  return builder_.CreateFrameState(ir::DeoptKind::kEager, target_.id(), resume_point,
-                                   std::move(locals), std::move(stack));
+  return builder_.CreateFrameState(kind, target_.id(), resume_point, std::move(locals),
+                                   std::move(stack));
 }
 
 std::vector<ir::Value*> PartialEvaluator::MergeArguments(

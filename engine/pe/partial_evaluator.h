@@ -131,6 +131,11 @@ class PartialEvaluator {
   void Leave();
   // A frame state resuming at the current path with the current locals.
   ir::FrameState* EagerFrameState();
+  // The same state as a call's lazy frame state: the locals while the call
+  // runs, which a stack walk reads from compiled frames (engine/runtime/
+  // compiled_frames.h). Its resume point is the call node before the call's
+  // result (no runtime resumes from it yet: validity cells cover that).
+  ir::FrameState* LazyFrameState();
 
   // ---- control flow. A Merge is a block whose parameters are all locals
   // plus `extra` values; jumping to it passes the current locals.
@@ -211,6 +216,7 @@ class PartialEvaluator {
   const std::string& bailout_reason() const { return bailout_; }
 
  private:
+  ir::FrameState* FrameStateOfKind(ir::DeoptKind kind);
   // The arguments of a jump to a merge: every local, then `extra`.
   std::vector<ir::Value*> MergeArguments(const std::vector<ir::Value*>& extra) const;
 

@@ -197,24 +197,30 @@ class PeContext {
   // call_target to the node's current target (a split copy if the node was
   // split). The callee may raise (the pending-exception marker returns at
   // once) or invalidate this code (checked after the call, resuming after
-  // it). A callee that reads its caller's frame cannot be called from
+  // it). A callee that reads its caller's frame sees this activation
+  // through the call's lazy frame state (engine/runtime/compiled_frames.h;
+  // x86_64 and the IR tier). One that writes it cannot be called from
   // compiled code yet: the compilation bails out.
   V CallDirect(DirectCallNode* call, absl::Span<const V> arguments) {
     CallTarget* target = call->current_call_target();
     // OSR code runs on the interpreter's own frame and keeps it current
     // around calls (BeforeCall/AfterCall): such a callee sees real values.
-    if (target->root_node()->InspectsCallerFrame() && !pe_.osr()) {
+    if (target->root_node()->WritesCallerFrame() && !pe_.osr()) {
       pe_.Bailout(absl::StrCat("calls ", target->name(),
-                               ", which inspects its caller's frame (TODO(#6): "
-                               "frames of compiled code are not materialized)"));
+                               ", which writes its caller's frame (TODO(#6): "
+                               "frames of compiled code are not written back)"));
       return Unreachable();
     }
     std::vector<ir::Value*> operands;
     for (const V& argument : arguments) AddOperand(operands, argument);
     pe_.BeforeCall();
+    // The lazy state records where the locals are while the callee runs, so
+    // a stack walk (stacktrace()) materializes this frame
+    // (engine/runtime/compiled_frames.h). OSR code keeps the interpreter's
+    // frame current instead.
     std::vector<ir::Value*> results = b().CallTarget(
         EncodeCallTargetId(target, static_cast<int>(arguments.size())), operands,
-        {ir::Type::kI64, ir::Type::kI64});
+        {ir::Type::kI64, ir::Type::kI64}, pe_.osr() ? nullptr : pe_.LazyFrameState());
     pe_.AfterCall();
     return pe_.CheckValidAfterCall(
         pe_.PropagatePendingException(V{results[0], results[1]}));

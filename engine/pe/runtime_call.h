@@ -27,8 +27,12 @@
 
 namespace morel::pe {
 
-// Calls a registered runtime function on unpacked arguments.
-using RuntimeInvoker = std::vector<int64_t> (*)(absl::Span<const int64_t> args);
+// Calls a registered runtime function on unpacked arguments and writes its
+// result words (as many as its signature's results) to `results`. The words
+// go straight from F's return to `results`, not through memory of the
+// invoker's own: a caller whose results may be guest pointers passes memory
+// the collector scans (as the IR tier does: engine/runtime/compiler.cc).
+using RuntimeInvoker = void (*)(absl::Span<const int64_t> args, int64_t* results);
 
 // The invoker registered for `function`, or null.
 RuntimeInvoker FindInvoker(const ir::RuntimeFunction* function);
@@ -49,9 +53,9 @@ struct Arg<Value> {
   static Value Unpack(const int64_t* words) {
     return Value{static_cast<uint64_t>(words[0]), static_cast<ValueTag>(words[1])};
   }
-  static void Pack(const Value& v, std::vector<int64_t>& out) {
-    out.push_back(static_cast<int64_t>(v.bits));
-    out.push_back(static_cast<int64_t>(v.tag));
+  static void Pack(const Value& v, int64_t* out) {
+    out[0] = static_cast<int64_t>(v.bits);
+    out[1] = static_cast<int64_t>(v.tag);
   }
 };
 
@@ -60,7 +64,7 @@ struct Arg<bool> {
   static constexpr int kWords = 1;
   static void Types(std::vector<ir::Type>& out) { out.push_back(ir::Type::kI1); }
   static bool Unpack(const int64_t* words) { return words[0] != 0; }
-  static void Pack(bool v, std::vector<int64_t>& out) { out.push_back(v ? 1 : 0); }
+  static void Pack(bool v, int64_t* out) { out[0] = v ? 1 : 0; }
 };
 
 template <>
@@ -68,7 +72,7 @@ struct Arg<int64_t> {
   static constexpr int kWords = 1;
   static void Types(std::vector<ir::Type>& out) { out.push_back(ir::Type::kI64); }
   static int64_t Unpack(const int64_t* words) { return words[0]; }
-  static void Pack(int64_t v, std::vector<int64_t>& out) { out.push_back(v); }
+  static void Pack(int64_t v, int64_t* out) { out[0] = v; }
 };
 
 template <typename T>
@@ -76,9 +80,7 @@ struct Arg<T*> {
   static constexpr int kWords = 1;
   static void Types(std::vector<ir::Type>& out) { out.push_back(ir::Type::kPtr); }
   static T* Unpack(const int64_t* words) { return reinterpret_cast<T*>(words[0]); }
-  static void Pack(T* v, std::vector<int64_t>& out) {
-    out.push_back(reinterpret_cast<int64_t>(v));
-  }
+  static void Pack(T* v, int64_t* out) { out[0] = reinterpret_cast<int64_t>(v); }
 };
 
 template <auto F>
@@ -97,17 +99,15 @@ struct Traits<F> {
   }
 
   template <size_t... I>
-  static std::vector<int64_t> InvokeImpl(absl::Span<const int64_t> words,
-                                         std::index_sequence<I...>) {
+  static void InvokeImpl(absl::Span<const int64_t> words, [[maybe_unused]] int64_t* out,
+                         std::index_sequence<I...>) {
     // kOffsets[0] is padding (no zero-length arrays); parameter I is at I + 1.
     constexpr int kOffsets[] = {0, Offset<I>()...};
-    std::vector<int64_t> out;
     if constexpr (std::is_void_v<R>) {
       F(Arg<std::decay_t<P>>::Unpack(words.data() + kOffsets[I + 1])...);
     } else {
       Arg<R>::Pack(Thunk(Arg<std::decay_t<P>>::Unpack(words.data() + kOffsets[I + 1])...), out);
     }
-    return out;
   }
   // Words taken by the parameters before parameter I.
   template <size_t I>
@@ -117,8 +117,8 @@ struct Traits<F> {
     for (size_t i = 0; i < I; ++i) total += kWords[i];
     return total;
   }
-  static std::vector<int64_t> Invoke(absl::Span<const int64_t> words) {
-    return InvokeImpl(words, std::index_sequence_for<P...>{});
+  static void Invoke(absl::Span<const int64_t> words, int64_t* out) {
+    InvokeImpl(words, out, std::index_sequence_for<P...>{});
   }
 
   // What compiled code calls: F itself, or for a function returning a

@@ -9,6 +9,7 @@
 #include "engine/opt/standard_passes.h"
 #include "engine/pe/runtime_call.h"
 #include "engine/ir/check.h"
+#include "engine/runtime/compiled_frames.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/osr.h"
 #include "nodes/frame.h"
@@ -51,28 +52,49 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
 }
 
 Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) {
+  // A collector root (ir::InterpreterOptions::value_table): the SSA values
+  // of this activation, which may be guest objects nothing else references,
+  // and the call arguments in flight; in two more words, the result of the
+  // call in flight until the interpreter has stored it. It lives until the
+  // activation is done, through the resume after a deoptimization, whose
+  // slots are values of this table (as a deoptimizing native frame stays on
+  // the stack). A plain vector here lets collections free live objects.
+  const size_t table_size = ir::ValueTableSize(*compilation_->function);
+  heap::TracedVector<int64_t> table(table_size + 2, 0);
+  int64_t* in_flight = table.data() + table_size;
   ir::InterpreterOptions options;
   options.max_steps = INT64_MAX;
-  options.call_runtime = [](const ir::RuntimeFunction& function,
-                            absl::Span<const int64_t> args)
+  options.value_table = absl::MakeSpan(table.data(), table_size);
+  options.call_runtime = [in_flight](const ir::RuntimeFunction& function,
+                                     absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> {
     pe::RuntimeInvoker invoker = pe::FindInvoker(&function);
     if (invoker == nullptr) {
       return absl::InternalError(absl::StrCat("no invoker for ", function.name));
     }
-    return invoker(args);
+    const size_t count = function.signature.results.size();
+    MOREL_CHECK_MSG(count <= 2, "a runtime call returns at most two words");
+    invoker(args, in_flight);
+    return std::vector<int64_t>(in_flight, in_flight + count);
   };
-  options.call_target = [this](int64_t id, absl::Span<const int64_t> args)
+  // The call's lazy frame state while the callee runs: stack walks list
+  // this activation with its current locals (compiled_frames.h).
+  const std::vector<ir::DeoptFrame>* lazy_frames = nullptr;
+  options.lazy_frames = &lazy_frames;
+  options.call_target = [in_flight, &lazy_frames](int64_t id, absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> {
+    InterpretedIrSegment segment(lazy_frames);
     CallTarget* callee = pe::DecodeCallTarget(id);
     // A collector root: the callee's frame reads its arguments from here.
     heap::TracedVector<Value> values;
+    values.reserve(args.size() / 2);
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
       values.push_back(Value{static_cast<uint64_t>(args[i]), static_cast<ValueTag>(args[i + 1])});
     }
     Value result = CatchIntoMarker([&] { return callee->Call(values); });
-    return std::vector<int64_t>{static_cast<int64_t>(result.bits),
-                                static_cast<int64_t>(result.tag)};
+    in_flight[0] = static_cast<int64_t>(result.bits);
+    in_flight[1] = static_cast<int64_t>(result.tag);
+    return std::vector<int64_t>(in_flight, in_flight + 2);
   };
   int64_t raw_args[2] = {reinterpret_cast<int64_t>(arguments.data()),
                          static_cast<int64_t>(arguments.size())};

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/codegen/backend_registry.h"
+#include "engine/runtime/compiled_frames.h"
 #include "engine/runtime/compiler.h"
 #include "engine/runtime/engine.h"
 #include "nodes/pending_exception.h"
@@ -80,6 +81,17 @@ constexpr bool kPrologueStackCheck = false;
   }));
 }
 
+#if defined(__x86_64__)
+// Dispatch's slow path under MorelCallWithCompiledCallerRegisters: the
+// compiled frames above stay visible to stack walks while the callee runs.
+codegen::ValuePair DispatchFromCompiled(void* callee, const void* args, int64_t count,
+                                        const uint64_t* captured) {
+  NativeSegment segment(captured);
+  return DispatchToCallTarget(static_cast<CallTarget*>(callee), static_cast<const Value*>(args),
+                              count);
+}
+#endif
+
 // call_target (engine/codegen/lower.h): dispatch(id, operands, count).
 codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_words) {
   CallTarget* callee = pe::DecodeCallTarget(encoded);
@@ -92,7 +104,14 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
     callee->CountCall();
     return reinterpret_cast<NativeEntry>(entry)(args, count);
   }
+#if defined(__x86_64__)
+  // Through the stub that captures the compiled caller's callee-saved
+  // registers: the callee may walk the stack and materialize this caller's
+  // frame (compiled_frames.h). Only the slow path pays for it.
+  return MorelCallWithCompiledCallerRegisters(callee, args, count, &DispatchFromCompiled);
+#else
   return DispatchToCallTarget(callee, args, count);
+#endif
 }
 
 // The code that contains `pc` (a return address into it).
@@ -139,12 +158,23 @@ codegen::ValuePair DeoptHandler(uint64_t id, uint64_t* saved_regs, uint8_t* fram
     }
     const ir::DeoptFrame& frame = decoded->frames.front();
     CallTarget* target = Engine::FindCallTargetInProcess(frame.call_target_id);
+    // The compiled callers of the deoptimized activation stay compiled:
+    // stack walks from the resumed activation materialize them.
+    NativeSegment segment(frame_pointer, saved_regs, code);
     return ResumeInInterpreter(code->engine(), *target, code->compilation(), frame,
                                decoded->reason, {});
   }));
 }
 
 }  // namespace
+
+NativeCode* NativeCode::Find(const void* pc) {
+  absl::StatusOr<codegen::CodeRegion> region = Cache().Lookup(pc);
+  if (!region.ok()) return nullptr;
+  std::lock_guard<std::mutex> guard(RegionsLock());
+  auto it = Regions().find(region->start);
+  return it != Regions().end() ? it->second : nullptr;
+}
 
 std::string HostArchitecture() {
   struct utsname name;

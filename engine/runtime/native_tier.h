@@ -46,6 +46,8 @@ class NativeCode : public InstalledCode {
              codegen::CompiledFunction compiled)
       : engine_(engine), compilation_(std::move(compilation)), compiled_(std::move(compiled)) {}
   Value Invoke(CallTarget& target, absl::Span<const Value> arguments) override;
+  // The installed code containing `pc` (e.g. a return address), or null.
+  static NativeCode* Find(const void* pc);
 
   Engine& engine() const { return engine_; }
   const pe::Compilation& compilation() const { return *compilation_; }

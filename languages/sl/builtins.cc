@@ -13,6 +13,7 @@
 #include "languages/sl/runtime/values.h"
 #include "languages/sl/sl_context.h"
 #include "nodes/frame.h"
+#include "nodes/frame_walk.h"
 #include "nodes/root_node.h"
 
 namespace morel::sl {
@@ -60,21 +61,27 @@ Value DefineFunction(SLContext& context, Args args) {
 }
 
 // Frames of the guest functions that called this builtin, innermost first,
-// up to the first internal frame (sl_spec §9).
+// up to the first internal frame (sl_spec §9). Compiled activations are
+// materialized with their current locals (nodes/frame_walk.h).
 Value Stacktrace(SLContext&, Args) {
   std::vector<std::string> lines;
-  Frame* builtin_frame = Frame::Current();
-  for (Frame* frame = builtin_frame != nullptr ? builtin_frame->caller() : nullptr;
-       frame != nullptr && !frame->root()->IsInternal(); frame = frame->caller()) {
-    std::string line = absl::StrCat("Frame: root ", frame->root()->name());
-    const FrameDescriptor& descriptor = frame->descriptor();
+  const Frame* builtin_frame = Frame::Current();
+  bool own_frame = true;  // the walk starts with this builtin's frame
+  WalkFrames(builtin_frame, [&](const FrameInstance& frame) {
+    if (own_frame && builtin_frame != nullptr) {
+      own_frame = false;
+      return true;
+    }
+    if (frame.root->IsInternal()) return false;
+    std::string line = absl::StrCat("Frame: root ", frame.root->name());
+    const FrameDescriptor& descriptor = *frame.descriptor;
     for (int slot = 0; slot < descriptor.size(); ++slot) {
-      if (!frame->IsInitialized(slot)) continue;
-      absl::StrAppend(&line, ", ", descriptor.name(slot), "=",
-                      HostString(frame->Get(slot)));
+      if (!frame.IsInitialized(slot)) continue;
+      absl::StrAppend(&line, ", ", descriptor.name(slot), "=", HostString(frame.slots[slot]));
     }
     lines.push_back(std::move(line));
-  }
+    return true;
+  });
   return StringValue(absl::StrJoin(lines, "\n"));
 }
 
@@ -177,7 +184,8 @@ const std::vector<BuiltinSpec>& Builtins() {
       {"nanoTime", 0, NanoTime},
       {"defineFunction", 1, DefineFunction},
       {"stacktrace", 0, Stacktrace, /*inspects_caller_frame=*/true},
-      {"helloEqualsWorld", 0, HelloEqualsWorld, /*inspects_caller_frame=*/true},
+      {"helloEqualsWorld", 0, HelloEqualsWorld, /*inspects_caller_frame=*/true,
+       /*writes_caller_frame=*/true},
       {"new", 1, New},
       {"eval", 2, Eval},
       {"typeOf", 1, TypeOf},

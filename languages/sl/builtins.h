@@ -15,6 +15,8 @@ struct BuiltinSpec {
   BuiltinFunction function;
   // Reads or writes the caller's frame (stacktrace, helloEqualsWorld).
   bool inspects_caller_frame = false;
+  // Writes it (helloEqualsWorld).
+  bool writes_caller_frame = false;
 };
 
 const std::vector<BuiltinSpec>& Builtins();

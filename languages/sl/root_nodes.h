@@ -52,22 +52,26 @@ class SLBuiltinRootNode final : public RootNode {
  public:
   MOREL_NODE_KIND(SLBuiltinRootNode)
   SLBuiltinRootNode(std::string name, int arity, BuiltinFunction function,
-                    SLContext* context, bool inspects_caller_frame = false)
+                    SLContext* context, bool inspects_caller_frame = false,
+                    bool writes_caller_frame = false)
       : RootNode({}, std::move(name), nullptr),
         arity_(arity),
         function_(function),
         context_(context),
-        inspects_caller_frame_(inspects_caller_frame) {}
+        inspects_caller_frame_(inspects_caller_frame || writes_caller_frame),
+        writes_caller_frame_(writes_caller_frame) {}
 
   Value Execute(Frame& frame) override;
   bool IsInternal() const override { return true; }
   bool InspectsCallerFrame() const override { return inspects_caller_frame_; }
+  bool WritesCallerFrame() const override { return writes_caller_frame_; }
 
  private:
   int arity_;
   BuiltinFunction function_;
   SLContext* context_;
   bool inspects_caller_frame_;
+  bool writes_caller_frame_;
 };
 
 }  // namespace morel::sl

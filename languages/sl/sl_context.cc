@@ -26,7 +26,8 @@ void SLContext::RegisterBuiltins() {
   for (const BuiltinSpec& builtin : Builtins()) {
     auto root = std::make_unique<SLBuiltinRootNode>(builtin.name, builtin.arity,
                                                     builtin.function, this,
-                                                    builtin.inspects_caller_frame);
+                                                    builtin.inspects_caller_frame,
+                                                    builtin.writes_caller_frame);
     functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
   }
 }

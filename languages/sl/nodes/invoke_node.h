@@ -20,10 +20,12 @@
 // In compiled code (engine/pe) both specializations are calls: InvokeDirect
 // a call_target to the entry's current target (CallDirect), InvokeIndirect a
 // runtime call of CallIndirect with the arguments as a span. A callee that
-// reads its caller's frame (stacktrace, helloEqualsWorld) cannot run under a
-// compiled caller yet (TODO(#6): frames of compiled code are not
-// materialized): a direct call to one bails out of compilation, an indirect
-// one goes back to the interpreter first.
+// writes its caller's frame (helloEqualsWorld) cannot run under a compiled
+// caller yet (TODO(#6): compiled frames are not written back): a direct call
+// to one bails out of compilation. An indirect call to any callee that
+// inspects its caller's frame goes back to the interpreter first (TODO(#6):
+// runtime calls push no compiled segment, engine/runtime/compiled_frames.h,
+// so a reader would not see the compiled caller).
 //
 // Reports polymorphism (splitting) when the cache gains an entry or goes
 // indirect: a split copy of the enclosing function per call site keeps its
@@ -89,8 +91,9 @@ struct InvokeIndirect {
   static typename C::V Body(C& c, SLInvokeNode& node, typename C::V callee,
                             absl::Span<const typename C::V> args) {
     if constexpr (!C::InInterpreter()) {
-      // TODO(#6): frames of compiled code are not materialized; until they
-      // are, the interpreter makes calls to stacktrace/helloEqualsWorld.
+      // TODO(#6): runtime calls push no compiled segment (so stacktrace would
+      // not see this caller) and compiled frames are not written back; until
+      // then the interpreter makes calls to stacktrace/helloEqualsWorld.
       c.TransferToInterpreterIf(c.template Call<&CalleeInspectsCallerFrame>(callee),
                                 "callee inspects its caller's frame");
     }

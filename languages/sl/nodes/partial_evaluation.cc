@@ -7,8 +7,8 @@
 // specializers with PeContext; the rest is control flow.
 //
 // Every SL node compiles. The one bailout left: a direct call to a builtin
-// that reads its caller's frame (stacktrace, helloEqualsWorld; PeContext::
-// CallDirect, TODO(#6)).
+// that writes its caller's frame (helloEqualsWorld; PeContext::CallDirect,
+// TODO(#6)).
 
 #include "absl/strings/str_cat.h"
 #include "engine/pe/pe_context.h"

@@ -1,0 +1,126 @@
+#include "engine/opt/load_elimination.h"
+
+#include <cstdint>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "engine/ir/cfg.h"
+#include "engine/ir/dominators.h"
+#include "engine/opt/rewrite_util.h"
+
+namespace morel::opt {
+namespace {
+
+using ir::Block;
+using ir::Instruction;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+struct Location {
+  const Value* base;
+  int64_t offset;
+  Type type;
+  bool operator==(const Location& o) const {
+    return std::tie(base, offset, type) == std::tie(o.base, o.offset, o.type);
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const Location& l) {
+    return H::combine(std::move(h), l.base, l.offset, l.type);
+  }
+};
+
+int64_t SizeOf(Type t) {
+  switch (t) {
+    case Type::kI1: return 1;
+    case Type::kI32: return 4;
+    default: return 8;
+  }
+}
+
+bool MayOverlap(const Location& a, const Location& b) {
+  if (a.base != b.base) return true;
+  return a.offset < b.offset + SizeOf(b.type) && b.offset < a.offset + SizeOf(a.type);
+}
+
+using Memory = absl::flat_hash_map<Location, Value*>;
+
+}  // namespace
+
+absl::StatusOr<bool> LoadElimination::Run(ir::Function& function, PassContext& ctx) {
+  ir::DominatorTree dom(function);
+  if (dom.rpo().empty()) return false;
+  auto preds = ir::ComputePredecessors(function);
+  Substitution subst;
+  bool changed = false;
+  bool out_of_fuel = false;
+
+  // Walks the dominator tree; `memory` is what is known at the block's
+  // start. Returns the table at its end.
+  auto run_block = [&](Block* block, Memory memory) {
+    absl::flat_hash_set<Instruction*> removed;
+    for (Instruction* inst : block->instructions()) {
+      subst.ResolveOperands(inst);
+      switch (inst->opcode()) {
+        case Opcode::kLoad: {
+          Location loc{inst->operand(0), inst->imm(), inst->type_suffix()};
+          auto it = memory.find(loc);
+          if (it != memory.end() && !out_of_fuel) {
+            if (ctx.ConsumeFuel()) {
+              subst.Replace(inst->result(), it->second);
+              removed.insert(inst);
+              changed = true;
+              break;
+            }
+            out_of_fuel = true;
+          }
+          memory[loc] = inst->result();
+          break;
+        }
+        case Opcode::kStore: {
+          Location loc{inst->operand(1), inst->imm(), inst->type_suffix()};
+          absl::erase_if(memory, [&](const auto& e) { return MayOverlap(e.first, loc); });
+          memory[loc] = inst->operand(0);
+          break;
+        }
+        case Opcode::kGuard:
+          break;
+        default:
+          // Terminators write nothing; calls and safepoints may write anything.
+          if (!ir::IsPure(inst->opcode()) && !ir::IsTerminator(inst->opcode())) memory.clear();
+          break;
+      }
+    }
+    if (!removed.empty()) block->RemoveIf([&](Instruction* i) { return removed.contains(i); });
+    return memory;
+  };
+
+  struct Frame {
+    Block* block;
+    Memory at_end;
+    size_t next_child = 0;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({dom.rpo()[0], run_block(dom.rpo()[0], {})});
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    const auto& children = dom.children(top.block);
+    if (top.next_child >= children.size()) {
+      stack.pop_back();
+      continue;
+    }
+    Block* child = children[top.next_child++];
+    const std::vector<Block*>& in = preds[child];
+    Memory start;
+    if (in.size() == 1 && in[0] == top.block) start = top.at_end;
+    Memory end = run_block(child, std::move(start));
+    stack.push_back({child, std::move(end)});  // `top` is invalid from here
+  }
+  subst.ApplyTo(function);
+  return changed;
+}
+
+}  // namespace morel::opt
