@@ -25,7 +25,8 @@ CompileQueue::CompileQueue(int threads, CompileFunction compile)
 
 CompileQueue::~CompileQueue() { Shutdown(); }
 
-bool CompileQueue::Submit(CallTarget& target, int tier, QueueState* state) {
+bool CompileQueue::Submit(CallTarget& target, int tier,
+                          const std::function<void(const QueueState&)>& on_queued) {
   std::lock_guard<std::mutex> guard(lock_);
   if (shutting_down_) return false;
   auto queued = [&](const Task& t) { return t.target == &target; };
@@ -38,9 +39,9 @@ bool CompileQueue::Submit(CallTarget& target, int tier, QueueState* state) {
   if (threads_.empty()) {
     for (int i = 0; i < thread_count_; ++i) threads_.emplace_back([this, i] { Run(i + 1); });
   }
-  if (state != nullptr) {
-    *state = QueueState{static_cast<int>(queue_.size()), +1,
-                        static_cast<double>(queue_.size()) / thread_count_, 0};
+  if (on_queued) {
+    on_queued(QueueState{static_cast<int>(queue_.size()), +1,
+                         static_cast<double>(queue_.size()) / thread_count_, 0});
   }
   wake_.notify_one();
   return true;

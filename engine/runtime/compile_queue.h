@@ -56,9 +56,12 @@ class CompileQueue {
   CompileQueue(int threads, CompileFunction compile);
   ~CompileQueue();  // Shutdown()
 
-  // Queues `target` unless it is queued or being compiled; returns the
-  // queue's state for the trace, or false if it was not queued.
-  bool Submit(CallTarget& target, int tier, QueueState* state);
+  // Queues `target` unless it is queued or being compiled; returns false if
+  // it was not queued. `on_queued` (if any) runs with the queue's state
+  // under the queue's lock, before any compiler thread can start the task:
+  // a trace's "queued" line always precedes its "start" line.
+  bool Submit(CallTarget& target, int tier,
+              const std::function<void(const QueueState&)>& on_queued = nullptr);
   // Removes a queued (not yet started) task; false if there was none.
   bool Cancel(CallTarget& target, QueueState* state);
   // True while `target` is queued or compiling.

@@ -60,9 +60,9 @@ TEST_F(CompileQueueTest, CompilesEachSubmissionOnceOnACompilerThread) {
   CallTarget* a = NewTarget("a");
   CallTarget* b = NewTarget("b");
   CompileQueue::QueueState state;
-  ASSERT_TRUE(queue.Submit(*a, 1, &state));
+  ASSERT_TRUE(queue.Submit(*a, 1, [&](const CompileQueue::QueueState& s) { state = s; }));
   EXPECT_EQ(state.change, 1);
-  ASSERT_TRUE(queue.Submit(*b, 1, nullptr));
+  ASSERT_TRUE(queue.Submit(*b, 1));
   queue.WaitUntilIdle();
   EXPECT_FALSE(queue.IsActive(*a));
   std::vector<std::string> sorted = compiled;
@@ -81,12 +81,12 @@ TEST_F(CompileQueueTest, RefusesADuplicateAndCancels) {
   });
   CallTarget* blocker = NewTarget("blocker");
   CallTarget* a = NewTarget("a");
-  ASSERT_TRUE(queue.Submit(*blocker, 1, nullptr));
+  ASSERT_TRUE(queue.Submit(*blocker, 1));
   started.WaitForNotification();
   // Compiling counts as active: a second submission is refused.
-  EXPECT_FALSE(queue.Submit(*blocker, 1, nullptr));
-  ASSERT_TRUE(queue.Submit(*a, 1, nullptr));
-  EXPECT_FALSE(queue.Submit(*a, 1, nullptr));
+  EXPECT_FALSE(queue.Submit(*blocker, 1));
+  ASSERT_TRUE(queue.Submit(*a, 1));
+  EXPECT_FALSE(queue.Submit(*a, 1));
   CompileQueue::QueueState state;
   EXPECT_TRUE(queue.Cancel(*a, &state));
   EXPECT_EQ(state.size, 0);
@@ -112,10 +112,10 @@ TEST_F(CompileQueueTest, TheTargetThatIsBeingCalledGoesFirst) {
   CallTarget* idle = NewTarget("idle");
   CallTarget* busy = NewTarget("busy");
   for (int i = 0; i < 500; ++i) idle->Call({});  // more calls, but in the past
-  ASSERT_TRUE(queue.Submit(*blocker, 1, nullptr));
+  ASSERT_TRUE(queue.Submit(*blocker, 1));
   started.WaitForNotification();
-  ASSERT_TRUE(queue.Submit(*idle, 1, nullptr));
-  ASSERT_TRUE(queue.Submit(*busy, 1, nullptr));
+  ASSERT_TRUE(queue.Submit(*idle, 1));
+  ASSERT_TRUE(queue.Submit(*busy, 1));
   absl::SleepFor(absl::Milliseconds(3));
   for (int i = 0; i < 100; ++i) busy->Call({});  // growing while queued
   release.Notify();
@@ -135,9 +135,9 @@ TEST_F(CompileQueueTest, ShutdownDropsQueuedTasksAndJoins) {
   });
   CallTarget* blocker = NewTarget("blocker");
   CallTarget* a = NewTarget("a");
-  ASSERT_TRUE(queue.Submit(*blocker, 1, nullptr));
+  ASSERT_TRUE(queue.Submit(*blocker, 1));
   started.WaitForNotification();
-  ASSERT_TRUE(queue.Submit(*a, 1, nullptr));
+  ASSERT_TRUE(queue.Submit(*a, 1));
   std::thread releaser([&] {
     absl::SleepFor(absl::Milliseconds(5));
     release.Notify();
@@ -145,7 +145,7 @@ TEST_F(CompileQueueTest, ShutdownDropsQueuedTasksAndJoins) {
   queue.Shutdown();  // waits for the running compilation
   releaser.join();
   EXPECT_EQ(compiled.load(), 1);
-  EXPECT_FALSE(queue.Submit(*a, 1, nullptr));
+  EXPECT_FALSE(queue.Submit(*a, 1));
 }
 
 }  // namespace

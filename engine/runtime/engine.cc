@@ -242,15 +242,17 @@ void Engine::OnCompilationThreshold(CallTarget& target) {
     Compile(target, nullptr);
     return;
   }
-  CompileQueue::QueueState state;
-  if (!queue().Submit(target, /*tier=*/1, &state)) return;
+  std::function<void(const CompileQueue::QueueState&)> trace;
   if (config_.trace_compilation_details()) {
-    log_->Log(absl::StrCat("opt queued ", TargetColumn(target), "|Tier 1|",
-                           absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
-                                           FirstThreshold()),
-                           "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ",
-                           SourceColumn(target)));
+    trace = [&](const CompileQueue::QueueState& state) {
+      log_->Log(absl::StrCat("opt queued ", TargetColumn(target), "|Tier 1|",
+                             absl::StrFormat("Count/Thres  %9d/%9d",
+                                             target.call_and_loop_count(), FirstThreshold()),
+                             "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ",
+                             SourceColumn(target)));
+    };
   }
+  queue().Submit(target, /*tier=*/1, trace);
 }
 
 CompileQueue& Engine::queue() {
