@@ -24,14 +24,24 @@ SLString* AllocateHeader() {
 
 }  // namespace
 
-SLString* NewString(absl::string_view text) {
-  char* chars = AllocateChars(text.size());
-  if (!text.empty()) std::memcpy(chars, text.data(), text.size());
-  SLString* string = AllocateHeader();
-  string->length_ = text.size();
+// A flat string is one pointer-free block: the header, then the characters
+// (chars_ points into the same block, and left_/right_ are null), so one
+// allocation instead of two, and the collector never scans it.
+SLString* SLString::AllocateFlat(size_t length) {
+  auto* string = static_cast<SLString*>(
+      heap::AllocateAtomic(sizeof(SLString) + length + 1));
+  char* chars = reinterpret_cast<char*>(string + 1);
+  chars[length] = '\0';
+  string->length_ = length;
   string->chars_ = chars;
   string->left_ = nullptr;
   string->right_ = nullptr;
+  return string;
+}
+
+SLString* NewString(absl::string_view text) {
+  SLString* string = SLString::AllocateFlat(text.size());
+  if (!text.empty()) std::memcpy(const_cast<char*>(string->chars_), text.data(), text.size());
   return string;
 }
 
@@ -43,22 +53,20 @@ Value ConcatStrings(SLString* a, SLString* b) {
   if (a->length_ == 0) return Value::Reference(kStringTag, b);
   if (b->length_ == 0) return Value::Reference(kStringTag, a);
   size_t length = a->length_ + b->length_;
-  SLString* string = AllocateHeader();
-  string->length_ = length;
   if (length < kMinRopeLength) {
-    char* chars = AllocateChars(length);
     absl::string_view left = a->view();
     absl::string_view right = b->view();
+    SLString* string = SLString::AllocateFlat(length);
+    char* chars = const_cast<char*>(string->chars_);
     std::memcpy(chars, left.data(), left.size());
     std::memcpy(chars + left.size(), right.data(), right.size());
-    string->chars_ = chars;
-    string->left_ = nullptr;
-    string->right_ = nullptr;
-  } else {
-    string->chars_ = nullptr;
-    string->left_ = a;
-    string->right_ = b;
+    return Value::Reference(kStringTag, string);
   }
+  SLString* string = AllocateHeader();
+  string->length_ = length;
+  string->chars_ = nullptr;
+  string->left_ = a;
+  string->right_ = b;
   return Value::Reference(kStringTag, string);
 }
 
@@ -70,14 +78,10 @@ Value ConcatStringAndText(SLString* a, absl::string_view b, bool b_first) {
   }
   absl::string_view first = b_first ? b : a->view();
   absl::string_view second = b_first ? a->view() : b;
-  char* chars = AllocateChars(length);
+  SLString* string = SLString::AllocateFlat(length);
+  char* chars = const_cast<char*>(string->chars_);
   if (!first.empty()) std::memcpy(chars, first.data(), first.size());
   if (!second.empty()) std::memcpy(chars + first.size(), second.data(), second.size());
-  SLString* string = AllocateHeader();
-  string->length_ = length;
-  string->chars_ = chars;
-  string->left_ = nullptr;
-  string->right_ = nullptr;
   return Value::Reference(kStringTag, string);
 }
 

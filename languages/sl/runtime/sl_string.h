@@ -35,6 +35,8 @@ class SLString {
   friend Value ConcatStrings(SLString* a, SLString* b);
   friend Value ConcatStringAndText(SLString* a, absl::string_view b, bool b_first);
   void Flatten();
+  // An uninitialized flat string of `length` characters (one block).
+  static SLString* AllocateFlat(size_t length);
 
   size_t length_;
   const char* chars_;  // null while a rope
