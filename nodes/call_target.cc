@@ -17,14 +17,6 @@ std::atomic<int64_t> next_call_target_id{1};
 
 DirectCallNode* const kMultipleCallers = reinterpret_cast<DirectCallNode*>(1);
 
-// Profiling counters are approximate, as in Truffle: concurrent increments
-// may be lost, which costs nothing on the call path (no locked instruction).
-void SaturatingAdd(std::atomic<int>& counter, int amount) {
-  int current = counter.load(std::memory_order_relaxed);
-  counter.store(current > INT_MAX - amount ? INT_MAX : current + amount,
-                std::memory_order_relaxed);
-}
-
 }  // namespace
 
 CallTarget::CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,

@@ -110,14 +110,16 @@ class CallTarget {
   // Inline: compiled code's dispatcher counts every compiled-to-compiled
   // call, and an out-of-line call there costs it a frame (fib: -12%).
   void IncrementCallCount() {
-    SaturatingIncrement(call_count_);
-    SaturatingIncrement(call_and_loop_count_);
+    SaturatingAdd(call_count_, 1);
+    SaturatingAdd(call_and_loop_count_, 1);
   }
-  // Approximate, as in Truffle: concurrent increments may be lost, which
-  // costs nothing on the call path (no locked instruction).
-  static void SaturatingIncrement(std::atomic<int>& counter) {
+  // Profiling counters are approximate, as in Truffle: concurrent
+  // increments may be lost, which costs nothing on the call path (no locked
+  // instruction). `amount` > 0.
+  static void SaturatingAdd(std::atomic<int>& counter, int amount) {
     int current = counter.load(std::memory_order_relaxed);
-    if (current != INT_MAX) counter.store(current + 1, std::memory_order_relaxed);
+    counter.store(current > INT_MAX - amount ? INT_MAX : current + amount,
+                  std::memory_order_relaxed);
   }
   [[noreturn, gnu::cold]] void ThrowStackOverflow() const;
 

@@ -163,8 +163,8 @@ std::string UtcNow() {
 }
 }  // namespace
 
-bool CompilationEnabled(const config::EngineConfig& config) {
-  return config.compilation() && config.backend() != config::EngineConfig::none;
+bool Engine::CompilationEnabled() const {
+  return config_.compilation() && config_.backend() != config::EngineConfig::none;
 }
 
 CallTarget* Engine::FindCallTargetInProcess(int64_t id) {
@@ -198,7 +198,7 @@ void Engine::ConfigureCompilation(CallTarget& target) {
     std::lock_guard<std::mutex> guard(ProcessTargetsLock());
     ProcessTargets()[target.id()] = &target;
   }
-  if (!CompilationEnabled(config_) || target.root_node()->IsInternal() ||
+  if (!CompilationEnabled() || target.root_node()->IsInternal() ||
       !AcceptsForCompilation(target)) {
     target.set_compilation_threshold(INT_MAX);
     return;
@@ -226,33 +226,31 @@ void Engine::OnCompilationThreshold(CallTarget& target) {
     if (config_.trace_compilation_details()) {
       // As in Truffle, a foreground compilation goes through the queue too;
       // the calling thread is its only client.
-      log_->Log(absl::StrCat("opt queued ", TargetColumn(target), "|Tier 1|",
-                             absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
-                                             FirstThreshold()),
-                             "|", QueueColumn({1, +1, 1.0, 0}), "|UTC ", UtcNow(), "|Src ",
-                             SourceColumn(target)));
-    }
-    if (config_.trace_compilation_details()) {
-      log_->Log(absl::StrCat("opt start  ", TargetColumn(target), "|Tier 1",
-                             absl::StrFormat("|Priority %9d|Rate %.6f|",
-                                             target.call_and_loop_count(), 0.0),
-                             QueueColumn({0, -1, 0, 0}), "|UTC ", UtcNow(), "|Src ",
-                             SourceColumn(target), "|Bonuses none"));
+      LogQueued(target, {1, +1, 1.0, 0});
+      LogStart(target, {&target, 1, target.call_and_loop_count(), 0.0, {0, -1, 0, 0}});
     }
     Compile(target, nullptr);
     return;
   }
   std::function<void(const CompileQueue::QueueState&)> trace;
   if (config_.trace_compilation_details()) {
-    trace = [&](const CompileQueue::QueueState& state) {
-      log_->Log(absl::StrCat("opt queued ", TargetColumn(target), "|Tier 1|",
-                             absl::StrFormat("Count/Thres  %9d/%9d",
-                                             target.call_and_loop_count(), FirstThreshold()),
-                             "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ",
-                             SourceColumn(target)));
-    };
+    trace = [&](const CompileQueue::QueueState& state) { LogQueued(target, state); };
   }
   queue().Submit(target, /*tier=*/1, trace);
+}
+
+void Engine::LogQueued(const CallTarget& target, const CompileQueue::QueueState& state) {
+  log_->Log(absl::StrCat(
+      "opt queued ", TargetColumn(target), "|Tier 1|",
+      absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(), FirstThreshold()),
+      "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ", SourceColumn(target)));
+}
+
+void Engine::LogStart(const CallTarget& target, const CompileQueue::Start& start) {
+  log_->Log(absl::StrCat("opt start  ", TargetColumn(target), "|Tier ", start.tier,
+                         absl::StrFormat("|Priority %9d|Rate %.6f|", start.priority, start.rate),
+                         QueueColumn(start.queue), "|UTC ", UtcNow(), "|Src ",
+                         SourceColumn(target), "|Bonuses none"));
 }
 
 CompileQueue& Engine::queue() {
@@ -293,12 +291,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     epoch = invalidation_epoch_;
     if (state->failed || closed_) return;
   }
-  if (start != nullptr && config_.trace_compilation_details()) {
-    log_->Log(absl::StrCat("opt start  ", TargetColumn(target), "|Tier ", start->tier,
-                           absl::StrFormat("|Priority %9d|Rate %.6f|", start->priority, start->rate),
-                           QueueColumn(start->queue), "|UTC ", UtcNow(), "|Src ",
-                           SourceColumn(target), "|Bonuses none"));
-  }
+  if (start != nullptr && config_.trace_compilation_details()) LogStart(target, *start);
   absl::Time begin = absl::Now();
   auto fail = [&](const absl::Status& status) {
     {
@@ -467,14 +460,16 @@ void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view 
     }
   }
   for (CallTarget* invalid : dropped) {
-    if (invalid->installed_code() == nullptr) continue;
-    invalid->set_installed_code(nullptr);
-    invalid->set_compilation_threshold(invalid->call_and_loop_count() + FirstThreshold() + 1);
-    if (config_.trace_compilation()) {
-      log_->Log(absl::StrCat("opt inval. ", TargetColumn(*invalid), " ", std::string(126, ' '),
-                             "|UTC ", UtcNow(), "|Src ", SourceColumn(*invalid), "|Reason ",
-                             reason));
-    }
+    if (invalid->installed_code() != nullptr) DropCode(*invalid, reason);
+  }
+}
+
+void Engine::DropCode(CallTarget& target, absl::string_view reason) {
+  target.set_installed_code(nullptr);
+  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  if (config_.trace_compilation()) {
+    log_->Log(absl::StrCat("opt inval. ", TargetColumn(target), " ", std::string(126, ' '),
+                           "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
   }
 }
 
@@ -511,13 +506,7 @@ void Engine::InvalidateCode(CallTarget& target, InstalledCode* code, const std::
   // The validity cell is already cleared: running activations of `code`
   // deoptimize after their current call. Detach the code if it is still
   // the target's (it may have deoptimized and been replaced since).
-  if (target.installed_code() != code) return;
-  target.set_installed_code(nullptr);
-  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
-  if (config_.trace_compilation()) {
-    log_->Log(absl::StrCat("opt inval. ", TargetColumn(target), " ", std::string(126, ' '),
-                           "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
-  }
+  if (target.installed_code() == code) DropCode(target, reason);
 }
 
 void Engine::OnInvalidatedCodeDeoptimized(CallTarget& target, const std::string& reason) {
@@ -548,12 +537,8 @@ void Engine::InvalidateAllCode(const std::string& reason) {
   // Code installed without dependencies, if any.
   for (CallTarget* target : call_targets()) {
     if (target->installed_code() == nullptr) continue;
-    target->set_installed_code(nullptr);
-    ConfigureCompilation(*target);
-    if (config_.trace_compilation()) {
-      log_->Log(absl::StrCat("opt inval. ", TargetColumn(*target), " ", std::string(126, ' '),
-                             "|UTC ", UtcNow(), "|Src ", SourceColumn(*target), "|Reason ", reason));
-    }
+    DropCode(*target, reason);
+    ConfigureCompilation(*target);  // back to the first threshold
   }
 }
 

@@ -126,6 +126,13 @@ class Engine : public NodeRuntime {
   void Compile(CallTarget& target, const CompileQueue::Start* start);
   CompileQueue& queue();
   std::string QueueColumn(const CompileQueue::QueueState& state) const;
+  // TraceCompilationDetails lines.
+  void LogQueued(const CallTarget& target, const CompileQueue::QueueState& state);
+  void LogStart(const CallTarget& target, const CompileQueue::Start& start);
+  // Detaches `target`'s code, lets it re-profile, traces `opt inval.`.
+  void DropCode(CallTarget& target, absl::string_view reason);
+  // The Compilation option, and a backend that compiles.
+  bool CompilationEnabled() const;
   std::string TargetColumn(const CallTarget& target) const;
   // Installs `code` on `target` if every assumption it depends on is still
   // valid, registering it with them (engine/runtime/assumption.h); else

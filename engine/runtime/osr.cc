@@ -33,10 +33,8 @@ class OsrActivationScope {
 
 OsrActivation* CurrentOsrActivation() { return current_osr_activation; }
 
-bool CompilationEnabled(const config::EngineConfig& config);
-
 int Engine::OsrPollMask() {
-  if (!CompilationEnabled(config_) || !config_.osr()) return -1;
+  if (!CompilationEnabled() || !config_.osr()) return -1;
   // Truffle polls its OSR target every 1024 iterations (OSR_POLL_INTERVAL);
   // AlwaysOSR polls every iteration.
   return config_.always_osr() ? 0 : 1023;
