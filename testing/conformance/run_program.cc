@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
+#include <fstream>
+#include <cstdlib>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -193,6 +196,18 @@ std::string DescribeExit(const RunResult& result, int timeout_seconds) {
   if (result.timed_out) return absl::StrCat("timed out after ", timeout_seconds, " s (killed)");
   if (!result.exited) return absl::StrCat("killed by signal ", result.signal);
   return absl::StrCat(result.exit_status);
+}
+
+std::optional<std::string> ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string ResolveUserPath(const std::string& path) {
+  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
+  if (workspace == nullptr || path.empty() || path[0] == '/') return path;
+  return (std::filesystem::path(workspace) / path).string();
 }
 
 }  // namespace morel::conformance

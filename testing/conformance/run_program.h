@@ -17,6 +17,8 @@
 // descriptor is close-on-exec, so concurrent children never hold each
 // other's pipes.
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,14 @@ absl::StatusOr<RunResult> RunProgram(const std::vector<std::string>& argv,
 
 // "0", "3", "killed by signal 11", "timed out after 60 s (killed)".
 std::string DescribeExit(const RunResult& result, int timeout_seconds);
+
+// The whole file, or nothing if it cannot be read.
+std::optional<std::string> ReadFile(const std::filesystem::path& path);
+
+// Under `bazel run` the working directory is the runfiles tree; a relative
+// path the developer gave is meant relative to the workspace
+// (BUILD_WORKSPACE_DIRECTORY).
+std::string ResolveUserPath(const std::string& path);
 
 }  // namespace morel::conformance
 

@@ -61,6 +61,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using conformance::DescribeExit;
+using conformance::ReadFile;
+using conformance::ResolveUserPath;
 using conformance::RunOptions;
 using conformance::RunProgram;
 using conformance::RunResult;
@@ -233,20 +235,6 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
     }
   }
   return options;
-}
-
-// Under `bazel run` the working directory is the runfiles tree; relative
-// paths given by the developer are meant relative to the workspace.
-std::string ResolveUserPath(const std::string& path) {
-  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  if (workspace == nullptr || path.empty() || path[0] == '/') return path;
-  return (fs::path(workspace) / path).string();
-}
-
-std::optional<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // A word as a POSIX shell reads it back.
