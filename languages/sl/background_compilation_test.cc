@@ -6,9 +6,7 @@
 // under --config=tsan.
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +19,7 @@
 #include "languages/sl/runtime/value_printing.h"
 #include "languages/sl/sl_context.h"
 #include "languages/sl/sl_launcher.h"
+#include "languages/sl/testing/traced_program_test.h"
 #include "nodes/call_target.h"
 #include "nodes/heap.h"
 
@@ -32,56 +31,17 @@ function add(a, b) { return a + b; }
 function main() { return add(1, 2); }
 )";
 
-class BackgroundCompilationTest : public ::testing::Test {
+class BackgroundCompilationTest : public testing::TracedProgramTest {
  protected:
   void Start(config::EngineConfig config) {
-    static int counter = 0;
-    log_path_ = absl::StrCat(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp",
-                             "/engine_", ++counter, ".log");
-    config.set_log(log_path_);
-    config.set_trace_compilation(true);
     config.set_trace_compilation_details(true);
-    absl::StatusOr<std::unique_ptr<runtime::Engine>> engine = runtime::Engine::Create(config);
-    ASSERT_TRUE(engine.ok()) << engine.status();
-    engine_ = *std::move(engine);
-    out_ = std::tmpfile();
-    context_ = std::make_unique<SLContext>(engine_.get(), out_, stdin);
-    ASSERT_TRUE(context_->Load(kProgram, "Background.sl").ok());
-    add_ = context_->functions().Lookup("add");
+    TracedProgramTest::Start(config, kProgram, "Background.sl");
   }
-  void TearDown() override {
-    context_.reset();
-    engine_.reset();
-    if (out_ != nullptr) std::fclose(out_);
-  }
-
   std::string Add(Value a, Value b) {
     Value args[2] = {a, b};
-    return DisplayString(context_->Call(add_, args));
+    return Call("add", args);
   }
-  CallTarget& target() { return *add_->call_target(); }
-
-  // The log's lines that start with `prefix` ("opt done" ...), in order.
-  std::vector<std::string> LogLines(absl::string_view prefix) {
-    std::ifstream in(log_path_);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) {
-      if (absl::StartsWith(line, absl::StrCat("[engine] ", prefix))) lines.push_back(line);
-    }
-    return lines;
-  }
-  std::string Log() {
-    std::ifstream in(log_path_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  std::string log_path_;
-  std::unique_ptr<runtime::Engine> engine_;
-  std::FILE* out_ = nullptr;
-  std::unique_ptr<SLContext> context_;
-  SLFunction* add_ = nullptr;
+  CallTarget& target() { return TargetOf("add"); }
 };
 
 config::EngineConfig Background(int threshold) {
@@ -97,7 +57,7 @@ TEST_F(BackgroundCompilationTest, CompilesOnACompilerThreadWhileTheInterpreterRu
   for (int i = 0; i < 50; ++i) EXPECT_EQ(Add(Value::Long(i), Value::Long(1)), std::to_string(i + 1));
   // Queued at the threshold; the interpreter goes on meanwhile.
   for (int i = 0; i < 200; ++i) EXPECT_EQ(Add(Value::Long(i), Value::Long(2)), std::to_string(i + 2));
-  engine_->WaitForCompilations();
+  engine().WaitForCompilations();
   ASSERT_NE(target().installed_code(), nullptr) << Log();
   EXPECT_EQ(Add(Value::Long(40), Value::Long(2)), "42");  // compiled code
   std::vector<std::string> queued = LogLines("opt queued");
@@ -116,7 +76,7 @@ TEST_F(BackgroundCompilationTest, CompilesOnACompilerThreadWhileTheInterpreterRu
 TEST_F(BackgroundCompilationTest, ARewriteDuringCompilationDiscardsTheCode) {
   Start(Background(20));
   bool rewritten = false;
-  engine_->SetAfterPartialEvaluationHookForTesting([&](CallTarget& compiled) {
+  engine().SetAfterPartialEvaluationHookForTesting([&](CallTarget& compiled) {
     if (&compiled != &target() || rewritten) return;
     rewritten = true;
     // The interpreter (here on the compiler's thread, while the main thread
@@ -125,7 +85,7 @@ TEST_F(BackgroundCompilationTest, ARewriteDuringCompilationDiscardsTheCode) {
     EXPECT_EQ(Add(a, a), "xx");
   });
   for (int i = 0; i < 20; ++i) Add(Value::Long(i), Value::Long(1));
-  engine_->WaitForCompilations();
+  engine().WaitForCompilations();
   EXPECT_TRUE(rewritten);
   EXPECT_EQ(target().installed_code(), nullptr) << Log();
   std::vector<std::string> unqueued = LogLines("opt unque.");
@@ -137,7 +97,7 @@ TEST_F(BackgroundCompilationTest, ARewriteDuringCompilationDiscardsTheCode) {
   // The target re-profiles and compiles again, now with both specializations.
   for (int i = 0; i < 40 && target().installed_code() == nullptr; ++i) {
     Add(Value::Long(i), Value::Long(1));
-    engine_->WaitForCompilations();
+    engine().WaitForCompilations();
   }
   ASSERT_NE(target().installed_code(), nullptr) << Log();
   Value b = StringValue("b");
@@ -148,10 +108,10 @@ TEST_F(BackgroundCompilationTest, ARewriteDuringCompilationDiscardsTheCode) {
 
 TEST_F(BackgroundCompilationTest, AnInvalidationDuringCompilationDiscardsTheCode) {
   Start(Background(20));
-  engine_->SetAfterPartialEvaluationHookForTesting(
-      [&](CallTarget&) { engine_->InvalidateAllCode("test"); });
+  engine().SetAfterPartialEvaluationHookForTesting(
+      [&](CallTarget&) { engine().InvalidateAllCode("test"); });
   for (int i = 0; i < 20; ++i) Add(Value::Long(i), Value::Long(1));
-  engine_->WaitForCompilations();
+  engine().WaitForCompilations();
   EXPECT_EQ(target().installed_code(), nullptr) << Log();
   ASSERT_EQ(LogLines("opt unque.").size(), 1u) << Log();
   EXPECT_TRUE(absl::StrContains(LogLines("opt unque.")[0],
@@ -199,10 +159,6 @@ TEST_F(BackgroundCompilationTest, CompileOnlySelectsTargetsByName) {
   Start(config);
   EXPECT_EQ(Add(Value::Long(1), Value::Long(2)), "3");
   EXPECT_TRUE(LogLines("opt ").empty()) << Log();  // excluded: never even queued
-  TearDown();
-  context_.reset();
-  engine_.reset();
-  out_ = nullptr;
   config.set_compile_only("main,add");
   Start(config);
   EXPECT_EQ(Add(Value::Long(1), Value::Long(2)), "3");
@@ -234,7 +190,7 @@ TEST_F(BackgroundCompilationTest, ThrowWithBackgroundCompilationOnlyWarns) {
   config.set_compilation_failure_action(config::EngineConfig::Throw);
   Start(config);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(Add(Value::Long(i), Value::Long(0)), std::to_string(i));
-  engine_->WaitForCompilations();
+  engine().WaitForCompilations();
   EXPECT_TRUE(absl::StrContains(Log(), "WARNING: engine.CompilationFailureAction=Throw needs "
                                        "engine.BackgroundCompilation=false"))
       << Log();

@@ -4,9 +4,7 @@
 // after deoptimizations are bounded; OSR off means no OSR.
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "languages/sl/runtime/value_printing.h"
 #include "languages/sl/sl_context.h"
+#include "languages/sl/testing/traced_program_test.h"
 
 namespace morel::sl {
 namespace {
@@ -28,48 +27,17 @@ function count(n) {
 }
 )";
 
-class OsrTest : public ::testing::Test {
+class OsrTest : public testing::TracedProgramTest {
  protected:
   void Start(config::EngineConfig config) {
-    static int counter = 0;
-    log_path_ = absl::StrCat(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp",
-                             "/osr_", ++counter, ".log");
-    config.set_log(log_path_);
-    config.set_trace_compilation(true);
     config.set_background_compilation(false);
-    engine_ = *runtime::Engine::Create(config);
-    out_ = std::tmpfile();
-    context_ = std::make_unique<SLContext>(engine_.get(), out_, stdin);
-    ASSERT_TRUE(context_->Load(kProgram, "Osr.sl").ok());
-    count_ = context_->functions().Lookup("count");
-  }
-  void TearDown() override {
-    context_.reset();
-    engine_.reset();
-    if (out_ != nullptr) std::fclose(out_);
+    TracedProgramTest::Start(config, kProgram, "Osr.sl");
   }
   std::string Count(int64_t n) {
     Value args[1] = {Value::Long(n)};
-    return DisplayString(context_->Call(count_, args));
+    return Call("count", args);
   }
-  int Lines(absl::string_view needle) {
-    std::ifstream in(log_path_);
-    int n = 0;
-    for (std::string line; std::getline(in, line);) n += absl::StrContains(line, needle);
-    return n;
-  }
-  std::string Log() {
-    std::ifstream in(log_path_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  std::string log_path_;
-  std::unique_ptr<runtime::Engine> engine_;
-  std::FILE* out_ = nullptr;
-  std::unique_ptr<SLContext> context_;
-  SLFunction* count_ = nullptr;
+  int Lines(absl::string_view needle) { return CountLogLines(needle); }
 };
 
 TEST_F(OsrTest, CompilesTheLoopOnlyPastTheThreshold) {
