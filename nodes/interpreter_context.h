@@ -90,6 +90,11 @@ struct InterpreterContext {
   static bool LongEqual(int64_t a, int64_t b) { return a == b; }
   static bool LongLess(int64_t a, int64_t b) { return a < b; }
   static bool LongLessEqual(int64_t a, int64_t b) { return a <= b; }
+  // a < b as unsigned numbers: for b >= 0, 0 <= a < b in one comparison
+  // (an index bounds check).
+  static bool UnsignedLess(int64_t a, int64_t b) {
+    return static_cast<uint64_t>(a) < static_cast<uint64_t>(b);
+  }
   static bool ValueIdentical(Value a, Value b) { return a == b; }
 
   // ---- memory of referenced objects (payload pointers)
@@ -106,6 +111,11 @@ struct InterpreterContext {
   static void StoreValue(Value* base, int index, Value value) {
     base[index] = value;
   }
+  // The same at a computed index (which a guard has bounds-checked).
+  static Value LoadValueAt(const Value* base, int64_t index) { return base[index]; }
+  static void StoreValueAt(Value* base, int64_t index, Value value) {
+    base[index] = value;
+  }
 
   // ---- control
   // Leaves this specialization when `condition` holds: the specializer
@@ -113,7 +123,9 @@ struct InterpreterContext {
   // is discarded, so nothing before this may have side effects.
   void RewriteOn(bool condition) { rewrite |= condition; }
 
-  // Compiler directives (nodes/directives.h) in context form.
+  // Compiler directives (nodes/directives.h) in context form. In compiled
+  // code TransferToInterpreter/TransferToInterpreterIf keep the code
+  // installed, TransferToInterpreterAndInvalidate drops it.
   static void TransferToInterpreter() {}
   static void TransferToInterpreterAndInvalidate() {}
   // Compiled code leaves for the interpreter when `condition` holds, before

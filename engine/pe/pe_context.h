@@ -127,6 +127,7 @@ class PeContext {
   }
   Bool LongLess(Long a, Long c) { return b().ICmp(ir::Cond::kSlt, a, c); }
   Bool LongLessEqual(Long a, Long c) { return b().ICmp(ir::Cond::kSle, a, c); }
+  Bool UnsignedLess(Long a, Long c) { return b().ICmp(ir::Cond::kUlt, a, c); }
   Bool ValueIdentical(V x, V y) {
     // Two constants (e.g. a constant property key against a cached one):
     // decided here, so the guards using it fold.
@@ -160,6 +161,26 @@ class PeContext {
     int32_t offset = static_cast<int32_t>(index * sizeof(Value));
     b().Store(value.payload, base, offset);
     b().Store(value.tag, base, offset + 8);
+  }
+
+  // base + index * sizeof(Value), computed in i64 (a guard has checked the
+  // bounds); the base stays live beside it, so the collector sees the block.
+  V LoadValueAt(ir::Value* base, Long index) {
+    ir::Value* slot = ValueSlot(base, index);
+    return V{b().Load(ir::Type::kI64, slot, 0), b().Load(ir::Type::kI64, slot, 8)};
+  }
+  void StoreValueAt(ir::Value* base, Long index, V value) {
+    ir::Value* slot = ValueSlot(base, index);
+    b().Store(value.payload, slot, 0);
+    b().Store(value.tag, slot, 8);
+  }
+
+  ir::Value* ValueSlot(ir::Value* base, Long index) {
+    static_assert(sizeof(Value) == 16);
+    ir::Value* offset = b().Binary(ir::Opcode::kShl, index, b().I64(4));
+    ir::Value* address = b().Binary(
+        ir::Opcode::kIadd, b().Convert(ir::Opcode::kBitcast, ir::Type::kI64, base), offset);
+    return b().Convert(ir::Opcode::kBitcast, ir::Type::kPtr, address);
   }
 
   // ---- control

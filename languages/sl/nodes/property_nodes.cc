@@ -19,14 +19,24 @@ bool PropertyKeyMatches(const PropertyKey* cached, Value key) {
 }
 
 Value ReadPropertyGeneric(const SLReadPropertyNode*, Value receiver, Value key) {
-  std::string text = ConcatString(key);
   Value result;
-  if (!receiver.As<SLObject>()->Get(text, &result)) ThrowUndefinedProperty(text);
+  auto* object = receiver.As<SLObject>();
+  if (key.IsLong() && IsArrayIndex(key.AsLong())) {
+    if (!object->GetIndexed(key.AsLong(), &result)) ThrowUndefinedProperty(ConcatString(key));
+    return result;
+  }
+  std::string text = ConcatString(key);
+  if (!object->Get(text, &result)) ThrowUndefinedProperty(text);
   return result;
 }
 
 void WritePropertyGeneric(Value receiver, Value key, Value value) {
-  receiver.As<SLObject>()->Put(ConcatString(key), value);
+  auto* object = receiver.As<SLObject>();
+  if (key.IsLong() && IsArrayIndex(key.AsLong())) {
+    object->PutIndexed(key.AsLong(), value);
+  } else {
+    object->Put(ConcatString(key), value);
+  }
 }
 
 void AddPropertyWithShape(Value receiver, Shape* shape, Value value) {
@@ -37,6 +47,8 @@ std::optional<ReadCached::Cache> ReadCached::Create(SLReadPropertyNode&,
                                                     Value receiver, Value key) {
   if (!IsObject(receiver)) return std::nullopt;
   PropertyKey property(key);
+  int64_t element;
+  if (ArrayIndexOf(property.text, &element)) return std::nullopt;
   Shape* shape = receiver.As<SLObject>()->shape;
   int index = shape->IndexOf(property.text);
   // A missing property is not cached: the generic path reports it.
@@ -53,6 +65,8 @@ std::optional<WriteCached::Cache> WriteCached::Create(SLWritePropertyNode&,
   // generic path.
   if (shape->is_dictionary()) return std::nullopt;
   PropertyKey property(key);
+  int64_t element;
+  if (ArrayIndexOf(property.text, &element)) return std::nullopt;
   int index = shape->IndexOf(property.text);
   if (index >= 0) return Cache{std::move(property), shape, shape, index};
   if (shape->property_count() >= Shape::kMaxProperties) return std::nullopt;

@@ -3,12 +3,22 @@
 
 // Property reads and writes (sl_spec §6.9) with shape-checked inline caches.
 //
-//   read    ReadCached (limit 3: shape + key -> storage index) |
+//   read    ReadElement (a Number key that is an array index, present in
+//           the receiver's elements: a bounds check and a load) |
+//           ReadCached (limit 3: shape + key -> storage index) |
 //           ReadGeneric (replaces ReadCached: hash lookup) |
 //           fallback: "Undefined property: <key>" (also for non-objects)
-//   write   WriteCached (limit 3: shape + key -> index, or the transition to
+//   write   WriteElement (an array index below the elements' capacity: a
+//           bounds check and a store) |
+//           WriteCached (limit 3: shape + key -> index, or the transition to
 //           the shape with the new key) | WriteGeneric (replaces it) |
 //           fallback (non-object receiver): "Undefined property: <key>"
+//
+// ReadElement and WriteElement stay beside the generic forms (which handle
+// their misses: absent elements, growth, index keys held as named
+// properties), so an array-like object keeps its fast path. The cached forms
+// never cache index keys (runtime/sl_object.h: where such a key lives
+// depends on the object's element capacity, not on its shape).
 //
 // Keys are Strings after the §5.4 conversion, so o[1] and o["1"] are the
 // same property. A `.name` key is a constant string node, so the cache's key
@@ -61,9 +71,39 @@ typename C::Bool CachedPropertyGuard(C& c, const PropertyKey& cached_key, Shape*
                  }));
   });
 }
+// `receiver` is an object and `key` a Number below its element capacity
+// (so an array index whose property lives in `elements`); each step is
+// checked only after the one before proved it safe.
+template <typename C>
+typename C::Bool ElementInBounds(C& c, typename C::V receiver, typename C::V key) {
+  return c.AndThen(c.HasTag(receiver, kObjectTag), [&] {
+    return c.AndThen(c.IsLong(key), [&] {
+      return c.UnsignedLess(c.AsLong(key), c.LoadField(receiver, &SLObject::element_capacity));
+    });
+  });
+}
 Value ReadPropertyGeneric(const SLReadPropertyNode* node, Value receiver, Value key);
 void WritePropertyGeneric(Value receiver, Value key, Value value);
 void AddPropertyWithShape(Value receiver, Shape* shape, Value value);
+
+struct ReadElement {
+  static constexpr absl::string_view kName = "ReadElement";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key) {
+    return c.AndThen(ElementInBounds(c, receiver, key), [&] {
+      return c.Not(c.HasTag(Load(c, receiver, key), kIllegalTag));
+    });
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLReadPropertyNode&, typename C::V receiver,
+                            typename C::V key) {
+    return Load(c, receiver, key);
+  }
+  template <typename C>
+  static typename C::V Load(C& c, typename C::V receiver, typename C::V key) {
+    return c.LoadValueAt(c.LoadField(receiver, &SLObject::elements), c.AsLong(key));
+  }
+};
 
 struct ReadCached {
   static constexpr absl::string_view kName = "ReadCached";
@@ -89,9 +129,12 @@ struct ReadCached {
 struct ReadGeneric {
   static constexpr absl::string_view kName = "ReadGeneric";
   using Replaces = Specializations<ReadCached>;
+  // Not where ReadElement applies, so an element read after a miss still
+  // specializes to the fast path instead of staying generic.
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V) {
-    return c.HasTag(receiver, kObjectTag);
+  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key) {
+    return c.AndThen(c.HasTag(receiver, kObjectTag),
+                     [&] { return c.Not(ReadElement::Guard(c, receiver, key)); });
   }
   template <typename C>
   static typename C::V Body(C& c, SLReadPropertyNode& node, typename C::V receiver,
@@ -106,7 +149,8 @@ class SLReadPropertyNode final : public SLExpressionNode {
   MOREL_NODE_KIND(SLReadPropertyNode)
   pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   MOREL_REPORT_POLYMORPHISM
-  using Specializations = Specializer<SLReadPropertyNode, ReadCached, ReadGeneric>;
+  using Specializations =
+      Specializer<SLReadPropertyNode, ReadElement, ReadCached, ReadGeneric>;
 
   SLReadPropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
                      std::unique_ptr<SLExpressionNode> key)
@@ -135,6 +179,21 @@ class SLReadPropertyNode final : public SLExpressionNode {
   Child<SLExpressionNode> receiver_;
   Child<SLExpressionNode> key_;
   Specializations specializer_;
+};
+
+struct WriteElement {
+  static constexpr absl::string_view kName = "WriteElement";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key,
+                                typename C::V) {
+    return ElementInBounds(c, receiver, key);
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLWritePropertyNode&, typename C::V receiver,
+                            typename C::V key, typename C::V value) {
+    c.StoreValueAt(c.LoadField(receiver, &SLObject::elements), c.AsLong(key), value);
+    return value;
+  }
 };
 
 struct WriteCached {
@@ -168,10 +227,12 @@ struct WriteCached {
 struct WriteGeneric {
   static constexpr absl::string_view kName = "WriteGeneric";
   using Replaces = Specializations<WriteCached>;
+  // Not where WriteElement applies (see ReadGeneric).
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V,
+  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key,
                                 typename C::V) {
-    return c.HasTag(receiver, kObjectTag);
+    return c.AndThen(c.HasTag(receiver, kObjectTag),
+                     [&] { return c.Not(ElementInBounds(c, receiver, key)); });
   }
   template <typename C>
   static typename C::V Body(C& c, SLWritePropertyNode&, typename C::V receiver,
@@ -186,7 +247,8 @@ class SLWritePropertyNode final : public SLExpressionNode {
   MOREL_NODE_KIND(SLWritePropertyNode)
   pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   MOREL_REPORT_POLYMORPHISM
-  using Specializations = Specializer<SLWritePropertyNode, WriteCached, WriteGeneric>;
+  using Specializations =
+      Specializer<SLWritePropertyNode, WriteElement, WriteCached, WriteGeneric>;
 
   SLWritePropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
                       std::unique_ptr<SLExpressionNode> key,

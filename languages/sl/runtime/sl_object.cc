@@ -1,8 +1,10 @@
 #include "languages/sl/runtime/sl_object.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/hash/hash.h"
+#include "absl/strings/str_cat.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "nodes/heap.h"
 
@@ -36,13 +38,16 @@ struct PropertyDictionary {
     }
   }
 
-  void Put(absl::string_view key, Value value) {
+  // Returns whether `key` was added (not overwritten).
+  bool Put(absl::string_view key, Value value) {
     Entry* entry = Find(key);
-    if (entry->key == nullptr) {
+    bool added = entry->key == nullptr;
+    if (added) {
       entry->key = NewString(key);
       ++count;
     }
     entry->value = value;
+    return added;
   }
 
   // A copy with twice the capacity when more than half full.
@@ -88,16 +93,80 @@ Shape* Shape::WithProperty(absl::string_view key) {
   return raw;
 }
 
+bool ArrayIndexOf(absl::string_view key, int64_t* index) {
+  // kMaxElementIndex - 1 has 10 digits.
+  if (key.empty() || key.size() > 10) return false;
+  if (key[0] == '0' && key.size() > 1) return false;
+  int64_t value = 0;
+  for (char c : key) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + (c - '0');
+  }
+  if (value >= kMaxElementIndex) return false;
+  *index = value;
+  return true;
+}
+
 SLObject* NewObject() {
   auto* object = static_cast<SLObject*>(heap::AllocateTraced(sizeof(SLObject)));
   object->shape = Shape::Empty();
   object->storage = nullptr;
   object->capacity = 0;
   object->dictionary = nullptr;
+  object->elements = nullptr;
+  object->element_capacity = 0;
+  object->named_index_keys = 0;
   return object;
 }
 
 bool SLObject::Get(absl::string_view key, Value* out) const {
+  int64_t index;
+  if (ArrayIndexOf(key, &index) && index < element_capacity) {
+    return GetIndexed(index, out);
+  }
+  return GetNamed(key, out);
+}
+
+bool SLObject::GetIndexed(int64_t index, Value* out) const {
+  if (index >= element_capacity) return GetNamed(absl::StrCat(index), out);
+  if (elements[index].IsIllegal()) return false;
+  *out = elements[index];
+  return true;
+}
+
+void SLObject::Put(absl::string_view key, Value value) {
+  int64_t index;
+  if (ArrayIndexOf(key, &index)) {
+    PutIndexed(index, value);
+  } else {
+    PutNamed(key, value);
+  }
+}
+
+void SLObject::PutIndexed(int64_t index, Value value) {
+  if (index < element_capacity || GrowElementsFor(index)) {
+    elements[index] = value;
+    return;
+  }
+  if (PutNamed(absl::StrCat(index), value)) ++named_index_keys;
+}
+
+bool SLObject::GrowElementsFor(int64_t index) {
+  // Only just past the end (so a sparse key does not allocate its index's
+  // worth of memory), and only while no index key is a named property
+  // (growing would otherwise have to move it).
+  if (named_index_keys != 0 || index >= 2 * element_capacity + 16) return false;
+  int64_t new_capacity =
+      std::min(kMaxElementIndex, std::max({index + 1, 2 * element_capacity, int64_t{8}}));
+  // Cleared memory: every new slot is an absent element (kIllegalTag 0).
+  auto* grown = static_cast<Value*>(heap::AllocateTraced(sizeof(Value) * new_capacity));
+  if (element_capacity > 0) std::memcpy(grown, elements, sizeof(Value) * element_capacity);
+  elements = grown;
+  element_capacity = new_capacity;
+  return true;
+}
+
+bool SLObject::GetNamed(absl::string_view key, Value* out) const {
   if (shape->is_dictionary()) {
     PropertyDictionary::Entry* entry = dictionary->Find(key);
     if (entry->key == nullptr) return false;
@@ -110,21 +179,21 @@ bool SLObject::Get(absl::string_view key, Value* out) const {
   return true;
 }
 
-void SLObject::Put(absl::string_view key, Value value) {
+bool SLObject::PutNamed(absl::string_view key, Value value) {
   if (!shape->is_dictionary()) {
     int index = shape->IndexOf(key);
     if (index >= 0) {
       storage[index] = value;
-      return;
+      return false;
     }
     if (shape->property_count() < Shape::kMaxProperties) {
       AddWithShape(shape->WithProperty(key), value);
-      return;
+      return true;
     }
     ConvertToDictionary();
   }
   dictionary = dictionary->Grown();
-  dictionary->Put(key, value);
+  return dictionary->Put(key, value);
 }
 
 void SLObject::ConvertToDictionary() {

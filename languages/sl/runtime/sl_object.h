@@ -13,6 +13,19 @@
 // mode (Truffle's answer to objects used as maps or arrays): its shape
 // becomes Shape::Dictionary() and its storage a hash table, so n properties
 // cost O(n) instead of a chain of n shapes with O(n^2) keys.
+//
+// Elements (V8's and Truffle's arrays in disguise): a key that is an array
+// index -- the §5.4 string form of an integer 0 <= k < kMaxElementIndex, so
+// o[3] and o["3"] alike, but not o["03"] -- lives in `elements`, a dense
+// array of `element_capacity` values (an Illegal value marks an absent
+// element), whenever k < element_capacity; an index key at or past the
+// capacity lives with the named properties under its string. Writes just
+// past the end grow the array (amortized doubling) unless the object
+// already holds index keys as named properties (`named_index_keys`), which
+// keeps the rule "k < element_capacity <=> k is in elements" true without
+// moving properties. SL never enumerates keys, so where a key lives is not
+// observable; shape caches never cache index keys (their place depends on
+// the object's capacity, not its shape).
 
 #include <cstdint>
 #include <memory>
@@ -54,6 +67,14 @@ class Shape {
 
 struct PropertyDictionary;
 
+// The largest array index plus one: index keys are 0 .. 2^31 - 2.
+inline constexpr int64_t kMaxElementIndex = (int64_t{1} << 31) - 1;
+
+// Whether `key` is an array index (canonical decimal, no sign, no leading
+// zero, < kMaxElementIndex); if so stores it in `*index`.
+bool ArrayIndexOf(absl::string_view key, int64_t* index);
+inline bool IsArrayIndex(int64_t key) { return key >= 0 && key < kMaxElementIndex; }
+
 struct SLObject {
   Shape* shape;
   // Shaped: collected, capacity >= shape->property_count().
@@ -61,17 +82,29 @@ struct SLObject {
   Value* storage;
   int capacity;
   PropertyDictionary* dictionary;  // collected; only in dictionary mode
+  Value* elements;                 // collected; element_capacity values
+  int64_t element_capacity;
+  int64_t named_index_keys;  // index keys held as named properties
 
   // Reads `key`; false if absent.
   bool Get(absl::string_view key, Value* out) const;
   // Creates or overwrites `key`.
   void Put(absl::string_view key, Value value);
+  // The same for the array index `index` (IsArrayIndex), without building
+  // its string unless it lives with the named properties.
+  bool GetIndexed(int64_t index, Value* out) const;
+  void PutIndexed(int64_t index, Value value);
   // Moves to `new_shape` (one more property than now) and stores `value` at
   // its last index.
   void AddWithShape(Shape* new_shape, Value value);
 
  private:
   void ConvertToDictionary();
+  bool GetNamed(absl::string_view key, Value* out) const;
+  // Returns whether the property was added (not overwritten).
+  bool PutNamed(absl::string_view key, Value value);
+  // Grows `elements` to hold `index` if index keys may still move there.
+  bool GrowElementsFor(int64_t index);
 };
 
 SLObject* NewObject();

@@ -1,8 +1,8 @@
 // sieve: the sieve of Eratosthenes over 2..1000, run `size` times, with an
-// object used as an array of Booleans (o[i] keys), after the Are-We-Fast-Yet
-// Sieve benchmark (which sieves 2..5000: the limit is 1000 here because Morel's
-// shapes currently cost O(keys^2) for objects with many keys; raise it in all
-// four ports together). Checksum: the sum of the primes <= 1000, times size.
+// object used as an array of Booleans (o[i] keys: the object's elements,
+// languages/sl/runtime/sl_object.h), after the Are-We-Fast-Yet Sieve benchmark
+// (which sieves 2..5000; the limit is 1000 in all four ports here).
+// Checksum: the sum of the primes <= 1000, times size.
 function benchSize() { return 2; } // BENCH:SIZE
 function benchIterations() { return 1; } // BENCH:ITERATIONS
 
