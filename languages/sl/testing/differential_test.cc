@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,12 @@ TEST(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     std::string program = RandomSlProgram(seed);
     Result expected = RunInMode(program, {"--engine.Backend=none"});
+    // MOREL_DIFFERENTIAL_PRINT=1 shows each program and what it printed.
+    if (std::getenv("MOREL_DIFFERENTIAL_PRINT") != nullptr) {
+      std::cout << "=== seed " << seed << "\n"
+                << program << "--- status " << expected.status << "\n"
+                << expected.output << "\n";
+    }
     // A few programs print a lot (nested calls in loops); they cost time
     // without adding coverage.
     if (expected.output.size() > 64 * 1024) continue;

@@ -20,7 +20,12 @@ class Generator {
     // end, after compiled code specialized on numbers.
     std::string out =
         "function late(i) { if (i < 9) { return i * 3; } return \"s\" + i; }\n"
-        "function flip(i) { if (i < 10) { return i + 1; } return i < 11; }\n";
+        "function flip(i) { if (i < 10) { return i + 1; } return i < 11; }\n"
+        // Objects used as arrays (elements) and as maps: `o` of every
+        // function starts with the keys 0..7, which idx() keeps reads in.
+        "function fresh() { o = new(); i = 0; while (i < 8) { o[i] = i; i = i + 1; } "
+        "return o; }\n"
+        "function idx(i) { if (i < 0) { i = 0 - i; } return i - (i / 8) * 8; }\n";
     for (int f = 0; f < functions; ++f) out += Function(f);
     // main calls each function several times with varying arguments, so
     // compiled code sees new types after it specialized.
@@ -56,7 +61,7 @@ class Generator {
     locals_ = {"a", "b"};
     loop_depth_ = 0;
     std::string body = Block(3 + Next(4), 1);
-    return absl::StrCat("function f", index, "(a, b) {\n", body, "  return ",
+    return absl::StrCat("function f", index, "(a, b) {\n  o = fresh();\n", body, "  return ",
                         Expression(2), ";\n}\n");
   }
 
@@ -69,8 +74,28 @@ class Generator {
   }
 
   std::string Statement(int depth) {
-    int kind = Next(depth > 3 ? 3 : 7);
+    int kind = Next(depth > 3 ? 3 : 9);
     switch (kind) {
+      case 7:
+        // An element of 0..7 (as a Number or as its String form), one
+        // further out (growing the elements, leaving holes), or any value as
+        // a key (negative and big numbers, strings, Booleans: named).
+        switch (Next(4)) {
+          case 0:
+            return absl::StrCat(Indent(depth), "o[idx(", Expression(2), ")] = ", Expression(2),
+                                ";\n");
+          case 1:
+            return absl::StrCat(Indent(depth), "o[\"\" + idx(", Expression(1), ")] = ",
+                                Expression(2), ";\n");
+          case 2:
+            return absl::StrCat(Indent(depth), "o[idx(", Expression(1), ") + ", 8 * (1 + Next(6)),
+                                "] = ", Expression(2), ";\n");
+          default:
+            return absl::StrCat(Indent(depth), "o[", Expression(2), "] = ", Expression(1),
+                                ";\n");
+        }
+      case 8:
+        return absl::StrCat(Indent(depth), "a = o[idx(", Expression(2), ")];\n");
       case 0:
       case 1: {
         std::string target = Next(3) == 0 || locals_.size() < 4
