@@ -24,6 +24,17 @@ void Initialize() {
     // 191 MB; divisor 1 is faster still (0.47 s, 0.65 s) but costs +43%
     // memory on the live set. GC_FREE_SPACE_DIVISOR in the environment wins.
     if (std::getenv("GC_FREE_SPACE_DIVISOR") == nullptr) GC_set_free_space_divisor(2);
+    // Start with a 4 MiB heap instead of Boehm's 64 KiB growing slowly: a
+    // program allocating short-lived strings otherwise collects every ~600
+    // KiB, and each collection costs ~0.15 ms of root scanning however
+    // little is live. Measured (poly benchmark, opt, 2 cores): 306
+    // collections, 0.29 s -> 49 collections, 0.24 s; 8-32 MiB gained
+    // nothing more (less cache locality). GC_INITIAL_HEAP_SIZE wins.
+    constexpr size_t kInitialHeapBytes = size_t{4} << 20;
+    if (std::getenv("GC_INITIAL_HEAP_SIZE") == nullptr &&
+        GC_get_heap_size() < kInitialHeapBytes) {
+      GC_expand_hp(kInitialHeapBytes - GC_get_heap_size());
+    }
   });
 }
 

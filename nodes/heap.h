@@ -21,8 +21,9 @@ namespace morel::heap {
 // Initializes the collector; idempotent and thread-safe. Called by the
 // engine before any guest allocation. Sets the free-space divisor to 2
 // (Boehm's default is 3: collect when allocation since the last collection
-// reaches heap/3) unless GC_FREE_SPACE_DIVISOR is set; Boehm's other
-// environment variables (GC_INITIAL_HEAP_SIZE, ...) apply as usual.
+// reaches heap/3) unless GC_FREE_SPACE_DIVISOR is set, and starts with a
+// 4 MiB heap unless GC_INITIAL_HEAP_SIZE is set; Boehm's other environment
+// variables apply as usual.
 void Initialize();
 
 // Collectable memory that may contain pointers (scanned conservatively).
