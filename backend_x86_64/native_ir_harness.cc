@@ -137,6 +137,7 @@ absl::StatusOr<ir::ExecutionResult> NativeFunction::Run(absl::Span<const int64_t
     if (!rec.decoded.ok()) return rec.decoded.status();
     result.kind = ir::ExecutionResult::Kind::kDeoptimized;
     result.reason = rec.decoded->reason;
+    result.action = rec.decoded->action;
     result.frames = rec.decoded->frames;
     return result;
   }

@@ -29,7 +29,11 @@ class RootNode;
 // One activation as a walk sees it. The slots are the activation's locals
 // (descriptor().size() values; illegal = never assigned), valid during the
 // visit only. Read-only: a compiled activation's locals cannot be written
-// back (TODO(#6): write-back through deoptimization).
+// back (TODO(#6): write-back through deoptimization). Instead, compiled code
+// transfers to the interpreter (keeping the code) before a direct call to a
+// root that writes its caller's frame (RootNode::WritesCallerFrame,
+// PeContext::CallDirect; SL's indirect calls do the same), so such a root
+// writes an interpreter frame.
 struct FrameInstance {
   RootNode* root = nullptr;
   const FrameDescriptor* descriptor = nullptr;

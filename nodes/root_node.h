@@ -55,9 +55,10 @@ class RootNode : public Node {
   // Readers see compiled callers through stack walks (nodes/frame_walk.h).
   virtual bool InspectsCallerFrame() const { return false; }
   // Roots that write their caller's frame (implies InspectsCallerFrame): a
-  // compiled caller's frame cannot be written back yet (TODO(#6): write-back
-  // through deoptimization), so the partial evaluator does not compile
-  // direct calls to them.
+  // compiled caller's frame cannot be written back (TODO(#6): write-back
+  // through deoptimization), so compiled code transfers to the interpreter
+  // right before a direct call to one, keeping the code
+  // (PeContext::CallDirect); the interpreter makes the call.
   virtual bool WritesCallerFrame() const { return false; }
   // Trivial roots (a getter, a constant) are always inlined.
   virtual bool IsTrivial() const { return false; }

@@ -53,6 +53,7 @@ absl::StatusOr<DecodedDeopt> DeoptMap::Decode(uint64_t id, const uint64_t* saved
   out.cause = e->cause;
   out.kind = e->kind;
   out.reason = e->reason;
+  out.action = e->action;
   auto read = [&](int32_t index) {
     return static_cast<int64_t>(ReadDeoptValue(e->locations[index], saved_regs, frame_pointer));
   };
@@ -100,7 +101,8 @@ std::string DeoptMap::DebugString() const {
       });
     };
     absl::StrAppend(&out, "#", e.id, " ", CauseName(e.cause), " ",
-                    e.kind == ir::DeoptKind::kEager ? "eager" : "lazy", " \"", e.reason, "\":");
+                    e.kind == ir::DeoptKind::kEager ? "eager" : "lazy", " \"", e.reason, "\"",
+                    e.action == ir::DeoptAction::kKeepCode ? " keep_code" : "", ":");
     for (const DeoptFrameDesc& f : e.frames) {
       absl::StrAppend(&out, " [target ", f.call_target_id, " resume ", f.resume_point,
                       " locals (", slots(f.locals), ") stack (", slots(f.stack), ")]");

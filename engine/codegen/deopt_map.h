@@ -8,8 +8,9 @@
 // call with a lazy frame state, and `unreachable`).
 //
 // For each id: why the exit exists (Cause), eager or lazy, the IR reason
-// text, and the chain of frames, innermost first then the parents (inlined
-// callers), exactly as the IR's FrameState chain. Each frame has its
+// text and deopt action (whether the code stays installed), and the chain
+// of frames, innermost first then the parents (inlined callers), exactly
+// as the IR's FrameState chain. Each frame has its
 // call_target_id, resume_point, and per local/stack entry either `illegal`
 // or the indices of its payload and tag among the deopt point's values.
 //
@@ -58,6 +59,7 @@ struct DeoptEntry {
   Cause cause = Cause::kGuard;
   ir::DeoptKind kind = ir::DeoptKind::kEager;
   std::string reason;
+  ir::DeoptAction action = ir::DeoptAction::kInvalidate;  // the guard's/deopt's
   std::vector<DeoptFrameDesc> frames;  // innermost first
   uint32_t num_values = 0;             // size of the DeoptState
   // After Resolve(): where each value lives at the exit (size num_values).
@@ -71,6 +73,7 @@ struct DecodedDeopt {
   DeoptEntry::Cause cause = DeoptEntry::Cause::kGuard;
   ir::DeoptKind kind = ir::DeoptKind::kEager;
   std::string reason;
+  ir::DeoptAction action = ir::DeoptAction::kInvalidate;
   std::vector<ir::DeoptFrame> frames;  // innermost first, then parents
 };
 
@@ -93,6 +96,7 @@ class DeoptMap {
 
   // One line per entry (after Resolve, with locations), for dumps and tests:
   //   #3 guard eager "overflow": [target 1 resume 4 locals (0:1, illegal) stack ()]
+  //   (`"reason" keep_code:` for a deopt that keeps the code)
   //   where 0:1 are value indices (and @loc after Resolve).
   std::string DebugString() const;
 

@@ -195,12 +195,13 @@ void Lowerer::PlanBlock(const ir::Block& block) {
 // ------------------------------------------------------------------ deopts
 
 int32_t Lowerer::AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause,
-                          const std::string& reason) {
+                          const std::string& reason, ir::DeoptAction action) {
   DeoptEntry entry;
   entry.id = static_cast<uint32_t>(map_.entries().size());
   entry.cause = cause;
   entry.kind = fs != nullptr ? fs->deopt_kind : ir::DeoptKind::kEager;
   entry.reason = reason;
+  entry.action = action;
   DeoptState state;
   state.id = entry.id;
   auto add = [&](const ir::Value* v) {
@@ -240,7 +241,8 @@ void Lowerer::LowerGuard(const ir::Instruction& inst) {
     if (op != MOp::kSubOvf && ConstantOf(a) && !ConstantOf(b)) std::swap(a, b);
     Op ra = Use(a);
     Op rb = UseOrImm(b, op);
-    const int32_t state = AddDeopt(fs, DeoptEntry::Cause::kOverflow, inst.reason());
+    const int32_t state =
+        AddDeopt(fs, DeoptEntry::Cause::kOverflow, inst.reason(), inst.deopt_action());
     Emit(mi::Binary(op, Op::VReg(d), ra, rb)).deopt = state;
     return;
   }
@@ -248,12 +250,14 @@ void Lowerer::LowerGuard(const ir::Instruction& inst) {
   const ir::Instruction* def = c->instruction();
   if (def != nullptr && def->opcode() == Opcode::kIcmp && deferred_.contains(def)) {
     Compare cmp = LowerCompare(def->cond(), def->operand(0), def->operand(1), MOp::kDeoptIf);
-    const int32_t state = AddDeopt(fs, DeoptEntry::Cause::kGuard, inst.reason());
+    const int32_t state =
+        AddDeopt(fs, DeoptEntry::Cause::kGuard, inst.reason(), inst.deopt_action());
     Emit(mi::DeoptIf(NegateCond(cmp.cond), cmp.a, cmp.b, state));
     return;
   }
   Op rc = Use(c);
-  const int32_t state = AddDeopt(fs, DeoptEntry::Cause::kGuard, inst.reason());
+  const int32_t state =
+      AddDeopt(fs, DeoptEntry::Cause::kGuard, inst.reason(), inst.deopt_action());
   Emit(mi::DeoptIf(Cond::kEq, rc, Op::Imm(0), state));
 }
 
@@ -419,7 +423,8 @@ absl::Status Lowerer::LowerTerminator(const ir::Instruction& inst) {
       return absl::OkStatus();
     }
     case Opcode::kDeopt:
-      Emit(mi::Deopt(AddDeopt(inst.frame_state(), DeoptEntry::Cause::kDeopt, inst.reason())));
+      Emit(mi::Deopt(AddDeopt(inst.frame_state(), DeoptEntry::Cause::kDeopt, inst.reason(),
+                            inst.deopt_action())));
       return absl::OkStatus();
     case Opcode::kUnreachable:
       Emit(mi::Deopt(AddDeopt(nullptr, DeoptEntry::Cause::kUnreachable, "unreachable")));

@@ -7,6 +7,7 @@
 #include "engine/codegen/lower.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,7 @@ absl::StatusOr<std::string> RunLowered(const LoweredFunction& lowered, const Mac
   if (!d.ok()) return d.status();
   result.kind = ir::ExecutionResult::Kind::kDeoptimized;
   result.reason = d->reason;
+  result.action = d->action;
   result.frames = d->frames;
   return ir::DebugString(result);
 }
@@ -259,6 +261,46 @@ block0(v0: i64, v1: i64):
             absl::StatusCode::kFailedPrecondition);
   DeoptMap map = lowered->deopt_map;
   EXPECT_FALSE(map.Resolve(CodeMetadata{}).ok());  // the point is missing
+}
+
+TEST(LowerTest, DeoptMapKeepsEachExitsDeoptAction) {
+  ir::RuntimeRegistry registry;
+  auto f = ir::ParseFunction(R"(func @h(i64) -> (i64) {
+  fs0 = eager interpreter target 1 resume 0 locals [v0:v0] stack []
+block0(v0: i64):
+  v1 = iconst.i64 0
+  v2 = icmp sge v0, v1
+  guard v2, fs0, "negative", keep_code
+  v3 = icmp ne v0, v1
+  guard v3, fs0, "zero"
+  v4 = icmp slt v0, v1
+  br v4, block1, block2
+block1:
+  deopt fs0, "transfer", keep_code
+block2:
+  return v0
+}
+)", &registry);
+  ASSERT_TRUE(f.ok()) << f.status();
+  ToyBackend backend;
+  auto lowered = Lower(**f, backend);
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  std::map<std::string, ir::DeoptAction> actions;
+  for (const DeoptEntry& e : lowered->deopt_map.entries()) actions[e.reason] = e.action;
+  EXPECT_EQ(actions["negative"], ir::DeoptAction::kKeepCode);
+  EXPECT_EQ(actions["zero"], ir::DeoptAction::kInvalidate);
+  EXPECT_EQ(actions["transfer"], ir::DeoptAction::kKeepCode);
+  const std::string dump = lowered->deopt_map.DebugString();
+  EXPECT_NE(dump.find("guard eager \"negative\" keep_code:"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("guard eager \"zero\":"), std::string::npos) << dump;
+  // Decoded the same way as the IR interpreter reports it.
+  for (int64_t x : {-3, 0}) {
+    auto want = ir::Interpret(**f, {x});
+    ASSERT_TRUE(want.ok()) << want.status();
+    auto got = RunLowered(*lowered, lowered->mf, backend.register_info(), {x});
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(*got, ir::DebugString(*want)) << x;
+  }
 }
 
 TEST(LowerTest, UnimplementedNamesTheOpcode) {

@@ -72,7 +72,8 @@ class Lowerer {
   absl::Status LowerTerminator(const ir::Instruction& inst);
   void EmitCopies(const ir::BlockCall& edge);
   uint32_t EdgeBlock(const ir::BlockCall& edge);
-  int32_t AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause, const std::string& reason);
+  int32_t AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause, const std::string& reason,
+                   ir::DeoptAction action = ir::DeoptAction::kInvalidate);
 
   const ir::Function& f_;
   const Backend& backend_;

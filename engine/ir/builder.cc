@@ -120,11 +120,12 @@ FrameState* Builder::CreateFrameState(DeoptKind kind, int64_t call_target_id,
   return fs;
 }
 
-void Builder::Guard(Value* cond, FrameState* eager, std::string reason) {
+void Builder::Guard(Value* cond, FrameState* eager, std::string reason, DeoptAction action) {
   Instruction* inst = function_->CreateInstruction(Opcode::kGuard);
   inst->mutable_operands() = {cond};
   inst->set_frame_state(eager);
   inst->set_reason(std::move(reason));
+  inst->set_deopt_action(action);
   Append(inst);
 }
 
@@ -156,10 +157,11 @@ void Builder::Return(absl::Span<Value* const> values) {
   Append(inst);
 }
 
-void Builder::Deopt(FrameState* eager, std::string reason) {
+void Builder::Deopt(FrameState* eager, std::string reason, DeoptAction action) {
   Instruction* inst = function_->CreateInstruction(Opcode::kDeopt);
   inst->set_frame_state(eager);
   inst->set_reason(std::move(reason));
+  inst->set_deopt_action(action);
   Append(inst);
 }
 

@@ -76,7 +76,9 @@ class Builder {
                                int64_t resume_point, std::vector<ValuePair> locals,
                                std::vector<ValuePair> stack,
                                FrameState* parent = nullptr);
-  void Guard(Value* cond, FrameState* eager, std::string reason);
+  // `action`: what deoptimizing here does to the code (frame_state.h).
+  void Guard(Value* cond, FrameState* eager, std::string reason,
+             DeoptAction action = DeoptAction::kInvalidate);
   void Safepoint(FrameState* eager);
 
   // ------------------------------------------------------- terminators
@@ -84,7 +86,8 @@ class Builder {
   void Br(Value* cond, Block* if_true, absl::Span<Value* const> true_args,
           Block* if_false, absl::Span<Value* const> false_args);
   void Return(absl::Span<Value* const> values);
-  void Deopt(FrameState* eager, std::string reason);
+  void Deopt(FrameState* eager, std::string reason,
+             DeoptAction action = DeoptAction::kInvalidate);
   void Unreachable();
 
   // Low level: appends a fully set-up instruction.

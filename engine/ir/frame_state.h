@@ -30,6 +30,21 @@ enum class DeoptKind : uint8_t {
   kLazy,   // resume after a call returns (calls)
 };
 
+// What a deoptimization does to the code it leaves (Graal's
+// DeoptimizationAction), a property of the `guard`/`deopt` that takes it:
+//   kInvalidate  the code is dropped and the call target re-profiles
+//                (InvalidateReprofile: a failed speculation, a rewrite,
+//                Truffle's transferToInterpreterAndInvalidate()). The default.
+//   kKeepCode    only this activation continues in the interpreter; the
+//                code stays installed and the deopt does not count toward
+//                deopt-cycle detection (None: Truffle's
+//                transferToInterpreter()). Text form: `, keep_code` after
+//                the reason.
+enum class DeoptAction : uint8_t {
+  kInvalidate,
+  kKeepCode,
+};
+
 // A guest Value as two SSA values: payload (i64) and tag (i64). Both null:
 // `illegal` (an unassigned or dead local).
 struct ValuePair {

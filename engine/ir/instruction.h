@@ -13,6 +13,8 @@
 //   callee        call_runtime
 //   frame_state   guard, safepoint, deopt (eager); calls (lazy, optional)
 //   reason        guard, deopt
+//   deopt_action  guard, deopt: whether deoptimizing there invalidates the
+//                 code (kInvalidate, the default) or keeps it (kKeepCode)
 //   targets       jump (1), br (2: taken if true, taken if false); each a
 //                 block and the arguments for its parameters
 // Instructions are created by Function::CreateInstruction (or the Builder)
@@ -71,6 +73,8 @@ class Instruction {
   void set_frame_state(FrameState* fs) { frame_state_ = fs; }
   const std::string& reason() const { return reason_; }
   void set_reason(std::string reason) { reason_ = std::move(reason); }
+  DeoptAction deopt_action() const { return deopt_action_; }
+  void set_deopt_action(DeoptAction action) { deopt_action_ = action; }
   const std::vector<BlockCall>& targets() const { return targets_; }
   std::vector<BlockCall>& mutable_targets() { return targets_; }
 
@@ -108,6 +112,7 @@ class Instruction {
   const RuntimeFunction* callee_ = nullptr;
   FrameState* frame_state_ = nullptr;
   std::string reason_;
+  DeoptAction deopt_action_ = DeoptAction::kInvalidate;
   std::vector<BlockCall> targets_;
 };
 

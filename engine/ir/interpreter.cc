@@ -63,10 +63,12 @@ class Machine {
   int64_t Get(const Value* v) const { return table_[v->id()]; }
   void Set(const Value* v, int64_t x) { table_[v->id()] = Normalize(v->type(), x); }
 
-  ExecutionResult Deopt(const FrameState* fs, const std::string& reason) const {
+  ExecutionResult Deopt(const FrameState* fs, const std::string& reason,
+                        DeoptAction action) const {
     ExecutionResult r;
     r.kind = ExecutionResult::Kind::kDeoptimized;
     r.reason = reason;
+    r.action = action;
     for (; fs != nullptr; fs = fs->parent) {
       DeoptFrame frame;
       frame.call_target_id = fs->call_target_id;
@@ -122,7 +124,9 @@ class Machine {
         absl::StatusOr<std::vector<int64_t>> results;
         std::vector<DeoptFrame> lazy;
         if (options_.lazy_frames != nullptr) {
-          if (inst.frame_state() != nullptr) lazy = Deopt(inst.frame_state(), "").frames;
+          if (inst.frame_state() != nullptr) {
+            lazy = Deopt(inst.frame_state(), "", DeoptAction::kInvalidate).frames;
+          }
           *options_.lazy_frames = inst.frame_state() != nullptr ? &lazy : nullptr;
         }
         if (inst.opcode() == Opcode::kCallRuntime) {
@@ -142,7 +146,7 @@ class Machine {
         return std::nullopt;
       }
       case Opcode::kGuard:
-        if (arg(0) == 0) return Deopt(inst.frame_state(), inst.reason());
+        if (arg(0) == 0) return Deopt(inst.frame_state(), inst.reason(), inst.deopt_action());
         return std::nullopt;
       case Opcode::kSafepoint:
         return std::nullopt;
@@ -165,7 +169,7 @@ class Machine {
         return r;
       }
       case Opcode::kDeopt:
-        return Deopt(inst.frame_state(), inst.reason());
+        return Deopt(inst.frame_state(), inst.reason(), inst.deopt_action());
       case Opcode::kUnreachable:
         return Undefined(inst, "reached unreachable");
       default:
@@ -213,7 +217,8 @@ std::string DebugString(const ExecutionResult& result) {
   if (result.kind == ExecutionResult::Kind::kReturned) {
     return absl::StrCat("returned (", absl::StrJoin(result.values, ", "), ")");
   }
-  std::string s = absl::StrCat("deoptimized \"", result.reason, "\"");
+  std::string s = absl::StrCat("deoptimized \"", result.reason, "\"",
+                               result.action == DeoptAction::kKeepCode ? " keep_code" : "");
   for (const DeoptFrame& f : result.frames) {
     auto slots = [](const std::vector<DeoptFrame::Slot>& v) {
       return absl::StrJoin(v, ", ", [](std::string* out, const DeoptFrame::Slot& s) {

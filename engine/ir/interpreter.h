@@ -26,6 +26,8 @@ struct ExecutionResult {
   Kind kind = Kind::kReturned;
   std::vector<int64_t> values;     // kReturned
   std::string reason;              // kDeoptimized
+  // kDeoptimized: the guard's/deopt's action (whether the code stays).
+  DeoptAction action = DeoptAction::kInvalidate;
   std::vector<DeoptFrame> frames;  // kDeoptimized: innermost first, then parents
   bool operator==(const ExecutionResult&) const = default;
 };

@@ -64,6 +64,35 @@ block0(v0: i64, v1: i64):
   EXPECT_EQ(DebugString(*deopt),
             "deoptimized \"not a long\" [target 1 resume 2 locals (4:2, illegal) stack (8:2)]"
             " [target 9 resume 3 locals () stack ()]");
+  EXPECT_EQ(deopt->action, DeoptAction::kInvalidate);
+}
+
+TEST(InterpreterTest, DeoptsReportTheirAction) {
+  RuntimeRegistry registry;
+  auto f = Parse(R"(func @h(i64) -> (i64) {
+  fs0 = eager interpreter target 1 resume 0 locals [v0:v0] stack []
+block0(v0: i64):
+  v1 = iconst.i64 0
+  v2 = icmp sge v0, v1
+  guard v2, fs0, "negative", keep_code
+  v3 = icmp ne v0, v1
+  br v3, block1, block2
+block1:
+  return v0
+block2:
+  deopt fs0, "zero"
+}
+)",
+                 &registry);
+  auto negative = Interpret(*f, {-1});
+  ASSERT_TRUE(negative.ok());
+  EXPECT_EQ(negative->action, DeoptAction::kKeepCode);
+  EXPECT_EQ(DebugString(*negative),
+            "deoptimized \"negative\" keep_code [target 1 resume 0 locals (-1:-1) stack ()]");
+  auto zero = Interpret(*f, {0});
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ(zero->action, DeoptAction::kInvalidate);
+  EXPECT_EQ(DebugString(*zero), "deoptimized \"zero\" [target 1 resume 0 locals (0:0) stack ()]");
 }
 
 TEST(InterpreterTest, CallsMemoryAndUndefinedBehavior) {

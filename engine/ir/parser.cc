@@ -410,6 +410,18 @@ class Parser {
     Cond cond = Cond::kEq;
     const RuntimeFunction* callee = nullptr;
     std::string reason;
+    DeoptAction action = DeoptAction::kInvalidate;
+    // After a guard's or deopt's reason: `, keep_code` (on the same line).
+    auto optional_action = [&]() -> absl::Status {
+      if (!PeekIs(",") || Peek().line != line) return absl::OkStatus();
+      Next();
+      if (Peek().kind != TokenKind::kIdent || Peek().text != "keep_code") {
+        return Expected("'keep_code'");
+      }
+      Next();
+      action = DeoptAction::kKeepCode;
+      return absl::OkStatus();
+    };
     auto value_list = [&](bool allow_empty) -> absl::Status {
       absl::StatusOr<std::vector<Ref>> refs = ParseValueList(line, allow_empty);
       if (!refs.ok()) return refs.status();
@@ -503,6 +515,7 @@ class Parser {
         absl::StatusOr<std::string> r = ParseString();
         if (!r.ok()) return r.status();
         reason = *r;
+        s = optional_action();
         break;
       }
       case OpFormat::kSafepointFormat:
@@ -514,6 +527,7 @@ class Parser {
         absl::StatusOr<std::string> r = ParseString();
         if (!r.ok()) return r.status();
         reason = *r;
+        s = optional_action();
         break;
       }
       case OpFormat::kJumpFormat: {
@@ -561,6 +575,7 @@ class Parser {
     inst->set_cond(cond);
     inst->set_callee(callee);
     inst->set_reason(reason);
+    inst->set_deopt_action(action);
     block->Append(inst);
     p.inst = inst;
     insts_.push_back(std::move(p));

@@ -48,6 +48,12 @@ std::string Pairs(const std::vector<ValuePair>& pairs) {
 
 std::string Quoted(const std::string& s) { return absl::StrCat("\"", absl::CEscape(s), "\""); }
 
+// The reason of a guard/deopt and, if it keeps the code, `, keep_code`.
+std::string ReasonAndAction(const Instruction& inst) {
+  return absl::StrCat(Quoted(inst.reason()),
+                      inst.deopt_action() == DeoptAction::kKeepCode ? ", keep_code" : "");
+}
+
 }  // namespace
 
 std::string ValueName(const Value* v) {
@@ -98,13 +104,13 @@ std::string PrintInstruction(const Instruction& inst) {
     }
     case OpFormat::kGuardFormat:
       absl::StrAppend(&s, " ", Values(ops), ", ", FrameStateName(inst.frame_state()), ", ",
-                      Quoted(inst.reason()));
+                      ReasonAndAction(inst));
       break;
     case OpFormat::kSafepointFormat:
       absl::StrAppend(&s, " ", FrameStateName(inst.frame_state()));
       break;
     case OpFormat::kDeoptFormat:
-      absl::StrAppend(&s, " ", FrameStateName(inst.frame_state()), ", ", Quoted(inst.reason()));
+      absl::StrAppend(&s, " ", FrameStateName(inst.frame_state()), ", ", ReasonAndAction(inst));
       break;
     case OpFormat::kJumpFormat:
       for (const BlockCall& t : inst.targets()) absl::StrAppend(&s, " ", BlockCallText(t));

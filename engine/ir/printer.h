@@ -14,10 +14,12 @@
 //     vI = zext.T a            vI = load.T p, offset        store.T x, p, offset
 //     [vI[, vJ] =] call_runtime @name(args) -> (T, ...)[, fsN]
 //     [vI[, vJ] =] call_target @id(args) -> (T, ...)[, fsN]
-//     guard c, fsN, "reason"   safepoint fsN
+//     guard c, fsN, "reason"[, keep_code]                   safepoint fsN
 //     jump blockN(args)        br c, blockN(args), blockM(args)
-//     return a, ...            deopt fsN, "reason"          unreachable
+//     return a, ...            deopt fsN, "reason"[, keep_code]       unreachable
 //   }
+// `keep_code`: deoptimizing there keeps the code (DeoptAction::kKeepCode,
+// frame_state.h); without it the code is invalidated.
 // `;` starts a comment to the end of the line. Block arguments print in
 // parentheses only when there are some.
 

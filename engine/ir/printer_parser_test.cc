@@ -34,12 +34,13 @@ block0(v0: i64, v1: i64, v2: ptr, v3: f64):
   v35, v36 = call_runtime @rt(v0, v1) -> (i64, i64), fs2
   v37, v38 = call_target @12(v35, v36) -> (i64, i64)
   guard v6, fs0, "tag \"mismatch\"\n"
+  guard v6, fs0, "transferToInterpreter", keep_code
   safepoint fs0
   br v24, block1(v37), block2
 block1(v39: i64):
   jump block3(v39, v38)
 block2:
-  deopt fs1, "transfer to interpreter"
+  deopt fs1, "transfer to interpreter", keep_code
 block3(v40: i64, v41: i64):
   br v14, block4, block5
 block4:
@@ -180,6 +181,10 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnterminatedString",
                   "func @f(i1) -> () {\nblock0(v0: i1):\n  guard v0, fs3, \"r\n}",
                   "line 3, column 18: unterminated string"},
+        ErrorCase{"UnknownDeoptAction",
+                  "func @f(i1) -> () {\n  fs0 = eager interpreter target 0 resume 0 locals [] "
+                  "stack []\nblock0(v0: i1):\n  guard v0, fs0, \"r\", keep\n  return\n}",
+                  "line 4, column 23: expected 'keep_code', found 'keep'"},
         ErrorCase{"BadCharacter", "func @f() -> () {\n  %\n}",
                   "line 2, column 3: unexpected character '%'"},
         ErrorCase{"MissingBrace", "func @f() -> () {\nblock0:\n  return\n",

@@ -138,6 +138,9 @@ class Verifier {
     if (HasReason(inst->opcode()) && inst->reason().empty()) {
       InstError(b, inst, "missing deoptimization reason");
     }
+    if (!HasReason(inst->opcode()) && inst->deopt_action() != DeoptAction::kInvalidate) {
+      InstError(b, inst, "a deopt action on an instruction that does not deoptimize");
+    }
     CheckFrameStateUse(b, inst);
     CheckTargets(b, inst);
   }

@@ -15,7 +15,8 @@
 //   - the type suffix, callee, frame state and reason are present where the
 //     format needs them; a runtime callee that may deoptimize has a lazy
 //     frame state; guards, safepoints and deopts reference eager frame
-//     states, calls lazy ones;
+//     states, calls lazy ones; only guards and deopts carry a deopt
+//     action other than the default (`keep_code`);
 //   - jump/br: the right number of targets, each a block of this function,
 //     with one argument per parameter of the matching type;
 //   - return: values match the function's result types.

@@ -210,6 +210,18 @@ TEST(VerifierTest, BranchToBlockOfAnotherFunctionAndForeignFrameState) {
             "block0: jump block0: branch target is not a block of this function");
 }
 
+TEST(VerifierTest, DeoptActionOnlyOnGuardsAndDeopts) {
+  Function f("f", {}, {Type::kI64});
+  Builder b(&f);
+  b.SetInsertionPoint(b.CreateEntryBlock());
+  Value* one = b.I64(1);
+  one->instruction()->set_deopt_action(DeoptAction::kKeepCode);
+  b.Return({one});
+  EXPECT_EQ(std::string(Verify(f).message()),
+            "block0: v0 = iconst.i64 1: a deopt action on an instruction that does not "
+            "deoptimize");
+}
+
 TEST(VerifierTest, NullOperandAndMissingFrameState) {
   Function f("f", {}, {});
   Builder b(&f);

@@ -81,6 +81,7 @@ absl::StatusOr<bool> GuardHoisting::Run(ir::Function& function, PassContext& ctx
       hoisted->mutable_operands() = {br->operand(0)};
       hoisted->set_frame_state(guard->frame_state());
       hoisted->set_reason(guard->reason());
+      hoisted->set_deopt_action(guard->deopt_action());
       d->InsertBefore(br, hoisted);
       // The false edge is now dead: the hoisted guard deoptimizes there.
       // Removing an edge keeps dominance valid for the rest of the walk,

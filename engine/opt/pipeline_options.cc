@@ -27,9 +27,9 @@ bool PipelineOptions::IsDisabled(absl::string_view pass) const {
 
 absl::Status PipelineOptions::Validate(const PassRegistry& registry) const {
   for (const std::string& name : dump_ir) {
-    if (name == "all" || name == "pe" || registry.Contains(name)) continue;
+    if (name == "all" || name == "pe" || name == "asm" || registry.Contains(name)) continue;
     return absl::InvalidArgumentError(
-        absl::StrCat("DumpIR: unknown pass '", name, "'"));
+        absl::StrCat("DumpIR: unknown pass '", name, "' (accepts pass names, 'pe', 'asm', 'all')"));
   }
   for (const std::string& name : disable_passes) {
     if (registry.Contains(name)) continue;

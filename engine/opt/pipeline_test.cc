@@ -89,7 +89,7 @@ TEST(PipelineTest, UnknownPassNamesAreErrorsNamingThem) {
   config.clear_disable_passes();
   config.set_dump_ir("pe,nope");
   options = PipelineOptionsFromConfig(config, PassRegistry::Standard());
-  EXPECT_EQ(std::string(options.status().message()), "DumpIR: unknown pass 'nope'");
+  EXPECT_EQ(std::string(options.status().message()), "DumpIR: unknown pass 'nope' (accepts pass names, 'pe', 'asm', 'all')");
   auto pipeline = BuildPipeline("canonicalize,bogus", {});
   EXPECT_EQ(std::string(pipeline.status().message()),
             "unknown pass 'bogus' (known passes: canonicalize, dce, guard_elim, guard_hoist, gvn, load_elim, "

@@ -274,17 +274,18 @@ PeValue PartialEvaluator::CheckValidAfterCall(PeValue result) {
   return result;
 }
 
-void PartialEvaluator::Speculate(ir::Value* condition, std::string reason) {
+void PartialEvaluator::Speculate(ir::Value* condition, std::string reason,
+                                 ir::DeoptAction action) {
   if (options_.deopt_every_n > 0) {
     stress_period.store(options_.deopt_every_n, std::memory_order_relaxed);
     ir::Value* passes = context_->Call<&StressGuardPasses>();
     condition = builder_.Binary(ir::Opcode::kAnd, condition, passes);
   }
-  builder_.Guard(condition, EagerFrameState(), std::move(reason));
+  builder_.Guard(condition, EagerFrameState(), std::move(reason), action);
 }
 
-void PartialEvaluator::Deopt(std::string reason) {
-  builder_.Deopt(EagerFrameState(), std::move(reason));
+void PartialEvaluator::Deopt(std::string reason, ir::DeoptAction action) {
+  builder_.Deopt(EagerFrameState(), std::move(reason), action);
   ContinueInDeadBlock();
 }
 

@@ -206,9 +206,13 @@ class PartialEvaluator {
   PeValue CheckValidAfterCall(PeValue result);
 
   // Conditional deoptimization: continue only if `condition` holds.
-  void Speculate(ir::Value* condition, std::string reason);
+  // `action`: kInvalidate (a speculation: failing it drops the code) or
+  // kKeepCode (Truffle's transferToInterpreter: only this activation goes
+  // back to the interpreter; the code stays installed).
+  void Speculate(ir::Value* condition, std::string reason,
+                 ir::DeoptAction action = ir::DeoptAction::kInvalidate);
   // Unconditional deoptimization (a path the interpreter must take).
-  void Deopt(std::string reason);
+  void Deopt(std::string reason, ir::DeoptAction action = ir::DeoptAction::kInvalidate);
 
   // ---- failure
   void Bailout(std::string reason);

@@ -16,12 +16,18 @@
 //   Call<&F>(args...)           call_runtime @F (a boundary: not entered);
 //                               a Span<const V> argument goes through the
 //                               per-thread argument stack (span_arguments.h)
-//   CallGuest<&F>(args...)      the same, then the lazy-invalidation check
+//   CallGuest<&F>(args...)      the same through the engine's guest-call
+//                               entry with a lazy frame state (stack walks
+//                               see this activation), then the
+//                               lazy-invalidation check
 //   CallDirect(call, args)      call_target @(call's current target), then
 //                               the pending-exception and validity checks
 //   AndThen(a, rest)            br a -> rest(), else false (short circuit)
 //   AssumptionValid(a)          constant; the code depends on `a`
-//   TransferToInterpreterIf(c)  guard !c (the reason names the deopt)
+//   TransferToInterpreter()     deopt, keep_code (the code stays installed)
+//   TransferToInterpreterAndInvalidate()  deopt (the code is dropped)
+//   TransferToInterpreterIf(c)  guard !c, keep_code (the reason names the
+//                               deopt)
 //   LoadField(v, &C::m)         load at offsetof(C, m) from v's payload
 //   C++ constants (cache data)  constants (compilation-final state)
 
@@ -162,7 +168,6 @@ class PeContext {
     b().Store(value.payload, base, offset);
     b().Store(value.tag, base, offset + 8);
   }
-
   // base + index * sizeof(Value), computed in i64 (a guard has checked the
   // bounds); the base stays live beside it, so the collector sees the block.
   V LoadValueAt(ir::Value* base, Long index) {
@@ -185,7 +190,14 @@ class PeContext {
 
   // ---- control
   void RewriteOn(Bool condition) { pe_.Speculate(Not(condition), "rewrite"); }
-  void TransferToInterpreter() { pe_.Deopt("transferToInterpreter"); }
+  // Truffle's transferToInterpreter(): this activation continues in the
+  // interpreter and the code stays installed (no re-profiling, no deopt
+  // cycle). For paths that are rare but legitimate, not wrong guesses.
+  void TransferToInterpreter() {
+    pe_.Deopt("transferToInterpreter", ir::DeoptAction::kKeepCode);
+  }
+  // A wrong guess: deoptimizes and invalidates the code (the target
+  // re-profiles and may compile again).
   void TransferToInterpreterAndInvalidate() {
     pe_.Deopt("transferToInterpreterAndInvalidate");
   }
@@ -195,8 +207,9 @@ class PeContext {
   // `assumption->IsValid()`. Returns whether it is valid at compile time.
   bool Assume(runtime::Assumption* assumption) { return pe_.Assume(assumption); }
 
+  // TransferToInterpreter() where `condition` holds: non-invalidating.
   void TransferToInterpreterIf(Bool condition, std::string reason) {
-    pe_.Speculate(Not(condition), std::move(reason));
+    pe_.Speculate(Not(condition), std::move(reason), ir::DeoptAction::kKeepCode);
   }
   // Valid now: the constant true, and this code depends on the assumption.
   // Invalid: the constant false, and no dependency (an invalid dependency
@@ -220,16 +233,21 @@ class PeContext {
   // once) or invalidate this code (checked after the call, resuming after
   // it). A callee that reads its caller's frame sees this activation
   // through the call's lazy frame state (engine/runtime/compiled_frames.h;
-  // x86_64 and the IR tier). One that writes it cannot be called from
-  // compiled code yet: the compilation bails out.
+  // x86_64 and the IR tier). One that writes it (SL's helloEqualsWorld)
+  // needs a frame it can write: compiled code transfers to the interpreter
+  // right before the call, keeping the code (TransferToInterpreter), and
+  // the interpreter makes the call on its own frame and finishes the
+  // activation. Compiled frames are not written back (TODO(#6): a callee
+  // writing through the stack walk, then deoptimizing the caller after
+  // the call with the written locals, would keep the caller compiled up to
+  // the call).
   V CallDirect(DirectCallNode* call, absl::Span<const V> arguments) {
     CallTarget* target = call->current_call_target();
     // OSR code runs on the interpreter's own frame and keeps it current
-    // around calls (BeforeCall/AfterCall): such a callee sees real values.
+    // around calls (BeforeCall/AfterCall): such a callee writes real slots.
     if (target->root_node()->WritesCallerFrame() && !pe_.osr()) {
-      pe_.Bailout(absl::StrCat("calls ", target->name(),
-                               ", which writes its caller's frame (TODO(#6): "
-                               "frames of compiled code are not written back)"));
+      pe_.Deopt(absl::StrCat("calls ", target->name(), ", which writes its caller's frame"),
+                ir::DeoptAction::kKeepCode);
       return Unreachable();
     }
     std::vector<ir::Value*> operands;
@@ -360,13 +378,38 @@ class PeContext {
   auto EmitCallAs(const std::string& name, bool may_run_guest_code, Args... args) {
     using Traits = runtime_call_internal::Traits<F>;
     using R = typename Traits::Result;
-    const ir::RuntimeFunction* function =
-        RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);
     std::vector<ir::Value*> operands;
     (AddOperand(operands, args), ...);
-    if (may_run_guest_code) pe_.BeforeCall();
-    std::vector<ir::Value*> results = b().CallRuntime(function, operands);
-    if (may_run_guest_code) pe_.AfterCall();
+    std::vector<ir::Value*> results;
+    bool emitted = false;
+    if constexpr (Traits::kWords <= kGuestCallMaxWords) {
+      if (may_run_guest_code && !pe_.osr() && GuestCallEntry() != nullptr) {
+        // Through the engine's guest-call entry (runtime_call.h), with the
+        // lazy frame state: a stack walk while F runs lists this activation
+        // (engine/runtime/compiled_frames.h). OSR code keeps the
+        // interpreter's frame current instead (BeforeCall/AfterCall).
+        std::vector<ir::Value*> words = {
+            b().PConst(reinterpret_cast<uint64_t>(&Traits::Invoke))};
+        for (ir::Value* operand : operands) {
+          words.push_back(operand->type() == ir::Type::kI1
+                              ? b().Convert(ir::Opcode::kZext, ir::Type::kI64, operand)
+                              : operand);
+        }
+        results = b().CallRuntime(GuestRuntimeCall<F>(pe_.runtime(), name), words,
+                                  pe_.LazyFrameState());
+        emitted = true;
+      }
+    }
+    if (!emitted) {
+      // F directly: calls that run no guest code, OSR code's, and guest
+      // calls with more argument words than the entry passes (TODO(#6):
+      // stack walks do not see their caller; SL has none).
+      const ir::RuntimeFunction* function =
+          RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);
+      if (may_run_guest_code) pe_.BeforeCall();
+      results = b().CallRuntime(function, operands);
+      if (may_run_guest_code) pe_.AfterCall();
+    }
     if constexpr (std::is_same_v<R, Value>) {
       V result = pe_.PropagatePendingException(V{results[0], results[1]});
       return may_run_guest_code ? pe_.CheckValidAfterCall(result) : result;

@@ -1,5 +1,6 @@
 #include "engine/pe/runtime_call.h"
 
+#include <atomic>
 #include <mutex>
 
 #include "absl/container/flat_hash_map.h"
@@ -18,6 +19,15 @@ absl::flat_hash_map<const ir::RuntimeFunction*, RuntimeInvoker>& Invokers() {
 }
 
 }  // namespace
+
+namespace {
+std::atomic<const void*> guest_call_entry{nullptr};
+}  // namespace
+
+void SetGuestCallEntry(const void* entry) {
+  guest_call_entry.store(entry, std::memory_order_release);
+}
+const void* GuestCallEntry() { return guest_call_entry.load(std::memory_order_acquire); }
 
 RuntimeInvoker FindInvoker(const ir::RuntimeFunction* function) {
   std::lock_guard<std::mutex> guard(InvokersLock());

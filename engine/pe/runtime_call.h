@@ -90,6 +90,8 @@ template <typename R, typename... P, R (*F)(P...)>
 struct Traits<F> {
   using Result = R;
   using Params = std::tuple<std::decay_t<P>...>;
+  // 64-bit words the arguments take (a Value two, anything else one).
+  static constexpr int kWords = (0 + ... + Arg<std::decay_t<P>>::kWords);
 
   static ir::RuntimeSignature Signature() {
     ir::RuntimeSignature signature;
@@ -181,6 +183,62 @@ template <auto F>
 const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
                                        ir::RuntimeEffects effects) {
   return RuntimeCall<F>(registry, effects, runtime_call_internal::FunctionName<F>());
+}
+
+// ---- guest calls that stack walks see through
+//
+// A runtime call that may run guest code (PeContext::CallGuest) goes
+// through the engine's guest-call entry rather than to F directly, so that
+// a stack walk while F runs lists the compiled caller
+// (engine/runtime/compiled_frames.h). Compiled code calls
+//
+//   entry(invoker, w0, ..., w4) -> (result words), with the lazy frame state
+//
+// where `invoker` is F's RuntimeInvoker and w0.. F's argument words (at
+// most kGuestCallMaxWords: what the argument registers hold besides the
+// invoker; unused ones are undefined). The entry makes the caller's
+// compiled frames visible to stack walks, runs invoker(words, results) and
+// returns results[0] and results[1]. In the IR tier the function's invoker
+// runs F's invoker on the words, and the tier lists the activation itself.
+inline constexpr int kGuestCallMaxWords = 5;
+// Set by the engine (Engine::Create); null until then, and then guest calls
+// go to F directly (stack walks do not see the caller).
+void SetGuestCallEntry(const void* entry);
+const void* GuestCallEntry();
+
+namespace runtime_call_internal {
+template <auto F>
+void GuestInvoke(absl::Span<const int64_t> words, int64_t* results) {
+  Traits<F>::Invoke(words.subspan(1), results);  // words[0] is the invoker
+}
+}  // namespace runtime_call_internal
+
+// Registers the guest-call entry for F as `<name>[guest]`: parameters a ptr
+// (the invoker) and F's, with a bool widened to i64 (compiled code passes
+// whole words); F's results. Requires GuestCallEntry().
+template <auto F>
+const ir::RuntimeFunction* GuestRuntimeCall(ir::RuntimeRegistry& registry,
+                                            const std::string& name) {
+  using Traits = runtime_call_internal::Traits<F>;
+  static_assert(Traits::kWords <= kGuestCallMaxWords, "too many argument words");
+  ir::RuntimeFunction function;
+  function.name = absl::StrCat(name, "[guest]");
+  function.address = GuestCallEntry();
+  ir::RuntimeSignature signature = Traits::Signature();
+  for (ir::Type& type : signature.params) {
+    if (type == ir::Type::kI1) type = ir::Type::kI64;
+  }
+  signature.params.insert(signature.params.begin(), ir::Type::kPtr);
+  function.signature = std::move(signature);
+  function.effects = ir::RuntimeEffects::kNoDeopt;
+  absl::StatusOr<const ir::RuntimeFunction*> registered = registry.Register(function);
+  if (!registered.ok()) {
+    function.name = absl::StrCat(name, "@", reinterpret_cast<uintptr_t>(F), "[guest]");
+    registered = registry.Register(std::move(function));
+  }
+  const ir::RuntimeFunction* result = registered.value();
+  RegisterInvoker(result, &runtime_call_internal::GuestInvoke<F>);
+  return result;
 }
 
 }  // namespace morel::pe

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,38 @@ MorelCallWithCompiledCallerRegisters:
   ret
   .cfi_endproc
   .size MorelCallWithCompiledCallerRegisters, .-MorelCallWithCompiledCallerRegisters
+)");
+
+// The guest-call entry (pe::GuestCallEntry): rdi = invoker, rsi, rdx, rcx,
+// r8, r9 = the argument words. The same frame as above; `captured` goes to
+// MorelGuestCallFromCompiled as its seventh argument, on the stack (entry
+// rsp = 8 mod 16, six pushes, so the call is aligned).
+asm(R"(
+  .text
+  .p2align 4
+  .globl MorelCallGuestFromCompiled
+  .hidden MorelCallGuestFromCompiled
+  .type MorelCallGuestFromCompiled, @function
+MorelCallGuestFromCompiled:
+  .cfi_startproc
+  pushq %rbp
+  .cfi_def_cfa_offset 16
+  .cfi_offset %rbp, -16
+  movq %rsp, %rbp
+  .cfi_def_cfa_register %rbp
+  pushq %r15
+  pushq %r14
+  pushq %r13
+  pushq %r12
+  pushq %rbx
+  movq %rsp, %rax
+  pushq %rax
+  call MorelGuestCallFromCompiled
+  leave
+  .cfi_def_cfa %rsp, 8
+  ret
+  .cfi_endproc
+  .size MorelCallGuestFromCompiled, .-MorelCallGuestFromCompiled
 )");
 
 namespace {
@@ -138,6 +171,27 @@ bool NativeSegment::ForEachFrame(const FrameVisitor& visit) const {
 #endif
   return true;
 }
+
+extern "C" codegen::ValuePair MorelGuestCallFromCompiled(pe::RuntimeInvoker invoker, int64_t w0,
+                                                         int64_t w1, int64_t w2, int64_t w3,
+                                                         int64_t w4, const uint64_t* captured) {
+  std::optional<NativeSegment> segment;
+  if (captured != nullptr) segment.emplace(captured);
+  // On the native stack, which the collector scans.
+  const int64_t words[pe::kGuestCallMaxWords] = {w0, w1, w2, w3, w4};
+  int64_t results[2] = {0, 0};
+  invoker(absl::Span<const int64_t>(words, pe::kGuestCallMaxWords), results);
+  return codegen::ValuePair{static_cast<uint64_t>(results[0]), static_cast<uint64_t>(results[1])};
+}
+
+#if !defined(__x86_64__)
+// Other hosts: no captured registers (NativeSegment lists nothing there).
+extern "C" codegen::ValuePair MorelCallGuestFromCompiled(pe::RuntimeInvoker invoker, int64_t w0,
+                                                         int64_t w1, int64_t w2, int64_t w3,
+                                                         int64_t w4) {
+  return MorelGuestCallFromCompiled(invoker, w0, w1, w2, w3, w4, nullptr);
+}
+#endif
 
 bool VisitDeoptFrames(absl::Span<const ir::DeoptFrame> frames, const FrameVisitor& visit) {
   for (const ir::DeoptFrame& frame : frames) {

@@ -12,7 +12,11 @@
 //    `CallWithCompiledCallerRegisters`, which captures the callee-saved
 //    registers as the compiled caller left them;
 //  - DeoptHandler (a compiled activation deoptimizes and the interpreter
-//    finishes it: its compiled callers stay compiled).
+//    finishes it: its compiled callers stay compiled);
+//  - the guest-call entry (MorelCallGuestFromCompiled below): compiled
+//    code's runtime calls that may run guest code (PeContext::CallGuest,
+//    e.g. SL's indirect calls) go through it with the call's lazy frame
+//    state, capturing the callee-saved registers like the stub above.
 // The compiled->compiled fast path (Dispatch tail-jumping into a compiled
 // callee) pushes nothing.
 //
@@ -32,11 +36,12 @@
 // the captured values pass through it); a second C++ frame in a row ends the
 // segment (the interpreter's entry into compiled code, or OSR's).
 //
-// Not covered yet (TODO(#6)): runtime calls that may run guest code
-// (`PeContext::CallGuest`, e.g. SL's indirect calls) and the stack-overflow
-// handler push no segment, so compiled frames above them are not listed;
-// frames are read-only (a callee that writes its caller's frame still makes
-// the compilation bail out).
+// Not covered yet (TODO(#6)): the stack-overflow handler and guest calls
+// with more argument words than the entry passes (none in SL) push no
+// segment, so compiled frames above them are not listed; frames are
+// read-only (compiled code transfers to the interpreter before calling a
+// root that writes its caller's frame: PeContext::CallDirect, SL's
+// InvokeIndirect).
 
 #include <cstdint>
 #include <vector>
@@ -44,6 +49,7 @@
 #include "absl/types/span.h"
 #include "engine/codegen/backend.h"
 #include "engine/ir/deopt_frame.h"
+#include "engine/pe/runtime_call.h"
 #include "nodes/frame_walk.h"
 
 namespace morel::runtime {
@@ -99,6 +105,21 @@ using CapturedRegistersFn = codegen::ValuePair (*)(void* a0, const void* a1, int
 extern "C" codegen::ValuePair MorelCallWithCompiledCallerRegisters(void* a0, const void* a1,
                                                                    int64_t a2,
                                                                    CapturedRegistersFn fn);
+
+// The guest-call entry (engine/pe/runtime_call.h, pe::GuestCallEntry; the
+// engine sets it): compiled code calls it for PeContext::CallGuest with F's
+// invoker and argument words and the call's lazy frame state. An assembly
+// stub on x86_64 that captures the callee-saved registers as the compiled
+// caller left them (as MorelCallWithCompiledCallerRegisters does) and calls
+// MorelGuestCallFromCompiled, which pushes a NativeSegment for the compiled
+// frames above while invoker(words, results) runs F.
+extern "C" codegen::ValuePair MorelCallGuestFromCompiled(pe::RuntimeInvoker invoker, int64_t w0,
+                                                         int64_t w1, int64_t w2, int64_t w3,
+                                                         int64_t w4);
+// `captured`: as for CapturedRegistersFn, or null (no segment).
+extern "C" [[gnu::visibility("hidden")]] codegen::ValuePair MorelGuestCallFromCompiled(
+    pe::RuntimeInvoker invoker, int64_t w0, int64_t w1, int64_t w2, int64_t w3, int64_t w4,
+    const uint64_t* captured);
 
 }  // namespace morel::runtime
 

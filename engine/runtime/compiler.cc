@@ -1,9 +1,11 @@
 #include "engine/runtime/compiler.h"
 
+#include <iostream>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/ir/interpreter.h"
+#include "engine/ir/printer.h"
 #include "engine/opt/pass_registry.h"
 #include "engine/opt/pipeline_options.h"
 #include "engine/opt/standard_passes.h"
@@ -22,7 +24,7 @@ namespace morel::runtime {
 
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
-    uint64_t* rewrite_count) {
+    uint64_t* rewrite_count, std::ostream* diagnostic_dump) {
   pe::PartialEvaluator::Options pe_options;
   pe_options.deopt_every_n = engine.config().deopt_every_n();
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
@@ -37,17 +39,37 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     pe::PartialEvaluator evaluator(target, runtime, pe_options);
     compilation = evaluator.Run();
   }
-  if (!compilation.ok()) return compilation.status();
+  if (!compilation.ok()) {
+    if (diagnostic_dump != nullptr) {
+      *diagnostic_dump << ";; partial evaluation failed: " << compilation.status().message()
+                       << "\n";
+    }
+    return compilation.status();
+  }
   opt::PassRegistry registry;
   opt::RegisterStandardPasses(registry);
   absl::StatusOr<opt::PipelineOptions> options =
       opt::PipelineOptionsFromConfig(engine.config(), registry);
   if (!options.ok()) return options.status();
+  if (diagnostic_dump != nullptr) {
+    options->dump_ir = {"all"};
+    options->verify_ir = true;
+    options->dump_stream = diagnostic_dump;
+  }
   absl::StatusOr<std::unique_ptr<opt::Pipeline>> pipeline =
       opt::BuildDefaultPipeline(*options);
   if (!pipeline.ok()) return pipeline.status();
+  if (options->ShouldDump("pe")) {
+    std::ostream& dump = options->dump_stream != nullptr ? *options->dump_stream : std::cerr;
+    dump << ";; IR after pe\n" << ir::PrintFunction(*(*compilation)->function);
+  }
   absl::StatusOr<bool> changed = (*pipeline)->Run(*(*compilation)->function);
-  if (!changed.ok()) return changed.status();
+  if (!changed.ok()) {
+    if (diagnostic_dump != nullptr) {
+      *diagnostic_dump << ";; optimization failed: " << changed.status().message() << "\n";
+    }
+    return changed.status();
+  }
   return compilation;
 }
 
@@ -65,9 +87,16 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   ir::InterpreterOptions options;
   options.max_steps = INT64_MAX;
   options.value_table = absl::MakeSpan(table.data(), table_size);
-  options.call_runtime = [in_flight](const ir::RuntimeFunction& function,
-                                     absl::Span<const int64_t> args)
+  // The call's lazy frame state while the callee runs: stack walks list
+  // this activation with its current locals (compiled_frames.h). Calls
+  // that may run guest code carry one (call_target, and runtime calls
+  // through the guest-call entry, pe::GuestRuntimeCall).
+  const std::vector<ir::DeoptFrame>* lazy_frames = nullptr;
+  options.lazy_frames = &lazy_frames;
+  options.call_runtime = [in_flight, &lazy_frames](const ir::RuntimeFunction& function,
+                                                   absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> {
+    InterpretedIrSegment segment(lazy_frames);
     pe::RuntimeInvoker invoker = pe::FindInvoker(&function);
     if (invoker == nullptr) {
       return absl::InternalError(absl::StrCat("no invoker for ", function.name));
@@ -77,10 +106,6 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
     invoker(args, in_flight);
     return std::vector<int64_t>(in_flight, in_flight + count);
   };
-  // The call's lazy frame state while the callee runs: stack walks list
-  // this activation with its current locals (compiled_frames.h).
-  const std::vector<ir::DeoptFrame>* lazy_frames = nullptr;
-  options.lazy_frames = &lazy_frames;
   options.call_target = [in_flight, &lazy_frames](int64_t id, absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> {
     InterpretedIrSegment segment(lazy_frames);
@@ -115,12 +140,13 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   // The engine may drop this code object meanwhile; nothing of it is used
   // after the call.
   return ResumeInInterpreter(engine_, target, *compilation_, result->frames.front(),
-                             result->reason, arguments);
+                             result->reason, result->action, arguments);
 }
 
 Value ResumeInInterpreter(Engine& engine, CallTarget& target,
                           const pe::Compilation& compilation, const ir::DeoptFrame& deopt,
-                          const std::string& reason, absl::Span<const Value> arguments) {
+                          const std::string& reason, ir::DeoptAction action,
+                          absl::Span<const Value> arguments) {
   const pe::ResumeTemplate& resume =
       compilation.resume_templates[static_cast<size_t>(deopt.resume_point)];
   std::vector<ResumeEntry> path;
@@ -145,7 +171,7 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
       engine.OnInvalidatedCodeDeoptimized(target, reason);
     } else {
       engine.OnDeoptimized(target, reason,
-                           resume.path.empty() ? nullptr : resume.path.back().node);
+                           resume.path.empty() ? nullptr : resume.path.back().node, action);
     }
   };
   if (root->CompiledTreeRoot() != root) {

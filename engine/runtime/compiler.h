@@ -11,6 +11,7 @@
 // (engine/runtime/native_tier.h) runs machine code.
 
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -38,18 +39,23 @@ class IrTierCode : public InstalledCode {
 
 // Finishes `target`'s activation in the interpreter from a deoptimization
 // frame of compiled code (`compilation`'s resume templates), after telling
-// the engine (which drops the code). Returns the activation's result.
+// the engine (Engine::OnDeoptimized: which drops the code unless `action`
+// is kKeepCode). Returns the activation's result.
 Value ResumeInInterpreter(Engine& engine, CallTarget& target,
                           const pe::Compilation& compilation, const ir::DeoptFrame& deopt,
-                          const std::string& reason, absl::Span<const Value> arguments);
+                          const std::string& reason, ir::DeoptAction action,
+                          absl::Span<const Value> arguments);
 
 // Partially evaluates and optimizes `target`. Unimplemented: a construct
 // the partial evaluator cannot compile (the reason names it). Partial
 // evaluation holds the root's lock, so it sees one consistent tree;
-// `rewrite_count` receives the root's rewrite count of that tree.
+// `rewrite_count` receives the root's rewrite count of that tree. With a
+// `diagnostic_dump` (CompilationFailureAction=Diagnose), the IR after
+// partial evaluation and after every pass is verified and printed there,
+// and so is the reason of a failure.
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
-    uint64_t* rewrite_count = nullptr);
+    uint64_t* rewrite_count = nullptr, std::ostream* diagnostic_dump = nullptr);
 
 }  // namespace morel::runtime
 

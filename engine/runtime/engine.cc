@@ -1,11 +1,15 @@
 #include "engine/runtime/engine.h"
 
 #include <algorithm>
+#include <fstream>
+#include <filesystem>
+#include <atomic>
 #include <climits>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/match.h"
@@ -13,8 +17,12 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/container/flat_hash_map.h"
+#include "engine/opt/pass_registry.h"
+#include "engine/opt/pipeline_options.h"
 #include "engine/runtime/assumption.h"
 #include "engine/runtime/compiler.h"
+#include "engine/runtime/compiled_frames.h"
+#include "engine/pe/runtime_call.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/native_tier.h"
 
@@ -42,7 +50,22 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
           absl::StrCat("option engine.BackendPlugin: ", loaded.message()));
     }
   }
+  {
+    // Pass names (DumpIR, DisablePasses) are checked against the pass
+    // registry now, not at the first compilation.
+    const opt::PassRegistry& registry = opt::PassRegistry::Standard();
+    absl::StatusOr<opt::PipelineOptions> pipeline =
+        opt::PipelineOptionsFromConfig(config, registry);
+    if (!pipeline.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("option engine.", pipeline.status().message(),
+                                                     "; passes: ",
+                                                     absl::StrJoin(registry.names(), ", ")));
+    }
+  }
   heap::Initialize();
+  // Compiled code's guest runtime calls go through the entry that keeps
+  // their compiled callers visible to stack walks (compiled_frames.h).
+  pe::SetGuestCallEntry(reinterpret_cast<const void*>(&MorelCallGuestFromCompiled));
   return std::unique_ptr<Engine>(new Engine(std::move(config), *std::move(log)));
 }
 
@@ -282,6 +305,31 @@ std::string Engine::QueueColumn(const CompileQueue::QueueState& state) const {
       std::string(35, ' '));
 }
 
+void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure) {
+  static std::atomic<int> counter{0};
+  std::string name;
+  for (char c : target.name()) name += absl::ascii_isalnum(c) || c == '-' ? c : '_';
+  std::filesystem::path directory = std::filesystem::path(config_.dump_path()) / "diagnostics";
+  std::filesystem::path path =
+      directory / absl::StrCat(name, "-", counter.fetch_add(1) + 1, ".txt");
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  std::ofstream out(path);
+  if (error || !out) {
+    log_->Log(absl::StrCat("Cannot write the diagnostics of ", target.name(), " to '",
+                           path.string(), "'"));
+    return;
+  }
+  out << ";; compilation of " << target.name() << " failed: " << failure.message() << "\n";
+  // The same compilation again, verified and dumped pass by pass (a
+  // failure that depends on timing, e.g. a rewrite, may not repeat).
+  absl::StatusOr<std::unique_ptr<pe::Compilation>> again =
+      CompileToIr(*this, target, runtime_functions_, nullptr, &out);
+  if (again.ok()) out << ";; partial evaluation and optimization succeeded this time\n";
+  log_->Log(absl::StrCat("Diagnostic output of the failed compilation of ", target.name(),
+                         " saved in '", path.string(), "'"));
+}
+
 void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
   CompilationState* state;
   uint64_t epoch;
@@ -306,6 +354,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
                              "|Reason: ", status.message(), "|UTC ", UtcNow(), "|Src ",
                              SourceColumn(target)));
     }
+    if (action == config::EngineConfig::Diagnose) WriteDiagnostics(target, status);
     if (action == config::EngineConfig::ExitVM) {
       log_->Log("Exiting VM due to engine.CompilationFailureAction=ExitVM");
       std::fflush(nullptr);
@@ -409,7 +458,19 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
 }
 
 void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
-                           const Node* location) {
+                           const Node* location, ir::DeoptAction action) {
+  if (action == ir::DeoptAction::kKeepCode) {
+    // Truffle's transferToInterpreter(): the code stays (and so does the
+    // profile); a recompilation would produce the same code, so this is no
+    // deopt cycle either.
+    if (config_.trace_compilation()) {
+      log_->Log(absl::StrCat("opt deopt  ", TargetColumn(target), "|Invalidated false|",
+                             std::string(108, ' '), "|UTC ", UtcNow(), "|Src ",
+                             SourceColumn(target), "|Reason ",
+                             reason.empty() ? "unknown" : reason));
+    }
+    return;
+  }
   target.set_installed_code(nullptr);
   target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
   {

@@ -21,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/config/engine_config.pb.h"
+#include "engine/ir/frame_state.h"
 #include "engine/ir/runtime_function.h"
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
@@ -76,10 +77,15 @@ class Engine : public NodeRuntime {
   int OsrPollMask() override;
   bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) override;
   // Compiled code of `target` deoptimized at `location` (the innermost node
-  // of the frame state, if known): the code is dropped, the target goes
-  // back to the interpreter, re-profiles and may compile again.
+  // of the frame state, if known). kInvalidate (a failed speculation,
+  // transferToInterpreterAndInvalidate): the code is dropped, the target
+  // goes back to the interpreter, re-profiles and may compile again; the
+  // deopt counts toward deopt-cycle detection; traced `|Invalidated  true|`.
+  // kKeepCode (transferToInterpreter): only this activation left the code,
+  // which stays installed; nothing is counted; traced `|Invalidated false|`.
   void OnDeoptimized(CallTarget& target, const std::string& reason,
-                     const Node* location = nullptr);
+                     const Node* location = nullptr,
+                     ir::DeoptAction action = ir::DeoptAction::kInvalidate);
   // Blocks until no compilation is queued or running (tests, benchmarks).
   void WaitForCompilations();
   // Tests: runs on the compiling thread after partial evaluation and
@@ -128,6 +134,10 @@ class Engine : public NodeRuntime {
   std::string QueueColumn(const CompileQueue::QueueState& state) const;
   // TraceCompilationDetails lines.
   void LogQueued(const CallTarget& target, const CompileQueue::QueueState& state);
+  // CompilationFailureAction=Diagnose: compiles `target` again with every IR
+  // dump and the verifier on, into <DumpPath>/diagnostics/<name>-<n>.txt
+  // headed by `failure`, and logs where.
+  void WriteDiagnostics(CallTarget& target, const absl::Status& failure);
   void LogStart(const CallTarget& target, const CompileQueue::Start& start);
   // Detaches `target`'s code, lets it re-profile, traces `opt inval.`.
   void DropCode(CallTarget& target, absl::string_view reason);

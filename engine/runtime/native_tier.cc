@@ -1,16 +1,20 @@
 #include "engine/runtime/native_tier.h"
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
+#include <string>
 #include <map>
 #include <mutex>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/compiled_frames.h"
 #include "engine/runtime/compiler.h"
@@ -162,7 +166,7 @@ codegen::ValuePair DeoptHandler(uint64_t id, uint64_t* saved_regs, uint8_t* fram
     // stack walks from the resumed activation materialize them.
     NativeSegment segment(frame_pointer, saved_regs, code);
     return ResumeInInterpreter(code->engine(), *target, code->compilation(), frame,
-                               decoded->reason, {});
+                               decoded->reason, decoded->action, {});
   }));
 }
 
@@ -200,6 +204,33 @@ absl::StatusOr<NativeTier*> NativeTier::Get(const std::string& name) {
   return tier;
 }
 
+namespace {
+
+// --engine.DumpIR=asm (or all).
+bool DumpsMachineCode(const config::EngineConfig& config) {
+  for (absl::string_view name : absl::StrSplit(config.dump_ir(), ',')) {
+    if (name == "asm" || name == "all") return true;
+  }
+  return false;
+}
+
+// --engine.PerfMap: perf's JIT symbol file, one "<hex start> <hex size>
+// <name>" line per code region, appended as code is installed.
+void WritePerfMapEntry(const codegen::CodeRegion& region, const std::string& name) {
+  static std::mutex lock;
+  static std::FILE* file = nullptr;
+  std::lock_guard<std::mutex> guard(lock);
+  if (file == nullptr) {
+    file = std::fopen(absl::StrCat("/tmp/perf-", getpid(), ".map").c_str(), "a");
+    if (file == nullptr) return;
+  }
+  std::fprintf(file, "%lx %zx %s\n", reinterpret_cast<unsigned long>(region.start),
+               region.size, name.c_str());
+  std::fflush(file);
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
     Engine& engine, std::unique_ptr<pe::Compilation> compilation) {
   codegen::NativeCompileOptions options;
@@ -230,6 +261,15 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   absl::StatusOr<codegen::CompiledFunction> compiled =
       codegen::CompileFunction(*compilation->function, *backend_, Cache(), options);
   if (!compiled.ok()) return compiled.status();
+  const std::string name = compilation->target->name();
+  if (engine.config().perf_map()) WritePerfMapEntry(compiled->code.region, name);
+  if (DumpsMachineCode(engine.config())) {
+    absl::StatusOr<std::string> text = backend_->Disassemble(
+        absl::MakeConstSpan(compiled->code.region.start, compiled->code.region.size),
+        reinterpret_cast<uint64_t>(compiled->code.region.start));
+    std::cerr << ";; machine code of " << name << "\n"
+              << (text.ok() ? *text : std::string(text.status().message())) << "\n";
+  }
   auto code = std::make_unique<NativeCode>(engine, std::move(compilation), *std::move(compiled));
   std::lock_guard<std::mutex> guard(RegionsLock());
   Regions()[code->compiled().code.region.start] = code.get();

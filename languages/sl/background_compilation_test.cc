@@ -6,6 +6,9 @@
 // under --config=tsan.
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -182,6 +185,33 @@ TEST_F(BackgroundCompilationTest, CompilationFailureActionThrowRaisesToTheCaller
   // Permanent: the next call runs in the interpreter.
   EXPECT_EQ(Add(Value::Long(1), Value::Long(2)), "3");
   EXPECT_EQ(LogLines("opt failed").size(), 1u) << Log();
+}
+
+TEST_F(BackgroundCompilationTest, CompilationFailureActionDiagnoseWritesDumps) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  std::string dumps = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/diagnose_dumps");
+  config::EngineConfig config;
+  config.set_background_compilation(false);
+  config.set_compile_immediately(true);
+  config.set_maximum_compilations(0);
+  config.set_compilation_failure_action(config::EngineConfig::Diagnose);
+  config.set_dump_path(dumps);
+  Start(config);
+  EXPECT_THROW(Add(Value::Long(1), Value::Long(2)), runtime::OptimizationFailedError);
+  std::vector<std::string> saved = LogLines("Diagnostic output of the failed compilation of add");
+  ASSERT_EQ(saved.size(), 1u) << Log();
+  std::string path = dumps + "/diagnostics/add-";
+  ASSERT_TRUE(absl::StrContains(saved[0], "saved in '" + path)) << saved[0];
+  std::string file = saved[0].substr(saved[0].find(path));
+  file = file.substr(0, file.find('\''));
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(absl::StartsWith(
+      text, ";; compilation of add failed: Maximum compilation count 0 reached.\n"))
+      << text;
+  EXPECT_TRUE(absl::StrContains(text, ";; IR after pe\n")) << text;
+  EXPECT_TRUE(absl::StrContains(text, ";; IR after dce")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "func @add")) << text;
 }
 
 TEST_F(BackgroundCompilationTest, ThrowWithBackgroundCompilationOnlyWarns) {

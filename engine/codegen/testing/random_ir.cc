@@ -153,7 +153,10 @@ class Generator {
         break;
       case 11: {  // a guard: mostly holds
         Value* c = Pick(0, 3) != 0 ? b.ICmp(ir::Cond::kNe, Any(ints_), b.I64(12345)) : Bool();
-        b.Guard(c, State(ir::DeoptKind::kEager), "guard " + std::to_string(resume_));
+        // Both deopt actions, alternating (no draw: the programs stay the same).
+        const ir::DeoptAction action =
+            resume_ % 2 != 0 ? ir::DeoptAction::kKeepCode : ir::DeoptAction::kInvalidate;
+        b.Guard(c, State(ir::DeoptKind::kEager), "guard " + std::to_string(resume_), action);
         break;
       }
       case 12:

@@ -22,9 +22,9 @@ Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> arg
   return node->indirect_call()->Call(target, args);
 }
 
-bool CalleeInspectsCallerFrame(Value callee) {
+bool CalleeWritesCallerFrame(Value callee) {
   CallTarget* target = callee.As<SLFunction>()->call_target();
-  return target != nullptr && target->root_node()->InspectsCallerFrame();
+  return target != nullptr && target->root_node()->WritesCallerFrame();
 }
 
 Value SLInvokeNode::Execute(Frame& frame) {

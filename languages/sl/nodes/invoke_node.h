@@ -20,12 +20,15 @@
 // In compiled code (engine/pe) both specializations are calls: InvokeDirect
 // a call_target to the entry's current target (CallDirect), InvokeIndirect a
 // runtime call of CallIndirect with the arguments as a span. A callee that
-// writes its caller's frame (helloEqualsWorld) cannot run under a compiled
-// caller yet (TODO(#6): compiled frames are not written back): a direct call
-// to one bails out of compilation. An indirect call to any callee that
-// inspects its caller's frame goes back to the interpreter first (TODO(#6):
-// runtime calls push no compiled segment, engine/runtime/compiled_frames.h,
-// so a reader would not see the compiled caller).
+// writes its caller's frame (helloEqualsWorld) needs an interpreter frame
+// (compiled frames are not written back, TODO(#6)): compiled code transfers
+// to the interpreter right before a direct call to one, keeping the code
+// (CallDirect), and the interpreter makes the call; an indirect call to one
+// transfers to the interpreter first too, also keeping the code. A callee
+// that only reads its caller's frame (stacktrace) sees the compiled caller
+// either way: through the call_target's lazy frame state, or through the
+// guest-call entry's segment for CallIndirect (CallGuest;
+// engine/runtime/compiled_frames.h).
 //
 // Reports polymorphism (splitting) when the cache gains an entry or goes
 // indirect: a split copy of the enclosing function per call site keeps its
@@ -48,9 +51,9 @@ class SLInvokeNode;
 // Calls the function `callee` (a Function value) through the node's
 // IndirectCallNode; "Undefined function: f" if it has no code.
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args);
-// Whether the function `callee` currently runs code that reads its caller's
-// frame.
-bool CalleeInspectsCallerFrame(Value callee);
+// Whether the function `callee` currently runs code that writes its
+// caller's frame.
+bool CalleeWritesCallerFrame(Value callee);
 
 struct InvokeDirect {
   static constexpr absl::string_view kName = "InvokeDirect";
@@ -91,11 +94,12 @@ struct InvokeIndirect {
   static typename C::V Body(C& c, SLInvokeNode& node, typename C::V callee,
                             absl::Span<const typename C::V> args) {
     if constexpr (!C::InInterpreter()) {
-      // TODO(#6): runtime calls push no compiled segment (so stacktrace would
-      // not see this caller) and compiled frames are not written back; until
-      // then the interpreter makes calls to stacktrace/helloEqualsWorld.
-      c.TransferToInterpreterIf(c.template Call<&CalleeInspectsCallerFrame>(callee),
-                                "callee inspects its caller's frame");
+      // Compiled frames are not written back (TODO(#6)): the interpreter
+      // makes calls to helloEqualsWorld. A non-invalidating transfer: the
+      // code stays for the other callees. (A reader such as stacktrace sees
+      // this activation: CallGuest passes its lazy frame state.)
+      c.TransferToInterpreterIf(c.template Call<&CalleeWritesCallerFrame>(callee),
+                                "callee writes its caller's frame");
     }
     return c.template CallGuest<&CallIndirect>(&node, callee, args);
   }

@@ -6,9 +6,10 @@
 // node with the values computed so far. Operators go through their
 // specializers with PeContext; the rest is control flow.
 //
-// Every SL node compiles. The one bailout left: a direct call to a builtin
-// that writes its caller's frame (helloEqualsWorld; PeContext::CallDirect,
-// TODO(#6)).
+// Every SL node compiles; nothing bails out. A direct call to a builtin
+// that writes its caller's frame (helloEqualsWorld) compiles to a transfer
+// to the interpreter, keeping the code (PeContext::CallDirect): the
+// interpreter makes that call.
 
 #include "absl/strings/str_cat.h"
 #include "engine/pe/pe_context.h"
