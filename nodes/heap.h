@@ -26,6 +26,11 @@ namespace morel::heap {
 // variables apply as usual.
 void Initialize();
 
+// The collector is Debian's libgc linked statically (third_party/
+// boehm_gc.BUILD): its thread-local free lists are then read through %fs
+// instead of a __tls_get_addr call per allocation (poly benchmark, CPU
+// time 240 -> 221 ms).
+//
 // Collectable memory that may contain pointers (scanned conservatively).
 void* AllocateTraced(size_t bytes);
 // Collectable memory that never contains pointers (strings, number limbs).

@@ -236,8 +236,8 @@ void PartialEvaluator::BeforeCall() {
   if (osr_) StoreOsrFrame(nullptr);
 }
 
-void PartialEvaluator::AfterCall() {
-  if (osr_) LoadOsrFrame();
+void PartialEvaluator::AfterCall(bool callee_may_write_frame) {
+  if (osr_ && callee_may_write_frame) LoadOsrFrame();
 }
 
 void PartialEvaluator::ExitOsr(int status) {

@@ -171,8 +171,12 @@ class PartialEvaluator {
   // read them). Nothing otherwise.
   void BeforeCall();
   // After such a call: in an OSR compilation, the locals are reloaded from
-  // the frame (a callee such as SL's helloEqualsWorld may write them).
-  void AfterCall();
+  // the frame if the callee may have written them (SL's helloEqualsWorld
+  // writes its caller's frame; only a direct call to a target whose root
+  // WritesCallerFrame() can reach the OSR frame itself: indirect calls to
+  // writers leave for the interpreter first, and a writer deeper down
+  // writes its own caller's frame). Otherwise the locals stay in SSA values.
+  void AfterCall(bool callee_may_write_frame = true);
   bool osr() const { return osr_; }
 
   // The innermost loop's continue (header) and break (exit) merges.

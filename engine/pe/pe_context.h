@@ -260,7 +260,7 @@ class PeContext {
     std::vector<ir::Value*> results = b().CallTarget(
         EncodeCallTargetId(target, static_cast<int>(arguments.size())), operands,
         {ir::Type::kI64, ir::Type::kI64}, pe_.osr() ? nullptr : pe_.LazyFrameState());
-    pe_.AfterCall();
+    pe_.AfterCall(target->root_node()->WritesCallerFrame());
     return pe_.CheckValidAfterCall(
         pe_.PropagatePendingException(V{results[0], results[1]}));
   }
