@@ -17,6 +17,9 @@ struct BuiltinSpec {
   bool inspects_caller_frame = false;
   // Writes it (helloEqualsWorld).
   bool writes_caller_frame = false;
+  // Runs guest code or redefines functions (eval, defineFunction, exit's
+  // shutdown hooks): compiled callers check for invalidation afterwards.
+  bool may_run_guest_code = false;
 };
 
 const std::vector<BuiltinSpec>& Builtins();

@@ -54,13 +54,17 @@ std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
   return BuildFunctionRoot(*context_, program_, function_index_);
 }
 
-Value SLBuiltinRootNode::Execute(Frame& frame) {
-  absl::Span<const Value> args = frame.arguments();
-  auto* padded = static_cast<Value*>(alloca(sizeof(Value) * (arity_ + 1)));
-  for (int i = 0; i < arity_; ++i) {
+Value SLBuiltinRootNode::Execute(Frame& frame) { return InvokeDirectly(frame.arguments()); }
+
+Value SLBuiltinRootNode::InvokeDirectly(absl::Span<const Value> args) const {
+  const int arity = arity_;
+  if (args.size() == static_cast<size_t>(arity)) return function_(*context_, args);
+  // On the native stack, where the collector sees the values.
+  auto* padded = static_cast<Value*>(alloca(sizeof(Value) * (arity + 1)));
+  for (int i = 0; i < arity; ++i) {
     padded[i] = static_cast<size_t>(i) < args.size() ? args[i] : NullValue();
   }
-  return function_(*context_, absl::Span<const Value>(padded, arity_));
+  return function_(*context_, absl::Span<const Value>(padded, arity));
 }
 
 }  // namespace morel::sl

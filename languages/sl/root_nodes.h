@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "languages/sl/nodes/invoke_node.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/parser/ast.h"
 #include "nodes/root_node.h"
@@ -48,23 +49,31 @@ using BuiltinFunction = Value (*)(SLContext& context, absl::Span<const Value> ar
 
 // A builtin (sl_spec §9): pads missing arguments with NULL and drops extra
 // ones before calling the C++ function. Internal: stack walks stop here.
-class SLBuiltinRootNode final : public RootNode {
+class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin {
  public:
   MOREL_NODE_KIND(SLBuiltinRootNode)
   SLBuiltinRootNode(std::string name, int arity, BuiltinFunction function,
                     SLContext* context, bool inspects_caller_frame = false,
-                    bool writes_caller_frame = false)
+                    bool writes_caller_frame = false, bool may_run_guest_code = false)
       : RootNode({}, std::move(name), nullptr),
         arity_(arity),
         function_(function),
         context_(context),
         inspects_caller_frame_(inspects_caller_frame || writes_caller_frame),
-        writes_caller_frame_(writes_caller_frame) {}
+        writes_caller_frame_(writes_caller_frame),
+        may_run_guest_code_(may_run_guest_code) {}
 
   Value Execute(Frame& frame) override;
   bool IsInternal() const override { return true; }
   bool InspectsCallerFrame() const override { return inspects_caller_frame_; }
   bool WritesCallerFrame() const override { return writes_caller_frame_; }
+  bool may_run_guest_code() const override { return may_run_guest_code_; }
+
+  // Runs the builtin on `args` (missing ones are NULL, extra ones ignored)
+  // without a frame of its own: what compiled callers do for builtins that
+  // do not inspect their caller's frame (a runtime call instead of a call
+  // through the builtin's call target and the interpreter).
+  Value InvokeDirectly(absl::Span<const Value> args) const override;
 
  private:
   int arity_;
@@ -72,6 +81,7 @@ class SLBuiltinRootNode final : public RootNode {
   SLContext* context_;
   bool inspects_caller_frame_;
   bool writes_caller_frame_;
+  bool may_run_guest_code_;
 };
 
 }  // namespace morel::sl

@@ -27,7 +27,8 @@ void SLContext::RegisterBuiltins() {
     auto root = std::make_unique<SLBuiltinRootNode>(builtin.name, builtin.arity,
                                                     builtin.function, this,
                                                     builtin.inspects_caller_frame,
-                                                    builtin.writes_caller_frame);
+                                                    builtin.writes_caller_frame,
+                                                    builtin.may_run_guest_code);
     functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
   }
 }

@@ -22,6 +22,16 @@ Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> arg
   return node->indirect_call()->Call(target, args);
 }
 
+const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target) {
+  RootNode* root = target->root_node();
+  if (root->InspectsCallerFrame()) return nullptr;
+  return dynamic_cast<const DirectlyCallableBuiltin*>(root);
+}
+
+Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args) {
+  return builtin->InvokeDirectly(args);
+}
+
 bool CalleeWritesCallerFrame(Value callee) {
   CallTarget* target = callee.As<SLFunction>()->call_target();
   return target != nullptr && target->root_node()->WritesCallerFrame();
