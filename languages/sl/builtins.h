@@ -20,6 +20,8 @@ struct BuiltinSpec {
   // Runs guest code or redefines functions (eval, defineFunction, exit's
   // shutdown hooks): compiled callers check for invalidation afterwards.
   bool may_run_guest_code = false;
+  // Its compiled form, if simpler than a call (nodes/invoke_node.h).
+  DirectlyCallableBuiltin::Intrinsic intrinsic = DirectlyCallableBuiltin::Intrinsic::kNone;
 };
 
 const std::vector<BuiltinSpec>& Builtins();

@@ -54,20 +54,23 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   MOREL_NODE_KIND(SLBuiltinRootNode)
   SLBuiltinRootNode(std::string name, int arity, BuiltinFunction function,
                     SLContext* context, bool inspects_caller_frame = false,
-                    bool writes_caller_frame = false, bool may_run_guest_code = false)
+                    bool writes_caller_frame = false, bool may_run_guest_code = false,
+                    Intrinsic intrinsic = Intrinsic::kNone)
       : RootNode({}, std::move(name), nullptr),
         arity_(arity),
         function_(function),
         context_(context),
         inspects_caller_frame_(inspects_caller_frame || writes_caller_frame),
         writes_caller_frame_(writes_caller_frame),
-        may_run_guest_code_(may_run_guest_code) {}
+        may_run_guest_code_(may_run_guest_code),
+        intrinsic_(intrinsic) {}
 
   Value Execute(Frame& frame) override;
   bool IsInternal() const override { return true; }
   bool InspectsCallerFrame() const override { return inspects_caller_frame_; }
   bool WritesCallerFrame() const override { return writes_caller_frame_; }
   bool may_run_guest_code() const override { return may_run_guest_code_; }
+  Intrinsic intrinsic() const override { return intrinsic_; }
 
   // Runs the builtin on `args` (missing ones are NULL, extra ones ignored)
   // without a frame of its own: what compiled callers do for builtins that
@@ -82,6 +85,7 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   bool inspects_caller_frame_;
   bool writes_caller_frame_;
   bool may_run_guest_code_;
+  Intrinsic intrinsic_;
 };
 
 }  // namespace morel::sl

@@ -28,7 +28,8 @@ void SLContext::RegisterBuiltins() {
                                                     builtin.function, this,
                                                     builtin.inspects_caller_frame,
                                                     builtin.writes_caller_frame,
-                                                    builtin.may_run_guest_code);
+                                                    builtin.may_run_guest_code,
+                                                    builtin.intrinsic);
     functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
   }
 }

@@ -3,6 +3,7 @@
 #include <alloca.h>
 
 #include "languages/sl/runtime/sl_error.h"
+#include "languages/sl/runtime/sl_object.h"
 
 namespace morel::sl {
 
@@ -31,6 +32,8 @@ const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target) {
 Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args) {
   return builtin->InvokeDirectly(args);
 }
+
+Value NewObjectValue() { return Value::Reference(kObjectTag, NewObject()); }
 
 bool CalleeWritesCallerFrame(Value callee) {
   CallTarget* target = callee.As<SLFunction>()->call_target();

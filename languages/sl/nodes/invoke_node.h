@@ -56,6 +56,14 @@ class SLInvokeNode;
 // through its call target: SL's builtin roots (root_nodes.h) implement it.
 class DirectlyCallableBuiltin {
  public:
+  // Builtins whose compiled form is simpler than a call (what inlining the
+  // builtin would leave).
+  enum class Intrinsic {
+    kNone,
+    kIsNull,     // isNull(x): a tag check
+    kNewObject,  // new(): a call of NewObjectValue, no argument span
+  };
+  virtual Intrinsic intrinsic() const = 0;
   // Runs the builtin on `args` without a frame of its own.
   virtual Value InvokeDirectly(absl::Span<const Value> args) const = 0;
   // Runs guest code or redefines functions (compiled callers then check
@@ -71,6 +79,8 @@ class DirectlyCallableBuiltin {
 const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target);
 // builtin->InvokeDirectly(args), as a runtime function.
 Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args);
+// new() (Intrinsic::kNewObject).
+Value NewObjectValue();
 
 // Calls the function `callee` (a Function value) through the node's
 // IndirectCallNode; "Undefined function: f" if it has no code.
@@ -110,6 +120,16 @@ struct InvokeDirect {
       // assumption), so the builtin is the one the guard checked.
       if (const DirectlyCallableBuiltin* builtin =
               AsDirectlyCallableBuiltin(cache.call->current_call_target())) {
+        switch (builtin->intrinsic()) {
+          case DirectlyCallableBuiltin::Intrinsic::kIsNull:
+            // A missing argument is NULL.
+            return c.BoxBoolean(args.empty() ? c.True() : c.HasTag(args[0], kNullTag));
+          case DirectlyCallableBuiltin::Intrinsic::kNewObject:
+            if (args.empty()) return c.template Call<&NewObjectValue>();
+            break;
+          case DirectlyCallableBuiltin::Intrinsic::kNone:
+            break;
+        }
         return builtin->may_run_guest_code()
                    ? c.template CallGuest<&InvokeBuiltin>(builtin, args)
                    : c.template Call<&InvokeBuiltin>(builtin, args);
