@@ -6,6 +6,8 @@
 // the register allocator uses: instruction k (counting over blocks in layout
 // order) reads its uses at position 2k and writes its defs at 2k + 1.
 // Deopt-state values count as uses of the instruction that carries them.
+// Also the loop nesting depth of each block (natural loops of the CFG), which
+// the allocator uses to weigh uses inside loops.
 
 #include <cstdint>
 #include <vector>
@@ -60,6 +62,16 @@ void ForEachVRegUse(const MachineFunction& mf, const MachineInst& inst, F f) {
 // Requires successors to be computed (MachineFunction::ComputeSuccessors).
 // Fails if a vreg may be read before it is written (live into the entry).
 absl::StatusOr<Liveness> ComputeLiveness(const MachineFunction& mf);
+
+// Loop nesting depth per block (indexed by block id): the number of natural
+// loops containing the block. The CFG is rooted at block 0 and at every OSR
+// entry block that block 0 does not reach; a back edge is an edge p -> h
+// where h dominates p, and its loop is h plus every block that reaches p
+// without passing through h. Loops with the same header count once. Cycles
+// entered other than through a dominating header (irreducible control flow)
+// add no depth; unreachable blocks have depth 0. Requires successors to be
+// computed.
+std::vector<int> ComputeLoopDepths(const MachineFunction& mf);
 
 }  // namespace morel::codegen
 

@@ -46,7 +46,7 @@ class LinearScan {
     if (!valid.ok()) return valid;
     absl::StatusOr<Liveness> lv = ComputeLiveness(mf_);
     if (!lv.ok()) return lv.status();
-    BuildIntervals(*lv);
+    BuildIntervals(*lv, ComputeLoopDepths(mf_));
     BuildFixedRanges(*lv);
     IndexFixedRanges();
     Scan();
@@ -70,16 +70,29 @@ class LinearScan {
     }
   }
 
-  void BuildIntervals(const Liveness& lv) {
+  // Spill cost of one use or def: 10^(loop depth), depth capped.
+  static constexpr int kMaxWeightedDepth = 3;
+  // Added to an interval's length (in instructions) before dividing: keeps
+  // a short interval's density from outweighing a long one's many uses.
+  // (LLVM uses 25; on the SL benchmarks 64 executed ~1% fewer JIT
+  // instructions than 16, and as few as pure use counts.)
+  static constexpr double kLengthBias = 64;
+
+  void BuildIntervals(const Liveness& lv, const std::vector<int>& loop_depth) {
     intervals_.resize(mf_.num_vregs());
     for (uint32_t v = 0; v < intervals_.size(); ++v) intervals_[v].vreg = v;
+    std::vector<double> cost(intervals_.size(), 0);
     int pos = 0;
     for (const MachineBlock& b : mf_.blocks()) {
       lv.live_in[b.id].ForEach([&](uint32_t v) { Extend(v, lv.block_start[b.id]); });
       lv.live_out[b.id].ForEach([&](uint32_t v) { Extend(v, lv.block_end[b.id]); });
+      double freq = 1;
+      for (int d = std::min(loop_depth[b.id], kMaxWeightedDepth); d > 0; --d) freq *= 10;
       for (const MachineInst& inst : b.insts) {
         for (const MachineOperand& u : inst.uses) {
-          if (u.is_vreg()) Extend(u.index, pos);
+          if (!u.is_vreg()) continue;
+          Extend(u.index, pos);
+          cost[u.index] += freq;
         }
         if (inst.deopt >= 0) {
           // An exit taken after the instruction's defs (overflow checks)
@@ -90,10 +103,19 @@ class LinearScan {
           }
         }
         for (const MachineOperand& d : inst.defs) {
-          if (d.is_vreg()) Extend(d.index, pos + 1);
+          if (!d.is_vreg()) continue;
+          Extend(d.index, pos + 1);
+          cost[d.index] += freq;
         }
         pos += 2;
       }
+    }
+    // Deopt-state reads cost nothing when spilled (they read the slot), so
+    // they lengthen the interval but add no weight.
+    for (LiveInterval& it : intervals_) {
+      if (it.start > it.end) continue;
+      const double instructions = (it.end - it.start) / 2 + 1;
+      it.weight = cost[it.vreg] / (instructions + kLengthBias);
     }
   }
 
@@ -248,16 +270,17 @@ class LinearScan {
         active.push_back(cur);
         continue;
       }
-      // No free register: spill whichever interval ends last (among those
-      // whose register cur could use).
+      // No free register: spill the lightest interval (lowest weight; on a
+      // tie, the one that ends last) among cur and the active intervals
+      // whose register cur could use.
       LiveInterval* victim = nullptr;
       for (LiveInterval* a : active) {
         if (mf_.vreg_class(a->vreg) != cls || FixedConflict(a->preg, cur->start, cur->end)) {
           continue;
         }
-        if (victim == nullptr || a->end > victim->end) victim = a;
+        if (victim == nullptr || Lighter(*a, *victim)) victim = a;
       }
-      if (victim != nullptr && victim->end > cur->end) {
+      if (victim != nullptr && Lighter(*victim, *cur)) {
         cur->preg = victim->preg;
         Spill(*victim);
         std::erase(active, victim);
@@ -266,6 +289,12 @@ class LinearScan {
         Spill(*cur);
       }
     }
+  }
+
+  // Whether `a` is the better one to spill: lower weight, then ends later.
+  static bool Lighter(const LiveInterval& a, const LiveInterval& b) {
+    if (a.weight != b.weight) return a.weight < b.weight;
+    return a.end > b.end;
   }
 
   absl::Status Rewrite() {

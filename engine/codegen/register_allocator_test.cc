@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/codegen/allocation_verifier.h"
+#include "engine/codegen/liveness.h"
 #include "engine/codegen/machine_function.h"
 #include "engine/codegen/testing/mir_interpreter.h"
 #include "engine/codegen/testing/toy_target.h"
@@ -157,6 +158,152 @@ TEST(RegisterAllocatorTest, LoopUnderPressureSpills) {
   auto run = RunMir(mf, ri, {10});
   ASSERT_TRUE(run.ok());
   EXPECT_EQ(run->returned, std::vector<uint64_t>{55 + 110});
+}
+
+// A frame-base-like value `base` used `hot_uses` times per round of a loop
+// and last read after the loop, next to `cold` values defined before the
+// loop and read once after it (before `base`), so `base` ends last. With
+// `call` != nullptr the loop body also calls it (clobbering the caller-saved
+// registers). Returns acc + sum(cold) + base, where acc += base each use.
+struct HotLoop {
+  MachineFunction mf{"hot"};
+  uint32_t base = 0, acc = 0, i = 0, n = 0, body = 0;
+  std::vector<uint32_t> cold;
+};
+
+HotLoop HotLoopWithColdValues(int hot_uses, int cold, const void* call = nullptr) {
+  HotLoop h;
+  MachineFunction& mf = h.mf;
+  uint32_t entry = mf.NewBlock(), header = mf.NewBlock(), body = mf.NewBlock(),
+           exit = mf.NewBlock();
+  h.body = body;
+  h.n = mf.NewVReg();
+  h.base = mf.NewVReg();
+  h.acc = mf.NewVReg();
+  h.i = mf.NewVReg();
+  mf.Append(entry, mi::Mov(Op::VReg(h.n), Op::Phys(4)));
+  mf.Append(entry, mi::Mov(Op::VReg(h.base), Op::Phys(5)));
+  for (int j = 0; j < cold; ++j) {
+    h.cold.push_back(mf.NewVReg());
+    mf.Append(entry, mi::MovImm(Op::VReg(h.cold.back()), 100 * (j + 1)));
+  }
+  mf.Append(entry, mi::MovImm(Op::VReg(h.acc), 0));
+  mf.Append(entry, mi::MovImm(Op::VReg(h.i), 0));
+  mf.Append(entry, mi::Jump(header));
+  mf.Append(header, mi::Branch(Cond::kLt, Op::VReg(h.i), Op::VReg(h.n), body, exit));
+  for (int k = 0; k < hot_uses; ++k) {
+    mf.Append(body, mi::Binary(MOp::kAdd, Op::VReg(h.acc), Op::VReg(h.acc), Op::VReg(h.base)));
+  }
+  if (call != nullptr) {
+    uint32_t r = mf.NewVReg();
+    mf.Append(body, mi::Mov(Op::Phys(4), Op::VReg(h.i)));
+    mf.Append(body, mi::Call(call, {Op::Phys(4)}, {Op::Phys(0)}, 0));
+    mf.Append(body, mi::Mov(Op::VReg(r), Op::Phys(0)));
+    mf.Append(body, mi::Binary(MOp::kSub, Op::VReg(h.acc), Op::VReg(h.acc), Op::VReg(r)));
+  }
+  mf.Append(body, mi::Binary(MOp::kAdd, Op::VReg(h.i), Op::VReg(h.i), Op::Imm(1)));
+  mf.Append(body, mi::Jump(header));
+  for (uint32_t c : h.cold) {
+    mf.Append(exit, mi::Binary(MOp::kAdd, Op::VReg(h.acc), Op::VReg(h.acc), Op::VReg(c)));
+  }
+  mf.Append(exit, mi::Binary(MOp::kAdd, Op::VReg(h.acc), Op::VReg(h.acc), Op::VReg(h.base)));
+  mf.Append(exit, mi::Mov(Op::Phys(0), Op::VReg(h.acc)));
+  mf.Append(exit, mi::Ret({Op::Phys(0)}));
+  return h;
+}
+
+PReg AssignedRegister(const AllocationResult& r, uint32_t vreg) {
+  for (const LiveInterval& it : r.intervals) {
+    if (it.vreg == vreg) return it.preg;
+  }
+  return kNoPReg;
+}
+
+int ReloadsAndStoresIn(const MachineBlock& b) {
+  int n = 0;
+  for (const MachineInst& inst : b.insts) {
+    n += inst.op == MOp::kReload || inst.op == MOp::kSpill ? 1 : 0;
+  }
+  return n;
+}
+
+TEST(RegisterAllocatorTest, HotLoopValuesKeepRegistersAndColdOnesSpill) {
+  RegisterInfo ri = ToyRegisterInfo();
+  // base, acc, i, n and three cold values live across the loop: 7 values,
+  // 4 registers. "Spill the one that ends last" spilled base (and acc).
+  HotLoop h = HotLoopWithColdValues(/*hot_uses=*/6, /*cold=*/3);
+  AllocationResult r;
+  AllocateAndCheck(h.mf, ri, {5, 7}, &r);
+  for (uint32_t v : {h.base, h.acc, h.i, h.n}) {
+    EXPECT_NE(AssignedRegister(r, v), kNoPReg) << "v" << v << h.mf.Dump(&ri.names);
+  }
+  for (uint32_t c : h.cold) EXPECT_EQ(AssignedRegister(r, c), kNoPReg) << "v" << c;
+  EXPECT_EQ(r.num_spilled, 3u);
+  EXPECT_EQ(ReloadsAndStoresIn(h.mf.block(h.body)), 0) << h.mf.Dump(&ri.names);
+  auto run = RunMir(h.mf, ri, {5, 7});
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->returned, std::vector<uint64_t>{5 * 6 * 7 + 100 + 200 + 300 + 7});
+}
+
+uint64_t Double(uint64_t x, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t) { return 2 * x; }
+
+TEST(RegisterAllocatorTest, HotValuesAcrossACallTakeTheCalleeSavedRegisters) {
+  RegisterInfo ri = ToyRegisterInfo();
+  // Everything live across the loop is live across the call: only the two
+  // callee-saved registers qualify, and the hottest values, base and acc,
+  // get them (i and n are read twice and once per round: they spill).
+  HotLoop h = HotLoopWithColdValues(/*hot_uses=*/6, /*cold=*/2,
+                                    reinterpret_cast<const void*>(&Double));
+  AllocationResult r;
+  AllocateAndCheck(h.mf, ri, {6, 3}, &r);
+  for (uint32_t v : {h.base, h.acc}) {
+    PReg p = AssignedRegister(r, v);
+    EXPECT_TRUE(p != kNoPReg && ri.IsCalleeSaved(p)) << "v" << v << h.mf.Dump(&ri.names);
+  }
+  for (uint32_t c : h.cold) EXPECT_EQ(AssignedRegister(r, c), kNoPReg) << "v" << c;
+  // acc = sum over i < 6 of (6 * 3 - 2 i) + 100 + 200 + 3.
+  auto run = RunMir(h.mf, ri, {6, 3});
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->returned, std::vector<uint64_t>{6 * 18 - 30 + 300 + 3});
+}
+
+TEST(RegisterAllocatorTest, SpillWeightsCountLoopDepth) {
+  RegisterInfo ri = ToyRegisterInfo();
+  HotLoop h = HotLoopWithColdValues(/*hot_uses=*/2, /*cold=*/1);
+  AllocationResult r;
+  AllocateAndCheck(h.mf, ri, {3, 1}, &r);
+  double base = 0, cold = 0;
+  for (const LiveInterval& it : r.intervals) {
+    if (it.vreg == h.base) base = it.weight;
+    if (it.vreg == h.cold[0]) cold = it.weight;
+  }
+  // base: a def and a use at depth 0, two uses at depth 1; the cold value
+  // a def and a use at depth 0 over a slightly shorter interval.
+  EXPECT_GT(base, 5 * cold);
+  EXPECT_GT(cold, 0);
+}
+
+TEST(LoopDepthTest, NestedLoopsAndOsrEntries) {
+  // b0 -> b1; b1 -> b2 | b5; b2 -> b3; b3 -> b3 | b4 (inner loop, also an
+  // OSR entry); b4 -> b1 (outer loop); b5 ret; b6 (OSR entry only) -> b7;
+  // b7 -> b7 | b5; b8 (unreachable) -> b1.
+  MachineFunction mf("nest");
+  for (int k = 0; k < 9; ++k) mf.NewBlock();
+  uint32_t x = mf.NewVReg();
+  mf.Append(0, mi::Mov(Op::VReg(x), Op::Phys(4)));
+  mf.Append(0, mi::Jump(1));
+  mf.Append(1, mi::Branch(Cond::kLt, Op::VReg(x), Op::Imm(3), 2, 5));
+  mf.Append(2, mi::Jump(3));
+  mf.Append(3, mi::Branch(Cond::kLt, Op::VReg(x), Op::Imm(3), 3, 4));
+  mf.block(3).osr_entry = 0;
+  mf.Append(4, mi::Jump(1));
+  mf.Append(5, mi::Ret({}));
+  mf.Append(6, mi::Jump(7));
+  mf.block(6).osr_entry = 1;
+  mf.Append(7, mi::Branch(Cond::kLt, Op::VReg(x), Op::Imm(3), 7, 5));
+  mf.Append(8, mi::Jump(1));
+  mf.ComputeSuccessors();
+  EXPECT_EQ(ComputeLoopDepths(mf), (std::vector<int>{0, 1, 1, 2, 1, 0, 0, 1, 0}));
 }
 
 uint64_t Triple(uint64_t x, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t) { return 3 * x; }
@@ -330,13 +477,24 @@ TEST(AllocationVerifierTest, DetectsOverlappingIntervalsSharingARegister) {
 }
 
 // Random programs: a chain of blocks with forward conditional branches,
-// random arithmetic over a pool of vregs, and occasional calls.
-MachineFunction RandomProgram(std::mt19937_64& rng, int nblocks, int pool) {
+// random arithmetic over a pool of vregs, and occasional calls. With
+// `loops`, blocks 1 .. nblocks - 2 may instead end with a back edge to a
+// block in 1 .. b, taken while a counter of its own (set in block 0, never
+// reset) stays below 3: loops nest or overlap, and the program terminates.
+MachineFunction RandomProgram(std::mt19937_64& rng, int nblocks, int pool, bool loops = false) {
   MachineFunction mf("random");
   for (int i = 0; i < nblocks; ++i) mf.NewBlock();
   std::vector<uint32_t> vs;
   for (int i = 0; i < pool; ++i) vs.push_back(mf.NewVReg());
   auto pick = [&]() { return Op::VReg(vs[rng() % vs.size()]); };
+  std::vector<uint32_t> counters(nblocks, kNoVReg);
+  if (loops) {
+    for (int b = 1; b + 1 < nblocks; ++b) {
+      if (rng() % 2 == 0) continue;
+      counters[b] = mf.NewVReg();
+      mf.Append(0, mi::MovImm(Op::VReg(counters[b]), 0));
+    }
+  }
   for (int i = 0; i < pool; ++i) {
     if (i < 3) {
       mf.Append(0, mi::Mov(Op::VReg(vs[i]), Op::Phys(4 + i)));
@@ -367,6 +525,11 @@ MachineFunction RandomProgram(std::mt19937_64& rng, int nblocks, int pool) {
       for (uint32_t v : vs) mf.Append(b, mi::Binary(MOp::kAdd, sum, sum, Op::VReg(v)));
       mf.Append(b, mi::Mov(Op::Phys(0), sum));
       mf.Append(b, mi::Ret({Op::Phys(0)}));
+    } else if (counters[b] != kNoVReg) {
+      const Op c = Op::VReg(counters[b]);
+      uint32_t target = 1 + static_cast<uint32_t>(rng() % b);
+      mf.Append(b, mi::Binary(MOp::kAdd, c, c, Op::Imm(1)));
+      mf.Append(b, mi::Branch(Cond::kLt, c, Op::Imm(3), target, b + 1));
     } else {
       uint32_t far = b + 1 + static_cast<uint32_t>(rng() % (nblocks - b - 1));
       mf.Append(b, mi::Branch(Cond::kUGt, pick(), pick(), b + 1, far));
@@ -380,6 +543,17 @@ TEST(RegisterAllocatorTest, RandomProgramsComputeTheSameAfterAllocation) {
   std::mt19937_64 rng(20240605);
   for (int iter = 0; iter < 300; ++iter) {
     MachineFunction mf = RandomProgram(rng, 1 + iter % 6, 3 + iter % 9);
+    SCOPED_TRACE(iter);
+    AllocateAndCheck(mf, ri, {rng() % 100, rng() % 100, rng() % 100});
+    if (::testing::Test::HasFailure()) break;
+  }
+}
+
+TEST(RegisterAllocatorTest, RandomProgramsWithLoopsComputeTheSameAfterAllocation) {
+  RegisterInfo ri = ToyRegisterInfo();
+  std::mt19937_64 rng(20261121);
+  for (int iter = 0; iter < 300; ++iter) {
+    MachineFunction mf = RandomProgram(rng, 3 + iter % 7, 3 + iter % 9, /*loops=*/true);
     SCOPED_TRACE(iter);
     AllocateAndCheck(mf, ri, {rng() % 100, rng() % 100, rng() % 100});
     if (::testing::Test::HasFailure()) break;
