@@ -72,17 +72,19 @@ Value* Builder::Convert(Opcode op, Type to, Value* a) {
   return NewWithInferredResult(op, {a}, to)->result();
 }
 
-Value* Builder::Load(Type type, Value* ptr, int32_t offset) {
+Value* Builder::Load(Type type, Value* ptr, int32_t offset, const AliasClass* alias) {
   Instruction* inst = NewWithInferredResult(Opcode::kLoad, {ptr}, type);
   inst->set_imm(offset);
+  inst->set_alias_class(alias);
   return inst->result();
 }
 
-void Builder::Store(Value* value, Value* ptr, int32_t offset) {
+void Builder::Store(Value* value, Value* ptr, int32_t offset, const AliasClass* alias) {
   Instruction* inst = function_->CreateInstruction(Opcode::kStore, {});
   inst->mutable_operands() = {value, ptr};
   inst->set_type_suffix(value->type());
   inst->set_imm(offset);
+  inst->set_alias_class(alias);
   Append(inst);
 }
 

@@ -59,8 +59,9 @@ class Builder {
   Value* Convert(Opcode op, Type to, Value* a);     // zext sext trunc bitcast
 
   // ------------------------------------------------------------ memory
-  Value* Load(Type type, Value* ptr, int32_t offset);
-  void Store(Value* value, Value* ptr, int32_t offset);
+  // `alias`: the memory region accessed (alias_class.h); nullptr = unknown.
+  Value* Load(Type type, Value* ptr, int32_t offset, const AliasClass* alias = nullptr);
+  void Store(Value* value, Value* ptr, int32_t offset, const AliasClass* alias = nullptr);
 
   // ------------------------------------------------------------- calls
   // `lazy` may be null unless the callee may deoptimize.

@@ -9,6 +9,8 @@
 //   type_suffix   iconst, conversions, load, store: the `.T` of the text
 //   imm           iconst value (canonical form, types.h), pconst bits,
 //                 load/store offset, call_target's target id
+//   alias_class   load, store: the memory region accessed (alias_class.h);
+//                 nullptr (the default) = unknown, may alias anything
 //   cond          icmp
 //   callee        call_runtime
 //   frame_state   guard, safepoint, deopt (eager); calls (lazy, optional)
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ir/alias_class.h"
 #include "engine/ir/frame_state.h"
 #include "engine/ir/opcode.h"
 #include "engine/ir/types.h"
@@ -65,6 +68,8 @@ class Instruction {
   void set_type_suffix(Type t) { type_suffix_ = t; }
   int64_t imm() const { return imm_; }
   void set_imm(int64_t imm) { imm_ = imm; }
+  const AliasClass* alias_class() const { return alias_class_; }
+  void set_alias_class(const AliasClass* c) { alias_class_ = c; }
   Cond cond() const { return cond_; }
   void set_cond(Cond c) { cond_ = c; }
   const RuntimeFunction* callee() const { return callee_; }
@@ -109,6 +114,7 @@ class Instruction {
   int64_t imm_ = 0;
   std::vector<Value*> operands_;
   std::vector<Value*> results_;
+  const AliasClass* alias_class_ = nullptr;
   const RuntimeFunction* callee_ = nullptr;
   FrameState* frame_state_ = nullptr;
   std::string reason_;

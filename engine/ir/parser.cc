@@ -411,6 +411,7 @@ class Parser {
     const RuntimeFunction* callee = nullptr;
     std::string reason;
     DeoptAction action = DeoptAction::kInvalidate;
+    const AliasClass* alias = nullptr;
     // After a guard's or deopt's reason: `, keep_code` (on the same line).
     auto optional_action = [&]() -> absl::Status {
       if (!PeekIs(",") || Peek().line != line) return absl::OkStatus();
@@ -472,6 +473,20 @@ class Parser {
           return Error(Peek(), "offset does not fit in 32 bits");
         }
         imm = *offset;
+        // `, alias "class"` (on the same line).
+        if (PeekIs(",") && Peek().line == line) {
+          Next();
+          if (Peek().kind != TokenKind::kIdent || Peek().text != "alias") {
+            return Expected("'alias'");
+          }
+          Next();
+          const Token& name_token = Peek();
+          if (name_token.kind != TokenKind::kString) return Expected("a quoted alias class name");
+          absl::StatusOr<std::string> name = ParseString();
+          if (!name.ok()) return name.status();
+          if (name->empty()) return Error(name_token, "empty alias class name");
+          alias = AliasClass::Get(*name);
+        }
         break;
       }
       case OpFormat::kCallRuntimeFormat:
@@ -576,6 +591,7 @@ class Parser {
     inst->set_callee(callee);
     inst->set_reason(reason);
     inst->set_deopt_action(action);
+    inst->set_alias_class(alias);
     block->Append(inst);
     p.inst = inst;
     insts_.push_back(std::move(p));

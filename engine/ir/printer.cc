@@ -86,6 +86,9 @@ std::string PrintInstruction(const Instruction& inst) {
     case OpFormat::kLoadFormat:
     case OpFormat::kStoreFormat:
       absl::StrAppend(&s, " ", Values(ops), ", ", inst.imm());
+      if (inst.alias_class() != nullptr) {
+        absl::StrAppend(&s, ", alias ", Quoted(inst.alias_class()->name()));
+      }
       break;
     case OpFormat::kCallRuntimeFormat:
     case OpFormat::kCallTargetFormat: {

@@ -11,13 +11,16 @@
 //   blockN(vI: T, ...):                                      (or `blockN:`)
 //     vI = iconst.T N          vI = pconst 0xHEX
 //     vI = op a[, b]           vI = icmp cond a, b          vI = select c, a, b
-//     vI = zext.T a            vI = load.T p, offset        store.T x, p, offset
+//     vI = zext.T a            vI = load.T p, offset[, alias "class"]
+//     store.T x, p, offset[, alias "class"]
 //     [vI[, vJ] =] call_runtime @name(args) -> (T, ...)[, fsN]
 //     [vI[, vJ] =] call_target @id(args) -> (T, ...)[, fsN]
 //     guard c, fsN, "reason"[, keep_code]                   safepoint fsN
 //     jump blockN(args)        br c, blockN(args), blockM(args)
 //     return a, ...            deopt fsN, "reason"[, keep_code]       unreachable
 //   }
+// `alias "class"`: the access's alias class (alias_class.h); without it the
+// class is unknown (may alias anything).
 // `keep_code`: deoptimizing there keeps the code (DeoptAction::kKeepCode,
 // frame_state.h); without it the code is invalidated.
 // `;` starts a comment to the end of the line. Block arguments print in

@@ -141,6 +141,10 @@ class Verifier {
     if (!HasReason(inst->opcode()) && inst->deopt_action() != DeoptAction::kInvalidate) {
       InstError(b, inst, "a deopt action on an instruction that does not deoptimize");
     }
+    if (inst->alias_class() != nullptr && inst->opcode() != Opcode::kLoad &&
+        inst->opcode() != Opcode::kStore) {
+      InstError(b, inst, "an alias class on an instruction that is not a load or store");
+    }
     CheckFrameStateUse(b, inst);
     CheckTargets(b, inst);
   }

@@ -17,6 +17,7 @@
 //     frame state; guards, safepoints and deopts reference eager frame
 //     states, calls lazy ones; only guards and deopts carry a deopt
 //     action other than the default (`keep_code`);
+//   - only loads and stores carry an alias class (alias_class.h);
 //   - jump/br: the right number of targets, each a block of this function,
 //     with one argument per parameter of the matching type;
 //   - return: values match the function's result types.

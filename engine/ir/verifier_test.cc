@@ -222,6 +222,21 @@ TEST(VerifierTest, DeoptActionOnlyOnGuardsAndDeopts) {
             "deoptimize");
 }
 
+TEST(VerifierTest, AliasClassOnlyOnLoadsAndStores) {
+  Function f("f", {Type::kPtr}, {Type::kI64});
+  Builder b(&f);
+  Block* entry = b.CreateEntryBlock();
+  b.SetInsertionPoint(entry);
+  Value* loaded = b.Load(Type::kI64, entry->params()[0], 0, AliasClass::Get("C+0"));
+  b.Store(loaded, entry->params()[0], 8, AliasClass::Get("C+8"));
+  Value* one = b.I64(1);
+  one->instruction()->set_alias_class(AliasClass::Get("C+0"));
+  b.Return({one});
+  EXPECT_EQ(std::string(Verify(f).message()),
+            "block0: v2 = iconst.i64 1: an alias class on an instruction that is not a "
+            "load or store");
+}
+
 TEST(VerifierTest, NullOperandAndMissingFrameState) {
   Function f("f", {}, {});
   Builder b(&f);

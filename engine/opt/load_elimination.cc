@@ -41,12 +41,26 @@ int64_t SizeOf(Type t) {
   }
 }
 
-bool MayOverlap(const Location& a, const Location& b) {
-  if (a.base != b.base) return true;
-  return a.offset < b.offset + SizeOf(b.type) && b.offset < a.offset + SizeOf(a.type);
+// What is known at a location: its value and the alias class of the
+// access that made it known (nullptr: unknown).
+struct Known {
+  Value* value;
+  const ir::AliasClass* alias;
+};
+
+// Whether a store to `store` (class `store_alias`) may change the known
+// location `known` (class `known_alias`). The same base: the byte ranges
+// overlap (whatever the classes say: same address, same memory). Different
+// bases (two SSA pointers may be equal): unless the classes are two
+// different named ones, which never share memory (alias_class.h).
+bool MayOverlap(const Location& known, const ir::AliasClass* known_alias,
+                const Location& store, const ir::AliasClass* store_alias) {
+  if (known.base != store.base) return ir::MayAlias(known_alias, store_alias);
+  return known.offset < store.offset + SizeOf(store.type) &&
+         store.offset < known.offset + SizeOf(known.type);
 }
 
-using Memory = absl::flat_hash_map<Location, Value*>;
+using Memory = absl::flat_hash_map<Location, Known>;
 
 }  // namespace
 
@@ -70,20 +84,23 @@ absl::StatusOr<bool> LoadElimination::Run(ir::Function& function, PassContext& c
           auto it = memory.find(loc);
           if (it != memory.end() && !out_of_fuel) {
             if (ctx.ConsumeFuel()) {
-              subst.Replace(inst->result(), it->second);
+              subst.Replace(inst->result(), it->second.value);
               removed.insert(inst);
               changed = true;
               break;
             }
             out_of_fuel = true;
           }
-          memory[loc] = inst->result();
+          memory[loc] = Known{inst->result(), inst->alias_class()};
           break;
         }
         case Opcode::kStore: {
           Location loc{inst->operand(1), inst->imm(), inst->type_suffix()};
-          absl::erase_if(memory, [&](const auto& e) { return MayOverlap(e.first, loc); });
-          memory[loc] = inst->operand(0);
+          const ir::AliasClass* alias = inst->alias_class();
+          absl::erase_if(memory, [&](const auto& e) {
+            return MayOverlap(e.first, e.second.alias, loc, alias);
+          });
+          memory[loc] = Known{inst->operand(0), alias};
           break;
         }
         case Opcode::kGuard:

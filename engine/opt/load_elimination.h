@@ -4,12 +4,18 @@
 // load_elim: conservative redundant-load elimination and store-to-load
 // forwarding over extended basic blocks (a block inherits what its
 // dominator-tree parent knows at its end only if that parent is its single
-// predecessor). Known memory is a table (base value, offset, type) -> value:
+// predecessor). Known memory is a table (base value, offset, type) ->
+// (value, alias class of the access that made it known):
 //   - `load.T b, o` with a known (b, o, T) is removed and its uses take the
 //     known value (one fuel unit); otherwise it becomes known;
-//   - `store.T v, b, o` forgets every entry that may overlap: all entries
-//     with another base value (two SSA pointers may be equal) and those of
-//     the same base whose byte ranges overlap; then (b, o, T) -> v;
+//   - `store.T v, b, o` of alias class A (engine/ir/alias_class.h) forgets
+//     every entry that may overlap: those of the same base whose byte
+//     ranges overlap, and those with another base value (two SSA pointers
+//     may be equal) whose class may alias A -- unknown aliases everything,
+//     a class aliases itself, two different named classes never alias (so
+//     a store into a `value slots` array keeps the object's shape and
+//     storage-pointer loads, `SLObject+0`/`SLObject+8`); then
+//     (b, o, T) -> (v, A);
 //   - calls (call_runtime, call_target) and safepoints forget everything:
 //     they may write any memory. So the validity-cell load after each call
 //     (engine/pe README, lazy invalidation) is never merged across a call;
@@ -17,10 +23,8 @@
 // Bases are compared as SSA values, so run gvn first (equal bitcasts of the
 // same receiver become one value). A removed load never adds a fault: the
 // same address was accessed before on every path to it.
-//
-// TODO(#6): loads/stores carry no alias class, so a store into an object's
-// property storage forgets its (different-base) shape and storage-pointer
-// loads; alias classes on load/store (engine/ir) would keep them.
+// A load with a known (b, o, T) takes the known value whatever the two
+// classes: the same address is the same memory.
 
 #include "engine/opt/pass.h"
 

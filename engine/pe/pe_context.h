@@ -28,7 +28,8 @@
 //   TransferToInterpreterAndInvalidate()  deopt (the code is dropped)
 //   TransferToInterpreterIf(c)  guard !c, keep_code (the reason names the
 //                               deopt)
-//   LoadField(v, &C::m)         load at offsetof(C, m) from v's payload
+//   LoadField(v, &C::m)         load at offsetof(C, m) from v's payload,
+//                               alias class "C+offset" (see below)
 //   C++ constants (cache data)  constants (compilation-final state)
 
 #include <cstddef>
@@ -41,7 +42,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "engine/ir/alias_class.h"
 #include "engine/ir/builder.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/pe/runtime_call.h"
@@ -145,6 +148,20 @@ class PeContext {
   }
 
   // ---- memory of referenced objects
+  // Alias classes (engine/ir/alias_class.h), so load_elim keeps what it
+  // knows of one region across stores into another:
+  //   LoadField(v, &C::m)      "C+<offset of m>": C is the class declaring m
+  //                            (unqualified; two classes of one name share a
+  //                            class, which is only more careful)
+  //   LoadValue, StoreValue,   "value slots" (kValueSlots)
+  //   LoadValueAt, StoreValueAt
+  // The claim, which callers must keep true: a value accessor's base points
+  // into an array of Values in a block of its own (SL: property storage,
+  // elements; the span-argument stack), never at the fields LoadField
+  // reads. What the PE accesses itself (the interpreter frame of OSR code
+  // and arguments, partial_evaluator.cc; the validity cell) stays unknown
+  // (may alias anything), and calls still forget everything.
+  static constexpr char kValueSlots[] = "value slots";
   template <typename Class, typename T>
   ir::Value* LoadField(V v, T Class::*member) {
     static_assert(std::is_pointer_v<T> || std::is_same_v<T, int64_t> ||
@@ -152,7 +169,8 @@ class PeContext {
                   "LoadField supports pointer and 64-bit integer fields");
     ir::Type type = std::is_pointer_v<T> ? ir::Type::kPtr : ir::Type::kI64;
     ir::Value* pointer = b().Convert(ir::Opcode::kBitcast, ir::Type::kPtr, v.payload);
-    return b().Load(type, pointer, static_cast<int32_t>(OffsetOf(member)));
+    size_t offset = OffsetOf(member);
+    return b().Load(type, pointer, static_cast<int32_t>(offset), FieldAliasClass<Class>(offset));
   }
   template <typename T>
   Bool PointerEqual(ir::Value* a, const T* c) {
@@ -160,24 +178,25 @@ class PeContext {
   }
   V LoadValue(ir::Value* base, int index) {
     int32_t offset = static_cast<int32_t>(index * sizeof(Value));
-    return V{b().Load(ir::Type::kI64, base, offset),
-             b().Load(ir::Type::kI64, base, offset + 8)};
+    return V{b().Load(ir::Type::kI64, base, offset, ValueSlots()),
+             b().Load(ir::Type::kI64, base, offset + 8, ValueSlots())};
   }
   void StoreValue(ir::Value* base, int index, V value) {
     int32_t offset = static_cast<int32_t>(index * sizeof(Value));
-    b().Store(value.payload, base, offset);
-    b().Store(value.tag, base, offset + 8);
+    b().Store(value.payload, base, offset, ValueSlots());
+    b().Store(value.tag, base, offset + 8, ValueSlots());
   }
   // base + index * sizeof(Value), computed in i64 (a guard has checked the
   // bounds); the base stays live beside it, so the collector sees the block.
   V LoadValueAt(ir::Value* base, Long index) {
     ir::Value* slot = ValueSlot(base, index);
-    return V{b().Load(ir::Type::kI64, slot, 0), b().Load(ir::Type::kI64, slot, 8)};
+    return V{b().Load(ir::Type::kI64, slot, 0, ValueSlots()),
+             b().Load(ir::Type::kI64, slot, 8, ValueSlots())};
   }
   void StoreValueAt(ir::Value* base, Long index, V value) {
     ir::Value* slot = ValueSlot(base, index);
-    b().Store(value.payload, slot, 0);
-    b().Store(value.tag, slot, 8);
+    b().Store(value.payload, slot, 0, ValueSlots());
+    b().Store(value.tag, slot, 8, ValueSlots());
   }
 
   ir::Value* ValueSlot(ir::Value* base, Long index) {
@@ -418,6 +437,32 @@ class PeContext {
     } else {
       return results[0];
     }
+  }
+
+  static const ir::AliasClass* ValueSlots() {
+    static const ir::AliasClass* const slots = ir::AliasClass::Get(kValueSlots);
+    return slots;
+  }
+  // "Class+offset", e.g. "SLObject+8".
+  template <typename Class>
+  static const ir::AliasClass* FieldAliasClass(size_t offset) {
+    static const std::string* const class_name = new std::string(UnqualifiedTypeName<Class>());
+    return ir::AliasClass::Get(absl::StrCat(*class_name, "+", offset));
+  }
+  // T's name without its namespaces (kept whole if it is a template).
+  template <typename T>
+  static std::string UnqualifiedTypeName() {
+    absl::string_view text = __PRETTY_FUNCTION__;
+    size_t start = text.find("T = ");
+    if (start == absl::string_view::npos) return "object";
+    start += 4;
+    size_t end = text.find_first_of(";]", start);
+    absl::string_view name = text.substr(start, end - start);
+    size_t colons = name.rfind("::");
+    if (name.find('<') == absl::string_view::npos && colons != absl::string_view::npos) {
+      name.remove_prefix(colons + 2);
+    }
+    return std::string(name);
   }
 
   template <typename Class, typename T>
