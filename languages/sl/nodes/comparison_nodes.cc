@@ -8,7 +8,21 @@ namespace morel::sl {
 
 bool NumbersLess(Value l, Value r) { return BigCompare(l, r) < 0; }
 bool NumbersLessEqual(Value l, Value r) { return BigCompare(l, r) <= 0; }
-bool StringsEqual(Value l, Value r) { return StringView(l) == StringView(r); }
+bool StringsEqual(Value l, Value r) {
+  if (l.bits == r.bits) return true;
+  // Different lengths never flatten a rope.
+  if (AsString(l)->length() != AsString(r)->length()) return false;
+  absl::string_view a = StringView(l);
+  absl::string_view b = StringView(r);
+  // Short strings (keys, words) inline: cheaper than a call of memcmp.
+  if (a.size() <= 16) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+  return a == b;
+}
 
 bool ValuesEqual(Value l, Value r) {
   // Meta-objects have no identity (sl_spec §6.5 QUIRK).

@@ -18,14 +18,14 @@ char* AllocateChars(size_t length) {
   return chars;
 }
 
-SLString* AllocateHeader() {
-  return static_cast<SLString*>(heap::AllocateTraced(sizeof(SLString)));
-}
-
 }  // namespace
 
+SLString* SLString::AllocateRope() {
+  return static_cast<SLString*>(heap::AllocateTraced(sizeof(SLString) + sizeof(Children)));
+}
+
 // A flat string is one pointer-free block: the header, then the characters
-// (chars_ points into the same block, and left_/right_ are null), so one
+// (chars_ points into the same block), so one
 // allocation instead of two, and the collector never scans it.
 SLString* SLString::AllocateFlat(size_t length) {
   auto* string = static_cast<SLString*>(
@@ -34,8 +34,6 @@ SLString* SLString::AllocateFlat(size_t length) {
   chars[length] = '\0';
   string->length_ = length;
   string->chars_ = chars;
-  string->left_ = nullptr;
-  string->right_ = nullptr;
   return string;
 }
 
@@ -62,11 +60,10 @@ Value ConcatStrings(SLString* a, SLString* b) {
     std::memcpy(chars + left.size(), right.data(), right.size());
     return Value::Reference(kStringTag, string);
   }
-  SLString* string = AllocateHeader();
+  SLString* string = SLString::AllocateRope();
   string->length_ = length;
   string->chars_ = nullptr;
-  string->left_ = a;
-  string->right_ = b;
+  string->children() = {a, b};
   return Value::Reference(kStringTag, string);
 }
 
@@ -97,13 +94,12 @@ void SLString::Flatten() {
       position -= piece->length_;
       std::memcpy(chars + position, piece->chars_, piece->length_);
     } else {
-      pending.push_back(piece->left_);
-      pending.push_back(piece->right_);
+      pending.push_back(piece->children().left);
+      pending.push_back(piece->children().right);
     }
   }
   chars_ = chars;
-  left_ = nullptr;
-  right_ = nullptr;
+  children() = {nullptr, nullptr};
 }
 
 }  // namespace morel::sl

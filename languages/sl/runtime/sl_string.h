@@ -37,11 +37,21 @@ class SLString {
   void Flatten();
   // An uninitialized flat string of `length` characters (one block).
   static SLString* AllocateFlat(size_t length);
+  // An uninitialized rope node (header and children).
+  static SLString* AllocateRope();
+
+  // A rope's children, in the two words after the header (a rope node is
+  // one traced block); null once the rope is flattened. A flat string has
+  // its characters there instead (one pointer-free block): 16 bytes of
+  // header, so a short string fits a 32-byte granule.
+  struct Children {
+    SLString* left;
+    SLString* right;
+  };
+  Children& children() { return *reinterpret_cast<Children*>(this + 1); }
 
   size_t length_;
   const char* chars_;  // null while a rope
-  SLString* left_;     // rope children, null once flat
-  SLString* right_;
 };
 
 // A new flat string holding `text`.
