@@ -10,19 +10,15 @@
 // The root is written directly against the partial evaluator (no language),
 // in both tiers.
 
-#include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/pe/pe_context.h"
 #include "engine/runtime/engine.h"
-#include "engine/runtime/native_tier.h"
+#include "engine/runtime/testing/tier_test.h"
 #include "gtest/gtest.h"
 #include "nodes/call_target.h"
 #include "nodes/frame.h"
@@ -96,54 +92,18 @@ class TransferRoot final : public RootNode {
   int resumed_ = 0;
 };
 
-std::string Column(const char* event, const CallTarget& target) {
-  return absl::StrFormat("%s engine=1  id=%-5d ", event, target.id());
-}
-
-int Count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
-class DeoptActionTest : public ::testing::TestWithParam<config::EngineConfig::Backend> {
+class DeoptActionTest : public testing::TierTest {
  protected:
-  void SetUp() override {
-    if (GetParam() != config::EngineConfig::ir_interpreter &&
-        !NativeTier::Get(config::EngineConfig::Backend_Name(GetParam())).ok()) {
-      GTEST_SKIP() << "no native backend for this host";
-    }
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : name) {
-      if (c == '/') c = '_';
-    }
-    log_path_ = absl::StrCat(::testing::TempDir(), "/deopt_action_", name, ".log");
-    std::remove(log_path_.c_str());
-    config::EngineConfig config;
-    config.set_backend(GetParam());
-    config.set_compile_immediately(true);
-    config.set_background_compilation(false);
-    config.set_trace_compilation(true);
+  void Configure(config::EngineConfig& config) override {
     // Deopt cycles are detected from the second compilation on, and the
     // first repeat of the same deopt is one too many.
     config.set_deopt_cycle_detection_threshold(1);
     config.set_deopt_cycle_detection_allowed_repeats(0);
-    config.set_log(log_path_);
-    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(config);
-    ASSERT_TRUE(engine.ok()) << engine.status();
-    engine_ = *std::move(engine);
   }
-
-  std::string Log() const {
-    std::ifstream in(log_path_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  std::string log_path_;
-  std::unique_ptr<Engine> engine_;
 };
+
+using testing::Column;
+using testing::Count;
 
 TEST_P(DeoptActionTest, TransferToInterpreterKeepsTheCode) {
   auto owned = std::make_unique<TransferRoot>(/*invalidate=*/false);
@@ -203,12 +163,7 @@ TEST_P(DeoptActionTest, TransferToInterpreterAndInvalidateDropsTheCode) {
   EXPECT_EQ(target->installed_code(), nullptr);
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, DeoptActionTest,
-                         ::testing::Values(config::EngineConfig::ir_interpreter,
-                                           config::EngineConfig::x86_64),
-                         [](const auto& info) {
-                           return config::EngineConfig::Backend_Name(info.param);
-                         });
+MOREL_INSTANTIATE_TIER_TESTS(DeoptActionTest);
 
 }  // namespace
 }  // namespace morel::runtime

@@ -9,20 +9,16 @@
 // language): the compiled code takes the assumption for granted, while the
 // interpreter checks it, so stale code is visible in the result.
 
-#include <cstdio>
-#include <fstream>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/runtime/assumption.h"
 #include "engine/runtime/engine.h"
-#include "engine/runtime/native_tier.h"
+#include "engine/runtime/testing/tier_test.h"
 #include "gtest/gtest.h"
 #include "nodes/call_target.h"
 #include "nodes/frame.h"
@@ -98,45 +94,8 @@ class InvalidatingRoot final : public RootNode {
   int calls_ = 0;
 };
 
-// The start of a trace line for `target` (Engine::TargetColumn's layout).
-std::string Column(const char* event, const CallTarget& target) {
-  return absl::StrFormat("%s engine=1  id=%-5d ", event, target.id());
-}
-
-class InvalidationTest : public ::testing::TestWithParam<config::EngineConfig::Backend> {
- protected:
-  void SetUp() override {
-    if (GetParam() != config::EngineConfig::ir_interpreter &&
-        !NativeTier::Get(config::EngineConfig::Backend_Name(GetParam())).ok()) {
-      GTEST_SKIP() << "no native backend for this host";
-    }
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : name) {
-      if (c == '/') c = '_';
-    }
-    log_path_ = absl::StrCat(::testing::TempDir(), "/invalidation_", name, ".log");
-    std::remove(log_path_.c_str());
-    config::EngineConfig config;
-    config.set_backend(GetParam());
-    config.set_compile_immediately(true);
-    config.set_background_compilation(false);
-    config.set_trace_compilation(true);
-    config.set_log(log_path_);
-    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(config);
-    ASSERT_TRUE(engine.ok()) << engine.status();
-    engine_ = *std::move(engine);
-  }
-
-  std::string Log() const {
-    std::ifstream in(log_path_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  std::string log_path_;
-  std::unique_ptr<Engine> engine_;
-};
+using InvalidationTest = testing::TierTest;
+using testing::Column;
 
 TEST_P(InvalidationTest, InvalidatingAnAssumptionDropsTheCodeThatDependsOnIt) {
   Assumption assumption("test assumption");
@@ -230,12 +189,7 @@ TEST_P(InvalidationTest, InvalidateAllCodeAlsoStopsRunningActivations) {
   EXPECT_NE(log.find("|Invalidated false|", deopt), std::string::npos) << log;
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, InvalidationTest,
-                         ::testing::Values(config::EngineConfig::ir_interpreter,
-                                           config::EngineConfig::x86_64),
-                         [](const auto& info) {
-                           return config::EngineConfig::Backend_Name(info.param);
-                         });
+MOREL_INSTANTIATE_TIER_TESTS(InvalidationTest);
 
 }  // namespace
 }  // namespace morel::runtime
