@@ -418,11 +418,29 @@ class PeContext {
                                   pe_.LazyFrameState());
         emitted = true;
       }
+    } else {
+      if (may_run_guest_code && !pe_.osr() && GuestCallEntry() != nullptr) {
+        // Too many words for the entry's registers: F's words go to slots
+        // of the span argument stack, which PackedInvoke releases.
+        ir::Value* count = b().I64((Traits::kWords + 1) / 2);
+        ir::Value* slots = EmitCallAs<&ReserveSpanArguments>(
+            "morel::pe::ReserveSpanArguments", /*may_run_guest_code=*/false, count);
+        for (size_t i = 0; i < operands.size(); ++i) {
+          ir::Value* word = operands[i]->type() == ir::Type::kI1
+                                ? b().Convert(ir::Opcode::kZext, ir::Type::kI64, operands[i])
+                                : operands[i];
+          b().Store(word, slots, static_cast<int32_t>(8 * i));
+        }
+        std::vector<ir::Value*> words = {
+            b().PConst(reinterpret_cast<uint64_t>(&runtime_call_internal::PackedInvoke<F>)),
+            slots, count};
+        results = b().CallRuntime(PackedGuestRuntimeCall<F>(pe_.runtime(), name), words,
+                                  pe_.LazyFrameState());
+        emitted = true;
+      }
     }
     if (!emitted) {
-      // F directly: calls that run no guest code, OSR code's, and guest
-      // calls with more argument words than the entry passes (TODO(#6):
-      // stack walks do not see their caller; SL has none).
+      // F directly: calls that run no guest code, and OSR code's.
       const ir::RuntimeFunction* function =
           RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);
       if (may_run_guest_code) pe_.BeforeCall();

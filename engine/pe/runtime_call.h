@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "engine/pe/span_arguments.h"
 #include "engine/ir/runtime_function.h"
 #include "nodes/pending_exception.h"
 #include "nodes/value.h"
@@ -196,7 +197,8 @@ const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
 //
 // where `invoker` is F's RuntimeInvoker and w0.. F's argument words (at
 // most kGuestCallMaxWords: what the argument registers hold besides the
-// invoker; unused ones are undefined). The entry makes the caller's
+// invoker; unused ones are undefined; more words go through
+// PackedGuestRuntimeCall below). The entry makes the caller's
 // compiled frames visible to stack walks, runs invoker(words, results) and
 // returns results[0] and results[1]. In the IR tier the function's invoker
 // runs F's invoker on the words, and the tier lists the activation itself.
@@ -238,6 +240,51 @@ const ir::RuntimeFunction* GuestRuntimeCall(ir::RuntimeRegistry& registry,
   }
   const ir::RuntimeFunction* result = registered.value();
   RegisterInvoker(result, &runtime_call_internal::GuestInvoke<F>);
+  return result;
+}
+
+// A guest call whose argument words do not fit the entry's registers:
+// compiled code stores F's words in `count` reserved slots of the span
+// argument stack (span_arguments.h) and calls the entry with
+// (invoker, slots, count); the invoker runs F on the words and releases the
+// slots. Registered as `<name>[guest packed]`.
+namespace runtime_call_internal {
+template <auto F>
+void PackedInvoke(absl::Span<const int64_t> words, int64_t* results) {
+  auto* slots = reinterpret_cast<Value*>(words[0]);
+  const int64_t count = words[1];
+  struct Release {
+    Value* slots;
+    int64_t count;
+    ~Release() { ReleaseSpanArguments(slots, count); }
+  } release{slots, count};
+  Traits<F>::Invoke(absl::Span<const int64_t>(reinterpret_cast<const int64_t*>(slots),
+                                              static_cast<size_t>(Traits<F>::kWords)),
+                    results);
+}
+template <auto F>
+void PackedGuestInvoke(absl::Span<const int64_t> words, int64_t* results) {
+  PackedInvoke<F>(words.subspan(1), results);  // words[0] is the invoker
+}
+}  // namespace runtime_call_internal
+
+template <auto F>
+const ir::RuntimeFunction* PackedGuestRuntimeCall(ir::RuntimeRegistry& registry,
+                                                  const std::string& name) {
+  using Traits = runtime_call_internal::Traits<F>;
+  ir::RuntimeFunction function;
+  function.name = absl::StrCat(name, "[guest packed]");
+  function.address = GuestCallEntry();
+  function.signature.params = {ir::Type::kPtr, ir::Type::kPtr, ir::Type::kI64};
+  function.signature.results = Traits::Signature().results;
+  function.effects = ir::RuntimeEffects::kNoDeopt;
+  absl::StatusOr<const ir::RuntimeFunction*> registered = registry.Register(function);
+  if (!registered.ok()) {
+    function.name = absl::StrCat(name, "@", reinterpret_cast<uintptr_t>(F), "[guest packed]");
+    registered = registry.Register(std::move(function));
+  }
+  const ir::RuntimeFunction* result = registered.value();
+  RegisterInvoker(result, &runtime_call_internal::PackedGuestInvoke<F>);
   return result;
 }
 

@@ -36,9 +36,13 @@
 // the captured values pass through it); a second C++ frame in a row ends the
 // segment (the interpreter's entry into compiled code, or OSR's).
 //
-// Not covered yet (TODO(#6)): the stack-overflow handler and guest calls
-// with more argument words than the entry passes (none in SL) push no
-// segment, so compiled frames above them are not listed; frames are
+// Guest calls whose argument words do not fit the entry's registers pass
+// them in span argument slots (pe::PackedGuestRuntimeCall) and push a
+// segment like the others (guest_call_test).
+//
+// Not covered yet (TODO(#6)): the stack-overflow handler pushes no segment
+// (it only raises the overflow unless CallTarget::Call finds room after
+// all, and then compiled frames above it are not listed); frames are
 // read-only (compiled code transfers to the interpreter before calling a
 // root that writes its caller's frame: PeContext::CallDirect, SL's
 // InvokeIndirect).
