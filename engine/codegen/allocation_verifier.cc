@@ -116,7 +116,10 @@ class Checker {
         if ((clobbers >> r) & 1) s[r] = kNothing;
       }
       if (inst.op == MOp::kSpill) {
-        s[64 + inst.uses[1].index] = inst.uses[0].vreg;
+        // The slot now holds uses[1]'s vreg: the stored one, or the def of
+        // a copy stored straight from its source's register.
+        s[64 + inst.uses[1].index] =
+            inst.uses[1].vreg != kNoVReg ? inst.uses[1].vreg : inst.uses[0].vreg;
         continue;
       }
       for (const MachineOperand& d : inst.defs) {

@@ -312,6 +312,7 @@ class LinearScan {
       std::vector<MachineInst> out;
       out.reserve(b.insts.size());
       for (MachineInst& inst : b.insts) {
+        if (RewriteSpilledMove(inst, out)) continue;
         std::vector<std::pair<uint32_t, PReg>> in_scratch;  // vreg -> scratch
         size_t next = 0;
         PReg use0_scratch = kNoPReg;
@@ -378,6 +379,41 @@ class LinearScan {
       b.insts = std::move(out);
     }
     return absl::OkStatus();
+  }
+
+  // A register copy with exactly one side spilled becomes one spill of the
+  // source register into the def's slot, or one reload of the source's slot
+  // into the def's register, instead of going through a scratch register
+  // (mov + spill, reload + mov). The vreg annotations name what each
+  // location holds afterwards (allocation_verifier.h: a copy).
+  bool RewriteSpilledMove(const MachineInst& inst, std::vector<MachineInst>& out) {
+    if (inst.op != MOp::kMov || inst.deopt >= 0 || inst.defs.size() != 1 ||
+        inst.uses.size() != 1 || !inst.defs[0].is_vreg() || !inst.uses[0].is_vreg()) {
+      return false;
+    }
+    const uint32_t dv = inst.defs[0].index;
+    const uint32_t uv = inst.uses[0].index;
+    const LiveInterval& d = intervals_[dv];
+    const LiveInterval& u = intervals_[uv];
+    if (d.preg == kNoPReg && u.preg != kNoPReg) {
+      MachineInst store{MOp::kSpill, Cond::kEq, {},
+                        {MachineOperand::Phys(u.preg), MachineOperand::Slot(d.spill_slot)}};
+      store.uses[0].vreg = uv;
+      store.uses[1].vreg = dv;
+      out.push_back(std::move(store));
+      ++result_.stores;
+      return true;
+    }
+    if (d.preg != kNoPReg && u.preg == kNoPReg) {
+      MachineInst reload{MOp::kReload, Cond::kEq, {MachineOperand::Phys(d.preg)},
+                         {MachineOperand::Slot(u.spill_slot)}};
+      reload.defs[0].vreg = dv;
+      reload.uses[0].vreg = uv;
+      out.push_back(std::move(reload));
+      ++result_.reloads;
+      return true;
+    }
+    return false;
   }
 
   absl::Status TooManySpills(const MachineInst& inst) const {
