@@ -72,8 +72,8 @@ absl::StatusOr<bool> LoadElimination::Run(ir::Function& function, PassContext& c
   bool changed = false;
   bool out_of_fuel = false;
 
-  // Walks the dominator tree; `memory` is what is known at the block's
-  // start. Returns the table at its end.
+  // `memory` is what is known at the block's start. Returns the table at
+  // its end.
   auto run_block = [&](Block* block, Memory memory) {
     absl::flat_hash_set<Instruction*> removed;
     for (Instruction* inst : block->instructions()) {
@@ -115,26 +115,34 @@ absl::StatusOr<bool> LoadElimination::Run(ir::Function& function, PassContext& c
     return memory;
   };
 
-  struct Frame {
-    Block* block;
-    Memory at_end;
-    size_t next_child = 0;
-  };
-  std::vector<Frame> stack;
-  stack.push_back({dom.rpo()[0], run_block(dom.rpo()[0], {})});
-  while (!stack.empty()) {
-    Frame& top = stack.back();
-    const auto& children = dom.children(top.block);
-    if (top.next_child >= children.size()) {
-      stack.pop_back();
-      continue;
-    }
-    Block* child = children[top.next_child++];
-    const std::vector<Block*>& in = preds[child];
+  // In reverse postorder, so a block's forward predecessors are done: a
+  // block with one predecessor starts with what that one knew at its end;
+  // a join, with what all of them knew alike (the same value at the same
+  // location: its definition dominates every predecessor, hence the join);
+  // a loop header (a predecessor not done yet: a back edge), with nothing.
+  const std::vector<Block*>& rpo = dom.rpo();
+  absl::flat_hash_map<const Block*, Memory> at_end;
+  for (Block* block : rpo) {
+    const std::vector<Block*>& in = preds[block];
     Memory start;
-    if (in.size() == 1 && in[0] == top.block) start = top.at_end;
-    Memory end = run_block(child, std::move(start));
-    stack.push_back({child, std::move(end)});  // `top` is invalid from here
+    bool all_done = !in.empty();
+    for (Block* pred : in) all_done = all_done && at_end.contains(pred);
+    if (all_done) {
+      start = at_end[in[0]];
+      for (size_t i = 1; i < in.size() && !start.empty(); ++i) {
+        const Memory& other = at_end[in[i]];
+        absl::erase_if(start, [&](const auto& entry) {
+          auto it = other.find(entry.first);
+          return it == other.end() ||
+                 subst.Resolve(it->second.value) != subst.Resolve(entry.second.value);
+        });
+        for (auto& [loc, known] : start) {
+          // Different classes for the same bytes: keep the weaker claim.
+          if (other.at(loc).alias != known.alias) known.alias = nullptr;
+        }
+      }
+    }
+    at_end[block] = run_block(block, std::move(start));
   }
   subst.ApplyTo(function);
   return changed;

@@ -2,9 +2,11 @@
 #define MOREL_ENGINE_OPT_LOAD_ELIMINATION_H_
 
 // load_elim: conservative redundant-load elimination and store-to-load
-// forwarding over extended basic blocks (a block inherits what its
-// dominator-tree parent knows at its end only if that parent is its single
-// predecessor). Known memory is a table (base value, offset, type) ->
+// forwarding, block by block in reverse postorder: a block with one
+// predecessor starts with what that one knew at its end, a join with what
+// all its predecessors knew alike (the same value at the same location),
+// a loop header (a back edge comes in) with nothing. Known memory is a
+// table (base value, offset, type) ->
 // (value, alias class of the access that made it known):
 //   - `load.T b, o` with a known (b, o, T) is removed and its uses take the
 //     known value (one fuel unit); otherwise it becomes known;
