@@ -150,6 +150,25 @@ std::string FunctionName() {
   return name;
 }
 
+// Registers `function` as "<base_name><suffix>" (registering the same
+// name and signature again returns the existing entry), or, if another
+// function took that name (two functions that print the same), as
+// "<base_name>@<f><suffix>"; `invoker` runs it in the IR tier.
+inline const ir::RuntimeFunction* Register(ir::RuntimeRegistry& registry,
+                                           ir::RuntimeFunction function, const void* f,
+                                           absl::string_view base_name, absl::string_view suffix,
+                                           RuntimeInvoker invoker) {
+  function.name = absl::StrCat(base_name, suffix);
+  absl::StatusOr<const ir::RuntimeFunction*> registered = registry.Register(function);
+  if (!registered.ok()) {
+    function.name = absl::StrCat(base_name, "@", reinterpret_cast<uintptr_t>(f), suffix);
+    registered = registry.Register(std::move(function));
+  }
+  const ir::RuntimeFunction* result = registered.value();
+  RegisterInvoker(result, invoker);
+  return result;
+}
+
 }  // namespace runtime_call_internal
 
 // Registers F (once per registry) under `name` and returns its IR
@@ -159,24 +178,12 @@ const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
                                        ir::RuntimeEffects effects, const std::string& name) {
   using Traits = runtime_call_internal::Traits<F>;
   ir::RuntimeFunction function;
-  function.name = name;
   function.address = reinterpret_cast<const void*>(&Traits::Thunk);
   function.signature = Traits::Signature();
   function.effects = effects;
-  absl::StatusOr<const ir::RuntimeFunction*> registered =
-      registry.Register(std::move(function));
-  // Same name, same signature: the existing entry. A clash means two
-  // functions print the same name; make the second one unique.
-  if (!registered.ok()) {
-    function.name = absl::StrCat(name, "@", reinterpret_cast<uintptr_t>(F));
-    function.address = reinterpret_cast<const void*>(&Traits::Thunk);
-    function.signature = Traits::Signature();
-    function.effects = effects;
-    registered = registry.Register(std::move(function));
-  }
-  const ir::RuntimeFunction* result = registered.value();
-  RegisterInvoker(result, &Traits::Invoke);
-  return result;
+  return runtime_call_internal::Register(registry, std::move(function),
+                                         reinterpret_cast<const void*>(F), name, "",
+                                         &Traits::Invoke);
 }
 
 // The same, named after F ("morel::sl::BigAdd").
@@ -224,7 +231,6 @@ const ir::RuntimeFunction* GuestRuntimeCall(ir::RuntimeRegistry& registry,
   using Traits = runtime_call_internal::Traits<F>;
   static_assert(Traits::kWords <= kGuestCallMaxWords, "too many argument words");
   ir::RuntimeFunction function;
-  function.name = absl::StrCat(name, "[guest]");
   function.address = GuestCallEntry();
   ir::RuntimeSignature signature = Traits::Signature();
   for (ir::Type& type : signature.params) {
@@ -233,14 +239,9 @@ const ir::RuntimeFunction* GuestRuntimeCall(ir::RuntimeRegistry& registry,
   signature.params.insert(signature.params.begin(), ir::Type::kPtr);
   function.signature = std::move(signature);
   function.effects = ir::RuntimeEffects::kNoDeopt;
-  absl::StatusOr<const ir::RuntimeFunction*> registered = registry.Register(function);
-  if (!registered.ok()) {
-    function.name = absl::StrCat(name, "@", reinterpret_cast<uintptr_t>(F), "[guest]");
-    registered = registry.Register(std::move(function));
-  }
-  const ir::RuntimeFunction* result = registered.value();
-  RegisterInvoker(result, &runtime_call_internal::GuestInvoke<F>);
-  return result;
+  return runtime_call_internal::Register(registry, std::move(function),
+                                         reinterpret_cast<const void*>(F), name, "[guest]",
+                                         &runtime_call_internal::GuestInvoke<F>);
 }
 
 // A guest call whose argument words do not fit the entry's registers:
@@ -273,19 +274,14 @@ const ir::RuntimeFunction* PackedGuestRuntimeCall(ir::RuntimeRegistry& registry,
                                                   const std::string& name) {
   using Traits = runtime_call_internal::Traits<F>;
   ir::RuntimeFunction function;
-  function.name = absl::StrCat(name, "[guest packed]");
   function.address = GuestCallEntry();
   function.signature.params = {ir::Type::kPtr, ir::Type::kPtr, ir::Type::kI64};
   function.signature.results = Traits::Signature().results;
   function.effects = ir::RuntimeEffects::kNoDeopt;
-  absl::StatusOr<const ir::RuntimeFunction*> registered = registry.Register(function);
-  if (!registered.ok()) {
-    function.name = absl::StrCat(name, "@", reinterpret_cast<uintptr_t>(F), "[guest packed]");
-    registered = registry.Register(std::move(function));
-  }
-  const ir::RuntimeFunction* result = registered.value();
-  RegisterInvoker(result, &runtime_call_internal::PackedGuestInvoke<F>);
-  return result;
+  return runtime_call_internal::Register(registry, std::move(function),
+                                         reinterpret_cast<const void*>(F), name,
+                                         "[guest packed]",
+                                         &runtime_call_internal::PackedGuestInvoke<F>);
 }
 
 }  // namespace morel::pe
