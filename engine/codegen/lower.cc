@@ -229,7 +229,6 @@ int32_t Lowerer::AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause,
 }
 
 void Lowerer::LowerGuard(const ir::Instruction& inst) {
-  const ir::FrameState* fs = inst.frame_state();
   if (auto it = fused_guards_.find(&inst); it != fused_guards_.end()) {
     const ir::Instruction& ov = *it->second.overflow;
     const MOp op = ov.opcode() == Opcode::kIaddOverflows   ? MOp::kAddOvf
@@ -241,8 +240,7 @@ void Lowerer::LowerGuard(const ir::Instruction& inst) {
     if (op != MOp::kSubOvf && ConstantOf(a) && !ConstantOf(b)) std::swap(a, b);
     Op ra = Use(a);
     Op rb = UseOrImm(b, op);
-    const int32_t state =
-        AddDeopt(fs, DeoptEntry::Cause::kOverflow, inst.reason(), inst.deopt_action());
+    const int32_t state = AddDeopt(inst, DeoptEntry::Cause::kOverflow);
     Emit(mi::Binary(op, Op::VReg(d), ra, rb)).deopt = state;
     return;
   }
@@ -250,14 +248,12 @@ void Lowerer::LowerGuard(const ir::Instruction& inst) {
   const ir::Instruction* def = c->instruction();
   if (def != nullptr && def->opcode() == Opcode::kIcmp && deferred_.contains(def)) {
     Compare cmp = LowerCompare(def->cond(), def->operand(0), def->operand(1), MOp::kDeoptIf);
-    const int32_t state =
-        AddDeopt(fs, DeoptEntry::Cause::kGuard, inst.reason(), inst.deopt_action());
+    const int32_t state = AddDeopt(inst, DeoptEntry::Cause::kGuard);
     Emit(mi::DeoptIf(NegateCond(cmp.cond), cmp.a, cmp.b, state));
     return;
   }
   Op rc = Use(c);
-  const int32_t state =
-      AddDeopt(fs, DeoptEntry::Cause::kGuard, inst.reason(), inst.deopt_action());
+  const int32_t state = AddDeopt(inst, DeoptEntry::Cause::kGuard);
   Emit(mi::DeoptIf(Cond::kEq, rc, Op::Imm(0), state));
 }
 
@@ -423,8 +419,7 @@ absl::Status Lowerer::LowerTerminator(const ir::Instruction& inst) {
       return absl::OkStatus();
     }
     case Opcode::kDeopt:
-      Emit(mi::Deopt(AddDeopt(inst.frame_state(), DeoptEntry::Cause::kDeopt, inst.reason(),
-                            inst.deopt_action())));
+      Emit(mi::Deopt(AddDeopt(inst, DeoptEntry::Cause::kDeopt)));
       return absl::OkStatus();
     case Opcode::kUnreachable:
       Emit(mi::Deopt(AddDeopt(nullptr, DeoptEntry::Cause::kUnreachable, "unreachable")));

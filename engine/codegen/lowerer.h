@@ -74,6 +74,10 @@ class Lowerer {
   uint32_t EdgeBlock(const ir::BlockCall& edge);
   int32_t AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause, const std::string& reason,
                    ir::DeoptAction action = ir::DeoptAction::kInvalidate);
+  // The exit of a guard or deopt: its frame state, reason and action.
+  int32_t AddDeopt(const ir::Instruction& inst, DeoptEntry::Cause cause) {
+    return AddDeopt(inst.frame_state(), cause, inst.reason(), inst.deopt_action());
+  }
 
   const ir::Function& f_;
   const Backend& backend_;

@@ -69,6 +69,13 @@ class Machine {
     r.kind = ExecutionResult::Kind::kDeoptimized;
     r.reason = reason;
     r.action = action;
+    r.frames = Frames(fs);
+    return r;
+  }
+
+  // The frames `fs` and its parents describe, innermost first.
+  std::vector<DeoptFrame> Frames(const FrameState* fs) const {
+    std::vector<DeoptFrame> frames;
     for (; fs != nullptr; fs = fs->parent) {
       DeoptFrame frame;
       frame.call_target_id = fs->call_target_id;
@@ -79,9 +86,9 @@ class Machine {
       };
       for (const ValuePair& p : fs->locals) frame.locals.push_back(slot(p));
       for (const ValuePair& p : fs->stack) frame.stack.push_back(slot(p));
-      r.frames.push_back(std::move(frame));
+      frames.push_back(std::move(frame));
     }
-    return r;
+    return frames;
   }
 
   absl::StatusOr<std::optional<ExecutionResult>> Step(const Instruction& inst,
@@ -102,8 +109,7 @@ class Machine {
       case Opcode::kLoad: {
         int64_t x = 0;
         const char* p = reinterpret_cast<const char*>(arg(0)) + inst.imm();
-        std::memcpy(&x, p, BitWidth(inst.type_suffix()) == 32 ? 4
-                           : inst.type_suffix() == Type::kI1 ? 1 : 8);
+        std::memcpy(&x, p, ByteWidth(inst.type_suffix()));
         if (inst.type_suffix() == Type::kI32) x = static_cast<int32_t>(x);
         Set(inst.result(), x);
         return std::nullopt;
@@ -111,8 +117,7 @@ class Machine {
       case Opcode::kStore: {
         int64_t x = arg(0);
         char* p = reinterpret_cast<char*>(arg(1)) + inst.imm();
-        std::memcpy(p, &x, BitWidth(inst.type_suffix()) == 32 ? 4
-                           : inst.type_suffix() == Type::kI1 ? 1 : 8);
+        std::memcpy(p, &x, ByteWidth(inst.type_suffix()));
         return std::nullopt;
       }
       case Opcode::kCallRuntime:
@@ -124,9 +129,7 @@ class Machine {
         absl::StatusOr<std::vector<int64_t>> results;
         std::vector<DeoptFrame> lazy;
         if (options_.lazy_frames != nullptr) {
-          if (inst.frame_state() != nullptr) {
-            lazy = Deopt(inst.frame_state(), "", DeoptAction::kInvalidate).frames;
-          }
+          if (inst.frame_state() != nullptr) lazy = Frames(inst.frame_state());
           *options_.lazy_frames = inst.frame_state() != nullptr ? &lazy : nullptr;
         }
         if (inst.opcode() == Opcode::kCallRuntime) {

@@ -37,6 +37,14 @@ int BitWidth(Type type) {
   }
 }
 
+int ByteWidth(Type type) {
+  switch (type) {
+    case Type::kI1: return 1;
+    case Type::kI32: return 4;
+    default: return 8;
+  }
+}
+
 bool IsInteger(Type type) {
   return type == Type::kI1 || type == Type::kI32 || type == Type::kI64;
 }

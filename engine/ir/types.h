@@ -33,6 +33,8 @@ std::optional<Type> ParseType(absl::string_view name);
 
 // Width in bits of an integer type (i1 -> 1, i32 -> 32, i64/ptr -> 64).
 int BitWidth(Type type);
+// Bytes a load or store of the type accesses (i1 -> 1, i32 -> 4, else 8).
+int ByteWidth(Type type);
 bool IsInteger(Type type);  // i1, i32, i64
 
 // Integer comparison conditions of `icmp`; s = signed, u = unsigned.

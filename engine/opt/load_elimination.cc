@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "engine/ir/cfg.h"
 #include "engine/ir/dominators.h"
+#include "engine/ir/types.h"
 #include "engine/opt/rewrite_util.h"
 
 namespace morel::opt {
@@ -33,14 +34,6 @@ struct Location {
   }
 };
 
-int64_t SizeOf(Type t) {
-  switch (t) {
-    case Type::kI1: return 1;
-    case Type::kI32: return 4;
-    default: return 8;
-  }
-}
-
 // What is known at a location: its value and the alias class of the
 // access that made it known (nullptr: unknown).
 struct Known {
@@ -56,8 +49,8 @@ struct Known {
 bool MayOverlap(const Location& known, const ir::AliasClass* known_alias,
                 const Location& store, const ir::AliasClass* store_alias) {
   if (known.base != store.base) return ir::MayAlias(known_alias, store_alias);
-  return known.offset < store.offset + SizeOf(store.type) &&
-         store.offset < known.offset + SizeOf(known.type);
+  return known.offset < store.offset + ir::ByteWidth(store.type) &&
+         store.offset < known.offset + ir::ByteWidth(known.type);
 }
 
 using Memory = absl::flat_hash_map<Location, Known>;
