@@ -400,46 +400,39 @@ class PeContext {
     std::vector<ir::Value*> operands;
     (AddOperand(operands, args), ...);
     std::vector<ir::Value*> results;
-    bool emitted = false;
-    if constexpr (Traits::kWords <= kGuestCallMaxWords) {
-      if (may_run_guest_code && !pe_.osr() && GuestCallEntry() != nullptr) {
-        // Through the engine's guest-call entry (runtime_call.h), with the
-        // lazy frame state: a stack walk while F runs lists this activation
-        // (engine/runtime/compiled_frames.h). OSR code keeps the
-        // interpreter's frame current instead (BeforeCall/AfterCall).
+    if (may_run_guest_code && !pe_.osr() && GuestCallEntry() != nullptr) {
+      // Through the engine's guest-call entry (runtime_call.h), with the
+      // lazy frame state: a stack walk while F runs lists this activation
+      // (engine/runtime/compiled_frames.h). OSR code keeps the
+      // interpreter's frame current instead (BeforeCall/AfterCall). The
+      // entry passes F's operands as whole words.
+      auto as_word = [&](ir::Value* operand) {
+        return operand->type() == ir::Type::kI1
+                   ? b().Convert(ir::Opcode::kZext, ir::Type::kI64, operand)
+                   : operand;
+      };
+      if constexpr (Traits::kWords <= kGuestCallMaxWords) {
         std::vector<ir::Value*> words = {
             b().PConst(reinterpret_cast<uint64_t>(&Traits::Invoke))};
-        for (ir::Value* operand : operands) {
-          words.push_back(operand->type() == ir::Type::kI1
-                              ? b().Convert(ir::Opcode::kZext, ir::Type::kI64, operand)
-                              : operand);
-        }
+        for (ir::Value* operand : operands) words.push_back(as_word(operand));
         results = b().CallRuntime(GuestRuntimeCall<F>(pe_.runtime(), name), words,
                                   pe_.LazyFrameState());
-        emitted = true;
-      }
-    } else {
-      if (may_run_guest_code && !pe_.osr() && GuestCallEntry() != nullptr) {
+      } else {
         // Too many words for the entry's registers: F's words go to slots
         // of the span argument stack, which PackedInvoke releases.
         ir::Value* count = b().I64((Traits::kWords + 1) / 2);
         ir::Value* slots = EmitCallAs<&ReserveSpanArguments>(
             "morel::pe::ReserveSpanArguments", /*may_run_guest_code=*/false, count);
         for (size_t i = 0; i < operands.size(); ++i) {
-          ir::Value* word = operands[i]->type() == ir::Type::kI1
-                                ? b().Convert(ir::Opcode::kZext, ir::Type::kI64, operands[i])
-                                : operands[i];
-          b().Store(word, slots, static_cast<int32_t>(8 * i));
+          b().Store(as_word(operands[i]), slots, static_cast<int32_t>(8 * i));
         }
         std::vector<ir::Value*> words = {
             b().PConst(reinterpret_cast<uint64_t>(&runtime_call_internal::PackedInvoke<F>)),
             slots, count};
         results = b().CallRuntime(PackedGuestRuntimeCall<F>(pe_.runtime(), name), words,
                                   pe_.LazyFrameState());
-        emitted = true;
       }
-    }
-    if (!emitted) {
+    } else {
       // F directly: calls that run no guest code, and OSR code's.
       const ir::RuntimeFunction* function =
           RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);

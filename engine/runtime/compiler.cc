@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "engine/ir/interpreter.h"
 #include "engine/ir/printer.h"
-#include "engine/opt/pass_registry.h"
 #include "engine/opt/pipeline_options.h"
 #include "engine/opt/standard_passes.h"
 #include "engine/pe/runtime_call.h"
@@ -46,15 +45,15 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     }
     return compilation.status();
   }
-  opt::PassRegistry registry;
-  opt::RegisterStandardPasses(registry);
-  absl::StatusOr<opt::PipelineOptions> options =
-      opt::PipelineOptionsFromConfig(engine.config(), registry);
-  if (!options.ok()) return options.status();
+  // Validated by Engine::Create; copied only to redirect a diagnostic dump.
+  const opt::PipelineOptions* options = &engine.pipeline_options();
+  opt::PipelineOptions diagnostic_options;
   if (diagnostic_dump != nullptr) {
-    options->dump_ir = {"all"};
-    options->verify_ir = true;
-    options->dump_stream = diagnostic_dump;
+    diagnostic_options = *options;
+    diagnostic_options.dump_ir = {"all"};
+    diagnostic_options.verify_ir = true;
+    diagnostic_options.dump_stream = diagnostic_dump;
+    options = &diagnostic_options;
   }
   absl::StatusOr<std::unique_ptr<opt::Pipeline>> pipeline =
       opt::BuildDefaultPipeline(*options);

@@ -50,27 +50,30 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
           absl::StrCat("option engine.BackendPlugin: ", loaded.message()));
     }
   }
-  {
-    // Pass names (DumpIR, DisablePasses) are checked against the pass
-    // registry now, not at the first compilation.
-    const opt::PassRegistry& registry = opt::PassRegistry::Standard();
-    absl::StatusOr<opt::PipelineOptions> pipeline =
-        opt::PipelineOptionsFromConfig(config, registry);
-    if (!pipeline.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("option engine.", pipeline.status().message(),
-                                                     "; passes: ",
-                                                     absl::StrJoin(registry.names(), ", ")));
-    }
+  // Pass names (DumpIR, DisablePasses) are checked against the pass
+  // registry now, not at the first compilation; every compilation uses
+  // these options (pipeline_options()).
+  const opt::PassRegistry& registry = opt::PassRegistry::Standard();
+  absl::StatusOr<opt::PipelineOptions> pipeline =
+      opt::PipelineOptionsFromConfig(config, registry);
+  if (!pipeline.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("option engine.", pipeline.status().message(),
+                                                   "; passes: ",
+                                                   absl::StrJoin(registry.names(), ", ")));
   }
   heap::Initialize();
   // Compiled code's guest runtime calls go through the entry that keeps
   // their compiled callers visible to stack walks (compiled_frames.h).
   pe::SetGuestCallEntry(reinterpret_cast<const void*>(&MorelCallGuestFromCompiled));
-  return std::unique_ptr<Engine>(new Engine(std::move(config), *std::move(log)));
+  return std::unique_ptr<Engine>(
+      new Engine(std::move(config), *std::move(pipeline), *std::move(log)));
 }
 
-Engine::Engine(config::EngineConfig config, std::unique_ptr<EngineLog> log)
-    : config_(std::move(config)), log_(std::move(log)) {
+Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_options,
+               std::unique_ptr<EngineLog> log)
+    : config_(std::move(config)),
+      pipeline_options_(std::move(pipeline_options)),
+      log_(std::move(log)) {
   for (absl::string_view item : absl::StrSplit(config_.compile_only(), ',', absl::SkipWhitespace())) {
     item = absl::StripAsciiWhitespace(item);
     if (absl::ConsumePrefix(&item, "~")) {

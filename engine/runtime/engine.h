@@ -23,6 +23,7 @@
 #include "engine/config/engine_config.pb.h"
 #include "engine/ir/frame_state.h"
 #include "engine/ir/runtime_function.h"
+#include "engine/opt/pipeline_options.h"
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
 #include "nodes/call_target.h"
@@ -56,6 +57,9 @@ class Engine : public NodeRuntime {
   void Close();
 
   const config::EngineConfig& config() const { return config_; }
+  // The optimizer's options of config() (DumpIR, VerifyIR, DisablePasses,
+  // OptimizationFuel), validated once by Create.
+  const opt::PipelineOptions& pipeline_options() const { return pipeline_options_; }
   EngineLog& log() { return *log_; }
 
   // NodeRuntime
@@ -111,9 +115,11 @@ class Engine : public NodeRuntime {
   std::vector<CallTarget*> call_targets() const;
 
  private:
-  Engine(config::EngineConfig config, std::unique_ptr<EngineLog> log);
+  Engine(config::EngineConfig config, opt::PipelineOptions pipeline_options,
+         std::unique_ptr<EngineLog> log);
 
   config::EngineConfig config_;
+  opt::PipelineOptions pipeline_options_;
   std::unique_ptr<EngineLog> log_;
   std::unique_ptr<splitting::SplittingStrategy> splitting_;
 

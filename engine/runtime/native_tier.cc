@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/compiled_frames.h"
 #include "engine/runtime/compiler.h"
@@ -206,14 +205,6 @@ absl::StatusOr<NativeTier*> NativeTier::Get(const std::string& name) {
 
 namespace {
 
-// --engine.DumpIR=asm (or all).
-bool DumpsMachineCode(const config::EngineConfig& config) {
-  for (absl::string_view name : absl::StrSplit(config.dump_ir(), ',')) {
-    if (name == "asm" || name == "all") return true;
-  }
-  return false;
-}
-
 // --engine.PerfMap: perf's JIT symbol file, one "<hex start> <hex size>
 // <name>" line per code region, appended as code is installed.
 void WritePerfMapEntry(const codegen::CodeRegion& region, const std::string& name) {
@@ -263,7 +254,7 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   if (!compiled.ok()) return compiled.status();
   const std::string name = compilation->target->name();
   if (engine.config().perf_map()) WritePerfMapEntry(compiled->code.region, name);
-  if (DumpsMachineCode(engine.config())) {
+  if (engine.pipeline_options().ShouldDump("asm")) {  // --engine.DumpIR=asm (or all)
     absl::StatusOr<std::string> text = backend_->Disassemble(
         absl::MakeConstSpan(compiled->code.region.start, compiled->code.region.size),
         reinterpret_cast<uint64_t>(compiled->code.region.start));

@@ -66,21 +66,15 @@ bool Engine::PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) 
   }
   InstalledCode* code = target->installed_code();
   if (code == nullptr) {
-    bool failed, active;
-    {
-      std::lock_guard<std::mutex> guard(lock_);
-      failed = compilations_[target].failed;
-      active = queue_ != nullptr && queue_->IsActive(*target);
-    }
-    if (failed) {
-      std::lock_guard<std::mutex> guard(lock_);
-      DisableOsr(osr_loops_[&loop], *target, "OSR compilation failed");
-      return false;
-    }
-    if (active) return false;  // still compiling: keep interpreting
     {
       std::lock_guard<std::mutex> guard(lock_);
       OsrLoop& state = osr_loops_[&loop];
+      if (compilations_[target].failed) {
+        DisableOsr(state, *target, "OSR compilation failed");
+        return false;
+      }
+      // Still compiling: keep interpreting.
+      if (queue_ != nullptr && queue_->IsActive(*target)) return false;
       // The first request is free; each later one (after a deopt or a
       // discarded compilation) is a re-attempt.
       if (state.requested && ++state.reattempts > config_.osr_max_compilation_re_attempts()) {
