@@ -3,6 +3,7 @@
 #include <alloca.h>
 
 #include "engine/pe/partial_evaluator.h"
+#include "languages/sl/builtins.h"
 #include "languages/sl/node_builder.h"
 #include "languages/sl/runtime/values.h"
 
@@ -52,6 +53,22 @@ absl::Status SLFunctionRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
 
 std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
   return BuildFunctionRoot(*context_, program_, function_index_);
+}
+
+SLBuiltinRootNode::SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context)
+    : RootNode({}, spec.name, nullptr),
+      spec_(spec),
+      arity_(spec.arity),
+      function_(spec.function),
+      context_(context) {}
+
+bool SLBuiltinRootNode::InspectsCallerFrame() const {
+  return spec_.inspects_caller_frame || spec_.writes_caller_frame;
+}
+bool SLBuiltinRootNode::WritesCallerFrame() const { return spec_.writes_caller_frame; }
+bool SLBuiltinRootNode::may_run_guest_code() const { return spec_.may_run_guest_code; }
+DirectlyCallableBuiltin::Intrinsic SLBuiltinRootNode::intrinsic() const {
+  return spec_.intrinsic;
 }
 
 Value SLBuiltinRootNode::Execute(Frame& frame) { return InvokeDirectly(frame.arguments()); }

@@ -46,31 +46,22 @@ class SLFunctionRootNode final : public RootNode {
 };
 
 using BuiltinFunction = Value (*)(SLContext& context, absl::Span<const Value> args);
+struct BuiltinSpec;  // builtins.h
 
 // A builtin (sl_spec §9): pads missing arguments with NULL and drops extra
 // ones before calling the C++ function. Internal: stack walks stop here.
 class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin {
  public:
   MOREL_NODE_KIND(SLBuiltinRootNode)
-  SLBuiltinRootNode(std::string name, int arity, BuiltinFunction function,
-                    SLContext* context, bool inspects_caller_frame = false,
-                    bool writes_caller_frame = false, bool may_run_guest_code = false,
-                    Intrinsic intrinsic = Intrinsic::kNone)
-      : RootNode({}, std::move(name), nullptr),
-        arity_(arity),
-        function_(function),
-        context_(context),
-        inspects_caller_frame_(inspects_caller_frame || writes_caller_frame),
-        writes_caller_frame_(writes_caller_frame),
-        may_run_guest_code_(may_run_guest_code),
-        intrinsic_(intrinsic) {}
+  // `spec` (an entry of Builtins()' table) outlives the node.
+  SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context);
 
   Value Execute(Frame& frame) override;
   bool IsInternal() const override { return true; }
-  bool InspectsCallerFrame() const override { return inspects_caller_frame_; }
-  bool WritesCallerFrame() const override { return writes_caller_frame_; }
-  bool may_run_guest_code() const override { return may_run_guest_code_; }
-  Intrinsic intrinsic() const override { return intrinsic_; }
+  bool InspectsCallerFrame() const override;
+  bool WritesCallerFrame() const override;
+  bool may_run_guest_code() const override;
+  Intrinsic intrinsic() const override;
 
   // Runs the builtin on `args` (missing ones are NULL, extra ones ignored)
   // without a frame of its own: what compiled callers do for builtins that
@@ -79,13 +70,10 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   Value InvokeDirectly(absl::Span<const Value> args) const override;
 
  private:
+  const BuiltinSpec& spec_;
   int arity_;
   BuiltinFunction function_;
   SLContext* context_;
-  bool inspects_caller_frame_;
-  bool writes_caller_frame_;
-  bool may_run_guest_code_;
-  Intrinsic intrinsic_;
 };
 
 }  // namespace morel::sl

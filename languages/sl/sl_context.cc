@@ -24,12 +24,7 @@ SLContext::~SLContext() {
 
 void SLContext::RegisterBuiltins() {
   for (const BuiltinSpec& builtin : Builtins()) {
-    auto root = std::make_unique<SLBuiltinRootNode>(builtin.name, builtin.arity,
-                                                    builtin.function, this,
-                                                    builtin.inspects_caller_frame,
-                                                    builtin.writes_caller_frame,
-                                                    builtin.may_run_guest_code,
-                                                    builtin.intrinsic);
+    auto root = std::make_unique<SLBuiltinRootNode>(builtin, this);
     functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
   }
 }

@@ -39,6 +39,17 @@ void WritePropertyGeneric(Value receiver, Value key, Value value) {
   }
 }
 
+namespace {
+
+// Index keys are never cached: where one lives depends on the object's
+// element capacity, not on its shape (runtime/sl_object.h).
+bool IsIndexKey(const PropertyKey& property) {
+  int64_t index;
+  return ArrayIndexOf(property.text, &index);
+}
+
+}  // namespace
+
 void AddPropertyWithShape(Value receiver, Shape* shape, Value value) {
   receiver.As<SLObject>()->AddWithShape(shape, value);
 }
@@ -47,8 +58,7 @@ std::optional<ReadCached::Cache> ReadCached::Create(SLReadPropertyNode&,
                                                     Value receiver, Value key) {
   if (!IsObject(receiver)) return std::nullopt;
   PropertyKey property(key);
-  int64_t element;
-  if (ArrayIndexOf(property.text, &element)) return std::nullopt;
+  if (IsIndexKey(property)) return std::nullopt;
   Shape* shape = receiver.As<SLObject>()->shape;
   int index = shape->IndexOf(property.text);
   // A missing property is not cached: the generic path reports it.
@@ -65,8 +75,7 @@ std::optional<WriteCached::Cache> WriteCached::Create(SLWritePropertyNode&,
   // generic path.
   if (shape->is_dictionary()) return std::nullopt;
   PropertyKey property(key);
-  int64_t element;
-  if (ArrayIndexOf(property.text, &element)) return std::nullopt;
+  if (IsIndexKey(property)) return std::nullopt;
   int index = shape->IndexOf(property.text);
   if (index >= 0) return Cache{std::move(property), shape, shape, index};
   if (shape->property_count() >= Shape::kMaxProperties) return std::nullopt;

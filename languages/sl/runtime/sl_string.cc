@@ -27,21 +27,20 @@ SLString* SLString::AllocateRope() {
 // A flat string is one pointer-free block: the header, then the characters
 // (chars_ points into the same block), so one
 // allocation instead of two, and the collector never scans it.
-SLString* SLString::AllocateFlat(size_t length) {
+SLString* SLString::NewFlat(absl::string_view first, absl::string_view second) {
+  size_t length = first.size() + second.size();
   auto* string = static_cast<SLString*>(
       heap::AllocateAtomic(sizeof(SLString) + length + 1));
   char* chars = reinterpret_cast<char*>(string + 1);
+  if (!first.empty()) std::memcpy(chars, first.data(), first.size());
+  if (!second.empty()) std::memcpy(chars + first.size(), second.data(), second.size());
   chars[length] = '\0';
   string->length_ = length;
   string->chars_ = chars;
   return string;
 }
 
-SLString* NewString(absl::string_view text) {
-  SLString* string = SLString::AllocateFlat(text.size());
-  if (!text.empty()) std::memcpy(const_cast<char*>(string->chars_), text.data(), text.size());
-  return string;
-}
+SLString* NewString(absl::string_view text) { return SLString::NewFlat(text); }
 
 Value StringValue(absl::string_view text) {
   return Value::Reference(kStringTag, NewString(text));
@@ -52,13 +51,7 @@ Value ConcatStrings(SLString* a, SLString* b) {
   if (b->length_ == 0) return Value::Reference(kStringTag, a);
   size_t length = a->length_ + b->length_;
   if (length < kMinRopeLength) {
-    absl::string_view left = a->view();
-    absl::string_view right = b->view();
-    SLString* string = SLString::AllocateFlat(length);
-    char* chars = const_cast<char*>(string->chars_);
-    std::memcpy(chars, left.data(), left.size());
-    std::memcpy(chars + left.size(), right.data(), right.size());
-    return Value::Reference(kStringTag, string);
+    return Value::Reference(kStringTag, SLString::NewFlat(a->view(), b->view()));
   }
   SLString* string = SLString::AllocateRope();
   string->length_ = length;
@@ -73,12 +66,8 @@ Value ConcatStringAndText(SLString* a, absl::string_view b, bool b_first) {
     SLString* text = NewString(b);
     return b_first ? ConcatStrings(text, a) : ConcatStrings(a, text);
   }
-  absl::string_view first = b_first ? b : a->view();
-  absl::string_view second = b_first ? a->view() : b;
-  SLString* string = SLString::AllocateFlat(length);
-  char* chars = const_cast<char*>(string->chars_);
-  if (!first.empty()) std::memcpy(chars, first.data(), first.size());
-  if (!second.empty()) std::memcpy(chars + first.size(), second.data(), second.size());
+  SLString* string =
+      b_first ? SLString::NewFlat(b, a->view()) : SLString::NewFlat(a->view(), b);
   return Value::Reference(kStringTag, string);
 }
 

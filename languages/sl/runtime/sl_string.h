@@ -35,8 +35,8 @@ class SLString {
   friend Value ConcatStrings(SLString* a, SLString* b);
   friend Value ConcatStringAndText(SLString* a, absl::string_view b, bool b_first);
   void Flatten();
-  // An uninitialized flat string of `length` characters (one block).
-  static SLString* AllocateFlat(size_t length);
+  // A flat string (one block) holding `first` followed by `second`.
+  static SLString* NewFlat(absl::string_view first, absl::string_view second = {});
   // An uninitialized rope node (header and children).
   static SLString* AllocateRope();
 
