@@ -1,0 +1,109 @@
+#include "inliner/default_policy.h"
+
+#include <queue>
+#include <vector>
+
+namespace morel::inliner {
+namespace {
+
+// True if `a` polls before `b`: non-trivial first, then higher frequency,
+// then lower id.
+bool PollsBefore(const CallNode* a, const CallNode* b) {
+  if (a->trivial() != b->trivial()) return !a->trivial();
+  if (a->frequency() != b->frequency()) return a->frequency() > b->frequency();
+  return a->id() < b->id();
+}
+
+struct PollsAfter {
+  bool operator()(const CallNode* a, const CallNode* b) const { return PollsBefore(b, a); }
+};
+
+// std::priority_queue pops its greatest element: order by "polls after".
+using Queue = std::priority_queue<CallNode*, std::vector<CallNode*>, PollsAfter>;
+
+void QueueChildren(const CallNode& node, CallNodeState state, Queue& queue) {
+  for (const auto& child : node.children()) {
+    if (child->state() == state) queue.push(child.get());
+  }
+}
+
+}  // namespace
+
+void DefaultInliningPolicy::Run(CallTree& tree) {
+  ExpandStep(tree);
+  Analyse(tree.root());
+  InlineStep(tree);
+}
+
+void DefaultInliningPolicy::ExpandStep(CallTree& tree) {
+  int expanded = tree.root().ir_nodes();
+  Queue queue;
+  QueueChildren(tree.root(), CallNodeState::kCutoff, queue);
+  while (!queue.empty() && expanded < options_.expansion_budget) {
+    CallNode* candidate = queue.top();
+    queue.pop();
+    if (candidate->state() != CallNodeState::kCutoff) continue;
+    if (candidate->recursion_depth() > options_.recursion_depth ||
+        candidate->depth() > options_.max_depth) {
+      continue;
+    }
+    tree.Expand(*candidate);
+    if (candidate->state() == CallNodeState::kExpanded) {
+      expanded += candidate->ir_nodes();
+      QueueChildren(*candidate, CallNodeState::kCutoff, queue);
+    }
+  }
+}
+
+void DefaultInliningPolicy::Analyse(CallNode& node) {
+  for (const auto& child : node.children()) Analyse(*child);
+  if (node.state() == CallNodeState::kCutoff && node.recursion_depth() == 0) {
+    node.set_call_diff(node.frequency());
+  } else if (node.state() == CallNodeState::kExpanded) {
+    double call_diff = -node.frequency();
+    for (const auto& child : node.children()) {
+      CallNodeState state = child->state();
+      if (state != CallNodeState::kIndirect && state != CallNodeState::kRemoved &&
+          state != CallNodeState::kBailedOut) {
+        call_diff += child->call_diff();
+      }
+    }
+    node.set_call_diff(call_diff > 0 ? node.frequency() : call_diff);
+  }
+}
+
+void DefaultInliningPolicy::InlineStep(CallTree& tree) {
+  Queue queue;
+  QueueChildren(tree.root(), CallNodeState::kExpanded, queue);
+  int root_size = tree.root().ir_nodes();
+  while (!queue.empty()) {
+    CallNode* candidate = queue.top();
+    queue.pop();
+    if (!AcceptForInline(candidate->name(), options_.inline_only)) continue;
+    if (candidate->trivial()) {
+      tree.Inline(*candidate);
+      continue;
+    }
+    int cost = candidate->ir_nodes();
+    if (root_size + cost > options_.inlining_budget) {
+      root_size = tree.CurrentRootSize();
+      if (root_size + cost > options_.inlining_budget) break;
+    }
+    if (candidate->call_diff() <= 0) {
+      tree.Inline(*candidate);
+      root_size += cost;
+      QueueChildren(*candidate, CallNodeState::kExpanded, queue);
+    }
+  }
+}
+
+void DefaultInliningPolicy::AfterExpand(CallTree& tree, CallNode& node) {
+  for (const auto& child : node.children()) {
+    if (child->trivial() && child->state() == CallNodeState::kCutoff &&
+        child->depth() <= options_.max_depth) {
+      tree.Expand(*child);
+    }
+  }
+}
+
+}  // namespace morel::inliner
