@@ -100,7 +100,7 @@ void DefaultInliningPolicy::InlineStep(CallTree& tree) {
 void DefaultInliningPolicy::AfterExpand(CallTree& tree, CallNode& node) {
   for (const auto& child : node.children()) {
     if (child->trivial() && child->state() == CallNodeState::kCutoff &&
-        child->depth() <= options_.max_depth) {
+        child->recursion_depth() <= options_.recursion_depth) {
       tree.Expand(*child);
     }
   }

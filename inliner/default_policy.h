@@ -17,8 +17,9 @@
 // AfterExpand: every trivial Cutoff child of a freshly expanded node (and of
 // the root) is expanded at once: no budget, not counted in `expanded`, its
 // children not queued (its own trivial children are expanded the same way).
-// Unlike Truffle, a trivial child deeper than MAX_DEPTH is left alone, so
-// that a trivial root that calls itself cannot recurse without end.
+// Unlike Truffle, a trivial child whose recursion depth exceeds
+// InliningRecursionDepth is left alone, so that a trivial target that calls
+// itself cannot recurse without end (Truffle would overflow its stack).
 //
 // Analyse (post-order): a Cutoff node with recursion depth 0 has
 // callDiff = +frequency; an Expanded node -frequency plus the callDiff of its
