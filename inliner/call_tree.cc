@@ -195,6 +195,15 @@ void CallTree::Remove(CallNode& node) {
   node.state_ = CallNodeState::kRemoved;
 }
 
+void CallTree::BailOutInlined(CallNode& node, std::string reason) {
+  ABSL_RAW_CHECK(node.state_ == CallNodeState::kInlined && node.parent_ != nullptr,
+                 "only an inlined callee can bail out of the final evaluation");
+  node.state_ = CallNodeState::kBailedOut;
+  node.bailout_reason_ = std::move(reason);
+  --inlined_;
+  frontier_size_ -= static_cast<int>(node.children_.size()) - 1;
+}
+
 int CallTree::InlinedIrNodes() const {
   int size = 0;
   std::vector<const CallNode*> stack = {root_.get()};

@@ -197,6 +197,9 @@ class CallTree {
   void Inline(CallNode& node);
   // Marks a node Removed: its call site is gone from the graph.
   void Remove(CallNode& node);
+  // An Inlined node whose evaluation into the final graph bailed out (the
+  // call stays a call): BailedOut, and the counts no longer include it.
+  void BailOutInlined(CallNode& node, std::string reason);
 
   // Truffle's counters; both start at 1 (the root).
   int expanded_count() const { return expanded_; }

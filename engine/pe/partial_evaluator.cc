@@ -55,6 +55,8 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   builder_.Return({payload, tag});
   builder_.SetInsertionPoint(entry);
   exit_ = exit;
+  frame_.target = &target_;
+  frame_.return_block = exit;
 
   absl::Status status = root->PartialEvaluate(*this);
   if (!status.ok()) return status;
@@ -70,6 +72,7 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   compilation->function = std::move(function_);
   compilation->resume_templates = std::move(templates_);
   compilation->dependencies = std::move(dependencies_);
+  compilation->inlined_trees = std::move(inlined_trees_);
   int count = 0;
   for (ir::Block* block : compilation->function->blocks()) {
     count += static_cast<int>(block->instructions().size());
@@ -84,6 +87,11 @@ PeValue PartialEvaluator::Constant(Value value) {
 }
 
 PeValue PartialEvaluator::Argument(int index, Value missing) {
+  if (frame_.inlined) {
+    // The call's operands: a missing argument folds to `missing`.
+    return static_cast<size_t>(index) < frame_.arguments.size() ? frame_.arguments[index]
+                                                                 : Constant(missing);
+  }
   // index < count ? args[index] : missing
   ir::Value* present = builder_.ICmp(ir::Cond::kSgt, args_count_, builder_.I64(index));
   ir::Block* load = builder_.CreateBlock();
@@ -134,7 +142,8 @@ ir::FrameState* PartialEvaluator::LazyFrameState() {
   return FrameStateOfKind(ir::DeoptKind::kLazy);
 }
 
-ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind) {
+ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind,
+                                                   bool awaiting_inner_result) {
   ResumeTemplate resume;
   std::vector<ir::ValuePair> stack;
   for (size_t i = 0; i < path_.size(); ++i) {
@@ -151,12 +160,18 @@ ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind) {
     }
     resume.path.push_back(std::move(out));
   }
+  if (awaiting_inner_result) {
+    MOREL_CHECK(!resume.path.empty());
+    ResumeTemplate::Entry& call = resume.path.back();
+    call.done.push_back(ResumeTemplate::Done{true, ResumeTemplate::kInnerFrameResult, 0});
+    call.next_child = static_cast<int>(call.done.size());
+  }
   std::vector<ir::ValuePair> locals;
   for (const PeValue& local : locals_) locals.push_back(ir::ValuePair{local.payload, local.tag});
   int64_t resume_point = static_cast<int64_t>(templates_.size());
   templates_.push_back(std::move(resume));
-  return builder_.CreateFrameState(kind, target_.id(), resume_point, std::move(locals),
-                                   std::move(stack));
+  return builder_.CreateFrameState(kind, frame_.target->id(), resume_point, std::move(locals),
+                                   std::move(stack), frame_.caller_state);
 }
 
 std::vector<ir::Value*> PartialEvaluator::MergeArguments(
@@ -198,7 +213,7 @@ void PartialEvaluator::ContinueInDeadBlock() {
 
 void PartialEvaluator::Return(PeValue value) {
   MOREL_CHECK_MSG(!osr_, "Return(value) in an OSR compilation: use Return(value, status)");
-  builder_.Jump(exit_, {value.payload, value.tag});
+  builder_.Jump(frame_.return_block, {value.payload, value.tag});
   ContinueInDeadBlock();
 }
 
@@ -287,6 +302,81 @@ void PartialEvaluator::Speculate(ir::Value* condition, std::string reason,
 void PartialEvaluator::Deopt(std::string reason, ir::DeoptAction action) {
   builder_.Deopt(EagerFrameState(), std::move(reason), action);
   ContinueInDeadBlock();
+}
+
+std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTarget* callee,
+                                                   absl::Span<const PeValue> arguments) {
+  // TODO(#12): OSR code keeps the interpreter's frame current around calls
+  // (BeforeCall/AfterCall) and passes no lazy frame states; inlined frames
+  // would need both. OSR compilations inline nothing yet.
+  if (options_.inlining == nullptr || osr_) return std::nullopt;
+  const void* callee_frame = options_.inlining->InlineInto(frame_.handle, call, callee);
+  if (callee_frame == nullptr) return std::nullopt;
+  RootNode* callee_root = callee->root_node();
+  // A rewrite of the callee's tree after this point invalidates the code:
+  // through its rewriting assumption once installed, through the rewrite
+  // count until then (read under the tree's lock, like the root's).
+  if (options_.rewriting_assumption) {
+    if (runtime::Assumption* rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
+  }
+  std::lock_guard<std::recursive_mutex> tree_lock(callee_root->lock());
+  inlined_trees_.push_back(Compilation::InlinedTree{callee_root, callee_root->rewrite_count()});
+
+  // The caller's state while the callee runs: after the call, waiting for
+  // the callee frame's result (a deoptimization inside the callee resumes
+  // the callee's activation, then the caller's with its result).
+  ir::FrameState* caller_state = FrameStateOfKind(ir::DeoptKind::kLazy,
+                                                  /*awaiting_inner_result=*/true);
+  ir::Block* return_block = builder_.CreateBlock();
+  ir::Value* payload = builder_.AddBlockParam(return_block, ir::Type::kI64);
+  ir::Value* tag = builder_.AddBlockParam(return_block, ir::Type::kI64);
+
+  // The IR emitted so far stays if the callee bails out: its blocks become
+  // unreachable from a call emitted instead (the callee's entry is a fresh
+  // block the current one jumps to only on success).
+  ir::Block* before = builder_.insertion_block();
+  ir::Block* callee_entry = builder_.CreateBlock();
+  builder_.SetInsertionPoint(callee_entry);
+
+  callers_.push_back(SavedFrame{std::move(frame_), std::move(locals_), std::move(path_),
+                                std::move(loops_), osr_});
+  frame_ = FrameInfo{callee, callee_frame, return_block, caller_state, /*inlined=*/true,
+                     std::vector<PeValue>(arguments.begin(), arguments.end())};
+  osr_ = false;
+  PeValue unassigned = Constant(Value::Illegal());
+  locals_.assign(callee_root->frame_descriptor().size(), unassigned);
+  path_.clear();
+  loops_.clear();
+  std::string previous_bailout = std::move(bailout_);
+  bailout_.clear();
+
+  absl::Status status = callee_root->PartialEvaluate(*this);
+  if (status.ok() && !failed() && !Terminated()) builder_.Unreachable();
+  std::string reason = !status.ok() ? std::string(status.message()) : bailout_;
+
+  SavedFrame& saved = callers_.back();
+  frame_ = std::move(saved.frame);
+  locals_ = std::move(saved.locals);
+  path_ = std::move(saved.path);
+  loops_ = std::move(saved.loops);
+  osr_ = saved.osr;
+  callers_.pop_back();
+  bailout_ = std::move(previous_bailout);
+
+  builder_.SetInsertionPoint(before);
+  if (!reason.empty()) {
+    // The callee's blocks are unreachable (DCE removes them); the call
+    // stays a call.
+    options_.inlining->OnInlineBailout(callee_frame, reason);
+    return std::nullopt;
+  }
+  builder_.Jump(callee_entry);
+  builder_.SetInsertionPoint(return_block);
+  return PeValue{payload, tag};
+}
+
+void PartialEvaluator::NoteIndirectCall(absl::string_view name) {
+  if (options_.inlining != nullptr) options_.inlining->OnIndirectCall(frame_.handle, name);
 }
 
 void PartialEvaluator::Bailout(std::string reason) {

@@ -23,7 +23,9 @@
 // The compiled function's signature is (ptr args, i64 count) -> (i64, i64):
 // a pointer to the argument Values, their number, and the result Value.
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,7 @@
 #include "engine/ir/function.h"
 #include "engine/ir/runtime_function.h"
 #include "engine/runtime/assumption.h"
+#include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
@@ -48,9 +51,13 @@ struct PeValue {
 // innermost node. Each done outcome is either a status constant or the
 // index of a value in the frame state's stack.
 struct ResumeTemplate {
+  // stack_index of the done outcome that an inlined callee's activation
+  // produces: the caller's frame state at an inlined call resumes after the
+  // call with the result of the frame inside it (ResumeInInterpreter).
+  static constexpr int kInnerFrameResult = -1;
   struct Done {
     bool is_value;
-    int stack_index;  // is_value
+    int stack_index;  // is_value: an index into the stack, or kInnerFrameResult
     int status;       // !is_value
   };
   struct Entry {
@@ -69,9 +76,38 @@ struct Compilation {
   // calls); the engine registers it when it installs the code.
   std::unique_ptr<runtime::CodeDependencies> dependencies;
   int ir_nodes_after_pe = 0;
+  // The trees of the call targets inlined into this code, with their
+  // rewrite counts when partial evaluation read them: the engine discards
+  // the code if any moved before installation (as it does for the root's).
+  struct InlinedTree {
+    RootNode* root;
+    uint64_t rewrite_count;
+  };
+  std::vector<InlinedTree> inlined_trees;
 };
 
 class PeContext;
+
+// How partial evaluation asks the inliner (DESIGN §6: "ask the inliner which
+// calls to expand"). The engine implements it over an inliner::CallTree
+// (engine/runtime/inlining.h); the partial evaluator only knows opaque
+// frames: null is the compilation's root, and InlineInto returns the
+// callee's. Without one, nothing is inlined.
+class InliningDecisions {
+ public:
+  virtual ~InliningDecisions() = default;
+  // A direct call in `frame` of `callee` through `call`: the callee's frame
+  // handle if its body is to be evaluated into this graph (inlined), else
+  // null (the call stays a call_target). Also how exploration learns the
+  // call sites of a graph.
+  virtual const void* InlineInto(const void* frame, DirectCallNode* call, CallTarget* callee) = 0;
+  // A call in `frame` whose callee is not known (a runtime call that may
+  // run guest code, e.g. SL's indirect call): an Indirect call-tree node.
+  virtual void OnIndirectCall(const void* frame, absl::string_view name) {}
+  // Partial evaluation of the inlined callee behind `callee_frame` failed
+  // (a construct that cannot be compiled): the call stays a call.
+  virtual void OnInlineBailout(const void* callee_frame, const std::string& reason) {}
+};
 
 // The id operand of `call_target`: the callee's CallTarget address (alive
 // as long as the engine, so as long as any code that calls it) with the
@@ -92,6 +128,12 @@ class PartialEvaluator {
   struct Options {
     // Stress mode (--engine.DeoptEveryN): every N-th guard executed fails.
     int deopt_every_n = 0;
+    // Which direct calls to inline (null: none).
+    InliningDecisions* inlining = nullptr;
+    // The assumption that `target`'s tree is not rewritten (Truffle's
+    // nodeRewritingAssumption): code that inlines `target` depends on it.
+    // Null: inlined trees are only checked by their rewrite counts.
+    std::function<runtime::Assumption*(CallTarget& target)> rewriting_assumption;
   };
   PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime)
       : PartialEvaluator(target, runtime, Options()) {}
@@ -105,7 +147,23 @@ class PartialEvaluator {
   ir::Builder& builder() { return builder_; }
   PeContext& context() { return *context_; }
   ir::RuntimeRegistry& runtime() { return runtime_; }
+  // The compilation's call target (its code's owner).
   CallTarget& target() { return target_; }
+  // The call target whose body is being evaluated: target(), or an inlined
+  // callee.
+  CallTarget& frame_target() { return *frame_.target; }
+  // How many inlined calls the current frame is nested in (0: the root).
+  int inline_depth() const { return static_cast<int>(callers_.size()); }
+
+  // ---- inlining (InliningDecisions). A direct call of `callee` through
+  // `call`: its body evaluated into this graph if the inliner says so (the
+  // callee's arguments are `arguments`, its locals SSA values like the
+  // root's, its frame states chained to this frame's state after the call),
+  // returning the callee's result; nullopt if the call is not inlined.
+  std::optional<PeValue> TryInline(DirectCallNode* call, CallTarget* callee,
+                                   absl::Span<const PeValue> arguments);
+  // A call whose callee partial evaluation cannot see (an Indirect node).
+  void NoteIndirectCall(absl::string_view name);
 
   // ---- guest values
   PeValue Constant(Value value);
@@ -224,7 +282,10 @@ class PartialEvaluator {
   const std::string& bailout_reason() const { return bailout_; }
 
  private:
-  ir::FrameState* FrameStateOfKind(ir::DeoptKind kind);
+  // `awaiting_inner_result`: the state of a caller at an inlined call,
+  // whose innermost entry resumes after the call with the result of the
+  // inlined frame (ResumeTemplate::kInnerFrameResult).
+  ir::FrameState* FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result = false);
   // The arguments of a jump to a merge: every local, then `extra`.
   std::vector<ir::Value*> MergeArguments(const std::vector<ir::Value*>& extra) const;
 
@@ -245,8 +306,23 @@ class PartialEvaluator {
   };
   std::vector<PathEntry> path_;
   std::vector<ResumeTemplate> templates_;
+  // The function's exit (a pending exception leaves through it from any
+  // frame: nothing in between could handle it).
   ir::Block* exit_ = nullptr;
   bool osr_ = false;
+  // The frame being evaluated: the root's, or an inlined callee's. Its
+  // locals, path and loops are locals_, path_ and loops_; an inlined call
+  // saves the caller's in callers_ and restores them after the callee.
+  struct FrameInfo {
+    CallTarget* target = nullptr;
+    const void* handle = nullptr;        // InliningDecisions' frame (null: root)
+    ir::Block* return_block = nullptr;   // Return() jumps here with the result
+    ir::FrameState* caller_state = nullptr;  // parent of this frame's states
+    bool inlined = false;
+    std::vector<PeValue> arguments;      // inlined: the call's arguments
+  };
+  FrameInfo frame_;
+  std::vector<Compilation::InlinedTree> inlined_trees_;
   // Stores the locals (and `return_value`, if any) into the OSR frame.
   void StoreOsrFrame(const PeValue* return_value);
   void LoadOsrFrame();
@@ -255,6 +331,16 @@ class PartialEvaluator {
     Merge* exit;
   };
   std::vector<Loop> loops_;
+  // The callers' frames while an inlined callee is evaluated, outermost
+  // first.
+  struct SavedFrame {
+    FrameInfo frame;
+    std::vector<PeValue> locals;
+    std::vector<PathEntry> path;
+    std::vector<Loop> loops;
+    bool osr;
+  };
+  std::vector<SavedFrame> callers_;
   std::string bailout_;
 };
 

@@ -244,6 +244,8 @@ class PeContext {
   }
   template <auto F, typename... Args>
   auto CallGuest(Args... args) {
+    // A call partial evaluation cannot see into: an Indirect call-tree node.
+    pe_.NoteIndirectCall(runtime_call_internal::FunctionName<F>());
     return EmitCall<F>(/*may_run_guest_code=*/true, args...);
   }
 
@@ -269,6 +271,10 @@ class PeContext {
                 ir::DeoptAction::kKeepCode);
       return Unreachable();
     }
+    // The inliner's choice: the callee's body evaluated here, its
+    // arguments as SSA values (constant ones fold), its frame states
+    // chained to this one's.
+    if (std::optional<V> inlined = pe_.TryInline(call, target, arguments)) return *inlined;
     std::vector<ir::Value*> operands;
     for (const V& argument : arguments) AddOperand(operands, argument);
     pe_.BeforeCall();

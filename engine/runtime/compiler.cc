@@ -1,5 +1,6 @@
 #include "engine/runtime/compiler.h"
 
+#include <functional>
 #include <iostream>
 #include <vector>
 
@@ -23,9 +24,14 @@ namespace morel::runtime {
 
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
-    uint64_t* rewrite_count, std::ostream* diagnostic_dump) {
+    uint64_t* rewrite_count, std::ostream* diagnostic_dump, InliningReport* inlining) {
   pe::PartialEvaluator::Options pe_options;
   pe_options.deopt_every_n = engine.config().deopt_every_n();
+  pe_options.rewriting_assumption = [&engine](CallTarget& callee) {
+    return engine.RewritingAssumption(callee);
+  };
+  InliningReport unused_report;
+  if (inlining == nullptr) inlining = &unused_report;
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
   {
     // The interpreter specializes and replaces under the same lock: partial
@@ -35,8 +41,14 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     RootNode* tree = target.root_node()->CompiledTreeRoot();
     std::lock_guard<std::recursive_mutex> guard(tree->lock());
     if (rewrite_count != nullptr) *rewrite_count = tree->rewrite_count();
-    pe::PartialEvaluator evaluator(target, runtime, pe_options);
-    compilation = evaluator.Run();
+    if (tree == target.root_node()) {
+      compilation = PartiallyEvaluateWithInlining(target, runtime, pe_options,
+                                                  engine.InliningSettingsFor(target), inlining);
+    } else {
+      // OSR code inlines nothing yet (PartialEvaluator::TryInline).
+      pe::PartialEvaluator evaluator(target, runtime, pe_options);
+      compilation = evaluator.Run();
+    }
   }
   if (!compilation.ok()) {
     if (diagnostic_dump != nullptr) {
@@ -138,21 +150,24 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   }
   // The engine may drop this code object meanwhile; nothing of it is used
   // after the call.
-  return ResumeInInterpreter(engine_, target, *compilation_, result->frames.front(),
-                             result->reason, result->action, arguments);
+  return ResumeInInterpreter(engine_, target, *compilation_, result->frames, result->reason,
+                             result->action, arguments);
 }
 
-Value ResumeInInterpreter(Engine& engine, CallTarget& target,
-                          const pe::Compilation& compilation, const ir::DeoptFrame& deopt,
-                          const std::string& reason, ir::DeoptAction action,
-                          absl::Span<const Value> arguments) {
-  const pe::ResumeTemplate& resume =
-      compilation.resume_templates[static_cast<size_t>(deopt.resume_point)];
+namespace {
+
+// The resume path of one evaluated frame state; `inner_result` fills the
+// done outcome an inlined callee's activation produced.
+std::vector<ResumeEntry> ResumePath(const pe::ResumeTemplate& resume, const ir::DeoptFrame& deopt,
+                                    const Value* inner_result) {
   std::vector<ResumeEntry> path;
   for (const pe::ResumeTemplate::Entry& entry : resume.path) {
     ResumeEntry out{entry.node, entry.next_child, {}};
     for (const pe::ResumeTemplate::Done& done : entry.done) {
-      if (done.is_value) {
+      if (done.is_value && done.stack_index == pe::ResumeTemplate::kInnerFrameResult) {
+        MOREL_CHECK_MSG(inner_result != nullptr, "an inlined call's state without its callee");
+        out.done.push_back(Outcome::OfValue(*inner_result));
+      } else if (done.is_value) {
         const ir::DeoptFrame::Slot& slot = deopt.stack[done.stack_index];
         out.done.push_back(Outcome::OfValue(
             Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)}));
@@ -162,6 +177,63 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
     }
     path.push_back(std::move(out));
   }
+  return path;
+}
+
+// Rebuilds the interpreter activations of frames[index..] (innermost first:
+// frames[index] is the innermost left to resume, frames.back() the
+// compiled function's own) and finishes them. Every caller's Frame is
+// pushed before its callee resumes, so stack walks from the callee see
+// them as real calls; each callee's result becomes its caller's result of
+// the call, and nothing is evaluated twice.
+Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::DeoptFrame> frames,
+                   size_t outer, absl::Span<const Value> arguments,
+                   const std::function<void()>& notify_engine) {
+  const ir::DeoptFrame& deopt = frames[outer];
+  CallTarget* target = outer + 1 == frames.size()
+                           ? compilation.target
+                           : Engine::FindCallTargetInProcess(deopt.call_target_id);
+  MOREL_CHECK_MSG(target != nullptr, "deoptimization of an unknown call target");
+  RootNode* root = target->root_node();
+  FrameDescriptor& descriptor = root->frame_descriptor();
+  // A collector root: the resumed activation's frame slots (a plain
+  // std::vector is invisible to the collector, which then frees objects
+  // only these slots reference).
+  heap::TracedVector<Value> locals(descriptor.size() + 1, Value::Illegal());
+  for (size_t i = 0; i < deopt.locals.size() && i < locals.size(); ++i) {
+    const ir::DeoptFrame::Slot& slot = deopt.locals[i];
+    if (slot.legal) {
+      locals[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
+    }
+  }
+  // Inlined frames have no argument array of their own (their parameters
+  // are locals by now; the frame states hold them).
+  Frame frame(&descriptor, locals.data(),
+              outer + 1 == frames.size() ? arguments : absl::Span<const Value>(), root,
+              Frame::Current());
+  FrameScope scope(&frame);
+  const pe::ResumeTemplate& resume =
+      compilation.resume_templates[static_cast<size_t>(deopt.resume_point)];
+  if (outer == 0) {
+    notify_engine();
+    return ResumeActivation(frame, ResumePath(resume, deopt, nullptr)).value;
+  }
+  // The callee first, with this frame current; a guest error unwinds both.
+  heap::TracedVector<Value> inner(1, Value::Illegal());
+  inner[0] = ResumeFrames(compilation, frames, outer - 1, {}, notify_engine);
+  return ResumeActivation(frame, ResumePath(resume, deopt, &inner[0])).value;
+}
+
+}  // namespace
+
+Value ResumeInInterpreter(Engine& engine, CallTarget& target,
+                          const pe::Compilation& compilation,
+                          absl::Span<const ir::DeoptFrame> frames, const std::string& reason,
+                          ir::DeoptAction action, absl::Span<const Value> arguments) {
+  MOREL_CHECK_MSG(!frames.empty(), "a deoptimization without frames");
+  const ir::DeoptFrame& deopt = frames.front();  // innermost
+  const pe::ResumeTemplate& resume =
+      compilation.resume_templates[static_cast<size_t>(deopt.resume_point)];
   RootNode* root = target.root_node();
   auto notify_engine = [&] {
     if (compilation.dependencies != nullptr && !compilation.dependencies->IsValid()) {
@@ -178,6 +250,8 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
     // own frame, which is current. Its slots take the frame state's locals
     // (all of them: OSR code loaded every slot), then the interpreter
     // finishes the loop there; the loop's status is the OSR code's result.
+    // (OSR compilations inline nothing: one frame.)
+    MOREL_CHECK_MSG(frames.size() == 1, "inlined frames in OSR code");
     OsrActivation* activation = CurrentOsrActivation();
     MOREL_CHECK_MSG(activation != nullptr, "deoptimization of OSR code outside RunOsr");
     Frame& frame = *activation->frame;
@@ -191,23 +265,9 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
                            : Value::Illegal());
     }
     notify_engine();
-    return Value::Long(ResumeActivation(frame, path).status);
+    return Value::Long(ResumeActivation(frame, ResumePath(resume, deopt, nullptr)).status);
   }
-  FrameDescriptor& descriptor = root->frame_descriptor();
-  // A collector root: the resumed activation's frame slots (a plain
-  // std::vector is invisible to the collector, which then frees objects
-  // only these slots reference).
-  heap::TracedVector<Value> locals(descriptor.size() + 1, Value::Illegal());
-  for (size_t i = 0; i < deopt.locals.size() && i < locals.size(); ++i) {
-    const ir::DeoptFrame::Slot& slot = deopt.locals[i];
-    if (slot.legal) {
-      locals[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
-    }
-  }
-  notify_engine();
-  Frame frame(&descriptor, locals.data(), arguments, root, Frame::Current());
-  FrameScope scope(&frame);
-  return ResumeActivation(frame, path).value;
+  return ResumeFrames(compilation, frames, frames.size() - 1, arguments, notify_engine);
 }
 
 }  // namespace morel::runtime

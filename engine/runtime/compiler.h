@@ -18,6 +18,7 @@
 #include "engine/ir/deopt_frame.h"
 #include "engine/ir/runtime_function.h"
 #include "engine/pe/partial_evaluator.h"
+#include "engine/runtime/inlining.h"
 #include "nodes/call_target.h"
 
 namespace morel::runtime {
@@ -37,14 +38,17 @@ class IrTierCode : public InstalledCode {
   std::unique_ptr<pe::Compilation> compilation_;
 };
 
-// Finishes `target`'s activation in the interpreter from a deoptimization
-// frame of compiled code (`compilation`'s resume templates), after telling
+// Finishes `target`'s activation in the interpreter from the frames of a
+// deoptimization of compiled code (innermost first: one per inlined call,
+// the last `target`'s own; `compilation`'s resume templates), after telling
 // the engine (Engine::OnDeoptimized: which drops the code unless `action`
-// is kKeepCode). Returns the activation's result.
+// is kKeepCode). Each inlined frame becomes an interpreter activation of
+// its call target; the innermost resumes at the failing point and each
+// result is handed to its caller at the call. Returns `target`'s result.
 Value ResumeInInterpreter(Engine& engine, CallTarget& target,
-                          const pe::Compilation& compilation, const ir::DeoptFrame& deopt,
-                          const std::string& reason, ir::DeoptAction action,
-                          absl::Span<const Value> arguments);
+                          const pe::Compilation& compilation,
+                          absl::Span<const ir::DeoptFrame> frames, const std::string& reason,
+                          ir::DeoptAction action, absl::Span<const Value> arguments);
 
 // Partially evaluates and optimizes `target`. Unimplemented: a construct
 // the partial evaluator cannot compile (the reason names it). Partial
@@ -53,9 +57,12 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
 // `diagnostic_dump` (CompilationFailureAction=Diagnose), the IR after
 // partial evaluation and after every pass is verified and printed there,
 // and so is the reason of a failure.
+// The inlining phase (engine/runtime/inlining.h) runs for every compilation
+// but OSR's; `inlining` receives what it did, for the traces.
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
-    uint64_t* rewrite_count = nullptr, std::ostream* diagnostic_dump = nullptr);
+    uint64_t* rewrite_count = nullptr, std::ostream* diagnostic_dump = nullptr,
+    InliningReport* inlining = nullptr);
 
 }  // namespace morel::runtime
 

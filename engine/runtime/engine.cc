@@ -61,6 +61,12 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
                                                    "; passes: ",
                                                    absl::StrJoin(registry.names(), ", ")));
   }
+  if (absl::StatusOr<std::unique_ptr<inliner::InliningPolicy>> policy = inliner::CreatePolicy(
+          config.inlining_policy(), /*first_tier=*/false, inliner::InliningOptions());
+      !policy.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("option engine.InliningPolicy: ", policy.status().message()));
+  }
   heap::Initialize();
   // Compiled code's guest runtime calls go through the entry that keeps
   // their compiled callers visible to stack walks (compiled_frames.h).
@@ -390,9 +396,11 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
         "Maximum compilation count ", config_.maximum_compilations(), " reached.")));
   }
   uint64_t rewrites = 0;
+  InliningReport inlining;
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
-      CompileToIr(*this, target, runtime_functions_, &rewrites);
+      CompileToIr(*this, target, runtime_functions_, &rewrites, nullptr, &inlining);
   if (!compilation.ok()) return fail(compilation.status());
+  std::vector<pe::Compilation::InlinedTree> inlined_trees = (*compilation)->inlined_trees;
   if (after_pe_hook_) after_pe_hook_(target);
   double pe_milliseconds = absl::ToDoubleMilliseconds(absl::Now() - begin);
   int ir_nodes = 0;
@@ -425,8 +433,14 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     // tier until the engine dies.
     code_.push_back(std::move(code));
     if (closed_) return;
+    bool inlined_rewritten = false;
+    for (const pe::Compilation::InlinedTree& tree : inlined_trees) {
+      inlined_rewritten |= tree.root->rewrite_count() != tree.rewrite_count;
+    }
     if (target.root_node()->CompiledTreeRoot()->rewrite_count() != rewrites) {
       discarded = "the tree was rewritten during compilation";
+    } else if (inlined_rewritten) {
+      discarded = "the tree of an inlined call target was rewritten during compilation";
     } else if (invalidation_epoch_ != epoch) {
       discarded = "code was invalidated during compilation";
     } else if (InstallCode(target, raw, native_entry, &discarded)) {
@@ -446,6 +460,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     }
     return;
   }
+  ReportInlining(target, inlining);
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat(
         "opt done   ", TargetColumn(target), "|Tier 1|Time ",
@@ -453,9 +468,11 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
                                                 pe_milliseconds,
                                                 milliseconds - pe_milliseconds)),
         absl::StrFormat("|AST %4d|Inlined %3dY %3dN|IR %6d/%6d|CodeSize %7d|Addr 0x%012x",
-                        target.uninitialized_node_count(), 0, 0, pe_nodes, ir_nodes,
-                        static_cast<int>(code_size),
-                        reinterpret_cast<uintptr_t>(raw)),
+                        target.uninitialized_node_count(), inlining.inlined_y,
+                        inlining.inlined_n, pe_nodes, ir_nodes, static_cast<int>(code_size),
+                        reinterpret_cast<uintptr_t>(native_entry != nullptr
+                                                        ? native_entry
+                                                        : static_cast<const void*>(raw))),
         "|CompId n/a    |UTC ", UtcNow(), "|Src ", SourceColumn(target)));
   }
 }
@@ -508,7 +525,85 @@ void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
   }
 }
 
+Assumption* Engine::RewritingAssumption(CallTarget& target) {
+  std::lock_guard<std::mutex> guard(lock_);
+  std::unique_ptr<CyclicAssumption>& slot = rewriting_[&target];
+  if (slot == nullptr) {
+    slot = std::make_unique<CyclicAssumption>(absl::StrCat("nodeRewriting ", target.name()));
+  }
+  return slot->Get();
+}
+
+InliningSettings Engine::InliningSettingsFor(const CallTarget&) const {
+  InliningSettings settings;
+  settings.options.inlining = config_.inlining();
+  settings.options.expansion_budget = config_.inlining_expansion_budget();
+  settings.options.inlining_budget = config_.inlining_inlining_budget();
+  settings.options.recursion_depth = config_.inlining_recursion_depth();
+  settings.options.inline_only = config_.inline_only();
+  // TODO(#12, tiers): the first tier's TrivialOnly policy.
+  settings.first_tier = false;
+  settings.policy = config_.inlining_policy();
+  settings.trace = config_.trace_inlining();
+  settings.trace_details = config_.trace_inlining_details();
+  settings.dump_call_tree = config_.dump_call_tree();
+  return settings;
+}
+
+void Engine::ReportInlining(const CallTarget& target, const InliningReport& report) {
+  for (const std::string& line : report.trace) log_->Log(line);
+  if (config_.dump_call_tree() && !report.dot_before.empty()) {
+    static std::atomic<int> counter{0};
+    std::string name;
+    for (char c : target.name()) name += absl::ascii_isalnum(c) || c == '-' ? c : '_';
+    std::filesystem::path directory = std::filesystem::path(config_.dump_path()) / "calltree";
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    int n = counter.fetch_add(1) + 1;
+    for (const auto& [suffix, text] : {std::pair<const char*, const std::string*>{
+                                           "before", &report.dot_before},
+                                       {"after", &report.dot_after}}) {
+      std::filesystem::path path = directory / absl::StrCat(name, "-", n, "-", suffix, ".dot");
+      std::ofstream out(path);
+      out << *text;
+      if (error || !out) {
+        log_->Log(absl::StrCat("Cannot write the call tree of ", target.name(), " to '",
+                               path.string(), "'"));
+      }
+    }
+  }
+  // Truffle's collectTargetsToDequeue: a target inlined into its only
+  // caller has no reason to be compiled on its own.
+  for (CallTarget* dequeued : report.dequeue) {
+    CompileQueue* queue;
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      queue = queue_.get();
+    }
+    CompileQueue::QueueState state;
+    if (queue != nullptr && queue->Cancel(*dequeued, &state)) {
+      // Like a discarded compilation: it may be requested again later.
+      dequeued->set_compilation_threshold(dequeued->call_and_loop_count() + FirstThreshold());
+      if (config_.trace_compilation_details()) {
+        log_->Log(absl::StrCat("opt unque. ", TargetColumn(*dequeued), "|Tier 1|",
+                               absl::StrFormat("Count/Thres  %9d/%9d",
+                                               dequeued->call_and_loop_count(), FirstThreshold()),
+                               "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ",
+                               SourceColumn(*dequeued), "|Reason Target inlined into only caller"));
+      }
+    }
+  }
+}
+
 void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view reason) {
+  // Code that inlined this tree goes too (its rewriting assumption).
+  CyclicAssumption* rewriting = nullptr;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    auto it = rewriting_.find(&target);
+    if (it != rewriting_.end()) rewriting = it->second.get();
+  }
+  if (rewriting != nullptr) rewriting->Invalidate(reason);
   // Truffle's nodeReplaced: the target's code no longer matches its tree
   // ("Split call node" for a split in a caller). The rewrite count, bumped
   // by Node::Replace, already stops compilations in flight. The OSR code of

@@ -24,8 +24,10 @@
 #include "engine/ir/frame_state.h"
 #include "engine/ir/runtime_function.h"
 #include "engine/opt/pipeline_options.h"
+#include "engine/runtime/assumption.h"
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
+#include "engine/runtime/inlining.h"
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/node_runtime.h"
@@ -107,6 +109,16 @@ class Engine : public NodeRuntime {
   void OnInvalidatedCodeDeoptimized(CallTarget& target, const std::string& reason);
   ir::RuntimeRegistry& runtime_functions() { return runtime_functions_; }
 
+  // ---- inlining (engine/runtime/inlining.h)
+  // Truffle's nodeRewritingAssumption of `target`: code that inlined
+  // `target` depends on it, and a node replacement in `target`'s tree
+  // invalidates it (OnNodeReplaced), so every compilation that inlined the
+  // tree is dropped with the target's own code.
+  Assumption* RewritingAssumption(CallTarget& target);
+  // The inlining options of a compilation of `target` (InliningPolicy,
+  // the budgets, TraceInlining, DumpCallTree).
+  InliningSettings InliningSettingsFor(const CallTarget& target) const;
+
   // Polymorphic specialization reports so far, per node class (kind name).
   std::map<std::string, int> PolymorphicReportsByNodeClass() const;
   int polymorphic_report_count() const;
@@ -172,6 +184,10 @@ class Engine : public NodeRuntime {
     bool deopt_cycle = false;
   };
   std::map<const CallTarget*, CompilationState> compilations_;
+  // Per target, created on first use (RewritingAssumption), under lock_.
+  std::map<const CallTarget*, std::unique_ptr<CyclicAssumption>> rewriting_;
+  // TraceInlining / DumpCallTree output of a finished compilation.
+  void ReportInlining(const CallTarget& target, const InliningReport& report);
   // Bumped by InvalidateAllCode: a compilation that started before may not
   // install its code.
   uint64_t invalidation_epoch_ = 0;

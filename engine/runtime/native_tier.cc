@@ -159,12 +159,13 @@ codegen::ValuePair DeoptHandler(uint64_t id, uint64_t* saved_regs, uint8_t* fram
                    std::string(decoded.status().message()).c_str());
       std::abort();
     }
-    const ir::DeoptFrame& frame = decoded->frames.front();
-    CallTarget* target = Engine::FindCallTargetInProcess(frame.call_target_id);
+    // The compilation's own frame is the outermost (inlined callees'
+    // frames come first).
+    CallTarget* target = code->compilation().target;
     // The compiled callers of the deoptimized activation stay compiled:
     // stack walks from the resumed activation materialize them.
     NativeSegment segment(frame_pointer, saved_regs, code);
-    return ResumeInInterpreter(code->engine(), *target, code->compilation(), frame,
+    return ResumeInInterpreter(code->engine(), *target, code->compilation(), decoded->frames,
                                decoded->reason, decoded->action, {});
   }));
 }

@@ -12,12 +12,19 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 native=(--engine.Backend=x86_64 --engine.BackgroundCompilation=false --engine.TraceCompilation)
 
-out=$("$sl" "${native[@]}" "$calls" 2>trace)
+# The calls are the subject: without inlining they stay native calls (with
+# it, show() is inlined into counts() and its argument passing disappears).
+out=$("$sl" "${native[@]}" --engine.Inlining=false "$calls" 2>trace)
 [[ "$out" == "$(cat "$calls_expected")" ]] || fail "output of $calls differs: $out"
 if grep -q "opt failed" trace; then fail "a compilation failed:"; cat trace; fi
 for f in weigh3 mix5 rotate7 show counts; do
   grep -q "opt done .* $f  .*CodeSize *[1-9]" trace || { fail "$f was not compiled:"; cat trace; }
 done
+
+# The same program with inlining: same output, and inlined calls.
+out=$("$sl" "${native[@]}" "$calls" 2>trace)
+[[ "$out" == "$(cat "$calls_expected")" ]] || fail "output of $calls with inlining differs: $out"
+grep -q "opt done .* counts  .*Inlined *[1-9][0-9]*Y" trace || { fail "counts inlined nothing:"; cat trace; }
 
 for mode in "" "--engine.DeoptEveryN=3"; do
   out=$("$sl" "${native[@]}" --engine.CompileImmediately $mode "$overflow" 2>&1)

@@ -1,0 +1,216 @@
+#include "engine/runtime/inlining.h"
+
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/ir/check.h"
+#include "engine/opt/dce.h"
+#include "engine/opt/pass.h"
+#include "nodes/call_nodes.h"
+#include "nodes/root_node.h"
+
+namespace morel::runtime {
+namespace {
+
+// Direct call nodes in a tree ("Truffle Callees").
+int CountDirectCallNodes(Node& node) {
+  int count = dynamic_cast<DirectCallNode*>(&node) != nullptr ? 1 : 0;
+  node.ForEachChild([&](ChildSlot& slot) {
+    if (Node* child = slot.get()) count += CountDirectCallNodes(*child);
+  });
+  return count;
+}
+
+// The original of a split copy: split copies of one target are the same
+// function for recursion depth (Truffle's isSameOrSplit).
+const CallTarget* Family(const CallTarget* target) {
+  while (target->source_call_target() != nullptr) target = target->source_call_target();
+  return target;
+}
+
+inliner::CallSite IndirectSite(absl::string_view name) {
+  inliner::CallSite site;
+  site.indirect = true;
+  site.name = std::string(name);
+  return site;
+}
+
+// Exploration: records the call sites of one graph and inlines nothing.
+class SiteRecorder : public pe::InliningDecisions {
+ public:
+  const void* InlineInto(const void*, DirectCallNode* call, CallTarget* callee) override {
+    if (seen_.insert(call).second) calls_.push_back(DescribeCallSite(*call, *callee));
+    return nullptr;
+  }
+  void OnIndirectCall(const void*, absl::string_view name) override {
+    calls_.push_back(IndirectSite(name));
+  }
+  std::vector<inliner::CallSite> TakeCalls() { return std::move(calls_); }
+
+ private:
+  std::set<const DirectCallNode*> seen_;
+  std::vector<inliner::CallSite> calls_;
+};
+
+// Partially evaluates `target` on its own (no inlining) and reports its
+// size after dead-code elimination and its call sites.
+inliner::Expansion Explore(CallTarget& target, ir::RuntimeRegistry& runtime,
+                           pe::PartialEvaluator::Options options) {
+  inliner::Expansion expansion;
+  SiteRecorder recorder;
+  options.inlining = &recorder;
+  options.rewriting_assumption = nullptr;
+  RootNode* root = target.root_node();
+  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
+  {
+    std::lock_guard<std::recursive_mutex> guard(root->lock());
+    pe::PartialEvaluator evaluator(target, runtime, options);
+    compilation = evaluator.Run();
+  }
+  if (!compilation.ok()) {
+    expansion.bailed_out = true;
+    expansion.bailout_reason = std::string(compilation.status().message());
+    return expansion;
+  }
+  opt::PassContext context;
+  absl::StatusOr<bool> cleaned =
+      opt::DeadCodeElimination().Run(*(*compilation)->function, context);
+  MOREL_CHECK_MSG(cleaned.ok(), "dead-code elimination of an explored graph failed");
+  for (ir::Block* block : (*compilation)->function->blocks()) {
+    expansion.ir_nodes += static_cast<int>(block->instructions().size());
+  }
+  expansion.calls = recorder.TakeCalls();
+  return expansion;
+}
+
+class PeExpander : public inliner::Expander {
+ public:
+  PeExpander(ir::RuntimeRegistry& runtime, const pe::PartialEvaluator::Options& options)
+      : runtime_(runtime), options_(options) {}
+  inliner::Expansion Expand(const inliner::CallNode& node) override {
+    // The tree holds CallTarget* as the site's target (DescribeCallSite).
+    auto* callee = static_cast<CallTarget*>(const_cast<void*>(node.site().target));
+    return Explore(*callee, runtime_, options_);
+  }
+
+ private:
+  ir::RuntimeRegistry& runtime_;
+  const pe::PartialEvaluator::Options& options_;
+};
+
+// The final partial evaluation: inlines the calls the policy marked
+// Inlined, and remembers which call sites of inlined graphs it reached.
+class TreeDecisions : public pe::InliningDecisions {
+ public:
+  explicit TreeDecisions(inliner::CallTree& tree) : tree_(tree) {}
+  const void* InlineInto(const void* frame, DirectCallNode* call, CallTarget*) override {
+    const inliner::CallNode* parent =
+        frame != nullptr ? static_cast<const inliner::CallNode*>(frame) : &tree_.root();
+    inliner::CallNode* child = parent->FindChild(call);
+    if (child == nullptr) return nullptr;  // a call site exploration did not see
+    reached_.insert(child);
+    if (child->state() != inliner::CallNodeState::kInlined || bailed_out_.count(child)) {
+      return nullptr;
+    }
+    return child;
+  }
+  void OnInlineBailout(const void* callee_frame, const std::string& reason) override {
+    auto* node = static_cast<inliner::CallNode*>(const_cast<void*>(callee_frame));
+    if (bailed_out_.insert(node).second) tree_.BailOutInlined(*node, reason);
+  }
+  // Direct call sites of reached inlined graphs that this evaluation never
+  // reached: their calls were folded away (Removed).
+  void RemoveUnreached() { RemoveUnreached(tree_.root()); }
+
+ private:
+  void RemoveUnreached(inliner::CallNode& node) {
+    for (const std::unique_ptr<inliner::CallNode>& child : node.children()) {
+      if (child->state() == inliner::CallNodeState::kIndirect ||
+          child->state() == inliner::CallNodeState::kRemoved) {
+        continue;
+      }
+      if (!reached_.count(child.get())) {
+        tree_.Remove(*child);
+      } else if (child->state() == inliner::CallNodeState::kInlined &&
+                 !bailed_out_.count(child.get())) {
+        RemoveUnreached(*child);
+      }
+    }
+  }
+
+  inliner::CallTree& tree_;
+  std::set<const inliner::CallNode*> reached_;
+  std::set<const inliner::CallNode*> bailed_out_;
+};
+
+}  // namespace
+
+inliner::CallSite DescribeCallSite(DirectCallNode& call, CallTarget& callee) {
+  inliner::CallSite site;
+  site.key = &call;
+  site.target = &callee;
+  site.target_family = Family(&callee);
+  site.name = callee.name();
+  site.call_count = call.call_count();
+  site.target_call_count = callee.call_count();
+  site.truffle_callees = CountDirectCallNodes(*callee.root_node());
+  site.known_call_site_count = callee.call_sites_known();
+  site.trivial = callee.root_node()->IsTrivial();
+  site.forced = call.is_inlining_forced();
+  return site;
+}
+
+absl::StatusOr<std::unique_ptr<pe::Compilation>> PartiallyEvaluateWithInlining(
+    CallTarget& target, ir::RuntimeRegistry& runtime, const pe::PartialEvaluator::Options& options,
+    const InliningSettings& settings, InliningReport* report) {
+  // 1. The root on its own.
+  inliner::Expansion root_expansion = Explore(target, runtime, options);
+  if (root_expansion.bailed_out) {
+    return absl::UnimplementedError(root_expansion.bailout_reason);
+  }
+  absl::StatusOr<std::unique_ptr<inliner::InliningPolicy>> policy =
+      inliner::CreatePolicy(settings.policy, settings.first_tier, settings.options);
+  if (!policy.ok()) return policy.status();
+  inliner::CallSite root_site;
+  root_site.key = nullptr;
+  root_site.target = &target;
+  root_site.target_family = Family(&target);
+  root_site.name = target.name();
+  root_site.call_count = target.call_count();
+  root_site.target_call_count = target.call_count();
+  root_site.truffle_callees = CountDirectCallNodes(*target.root_node());
+  root_site.known_call_site_count = target.call_sites_known();
+  root_site.trivial = target.root_node()->IsTrivial();
+  PeExpander expander(runtime, options);
+  inliner::CallTree tree(std::move(root_site), std::move(root_expansion), expander,
+                         policy->get());
+  if (settings.dump_call_tree) report->dot_before = tree.ToGraphviz("Before Inline");
+
+  // 2. The policy's decisions.
+  inliner::RunInliningPhase(tree, **policy, settings.options);
+
+  // 3. The root again, with the Inlined calls evaluated into it.
+  TreeDecisions decisions(tree);
+  pe::PartialEvaluator::Options final_options = options;
+  final_options.inlining = &decisions;
+  absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
+  {
+    pe::PartialEvaluator evaluator(target, runtime, final_options);
+    compilation = evaluator.Run();
+  }
+  if (!compilation.ok()) return compilation.status();
+  decisions.RemoveUnreached();
+
+  report->inlined_y = tree.InlinedY();
+  report->inlined_n = tree.InlinedN();
+  if (settings.trace || settings.trace_details) report->trace = tree.Trace(settings.trace_details);
+  if (settings.dump_call_tree) report->dot_after = tree.ToGraphviz("After Inline");
+  for (const void* dequeued : tree.TargetsToDequeue()) {
+    report->dequeue.push_back(static_cast<CallTarget*>(const_cast<void*>(dequeued)));
+  }
+  return compilation;
+}
+
+}  // namespace morel::runtime
