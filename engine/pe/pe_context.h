@@ -80,15 +80,24 @@ class PeContext {
     return b().ICmp(ir::Cond::kEq, v.tag, b().I64(static_cast<int64_t>(tag)));
   }
   Long AsLong(V v) { return v.payload; }
-  Bool AsBoolean(V v) { return b().ICmp(ir::Cond::kNe, v.payload, b().I64(0)); }
+  Bool AsBoolean(V v) {
+    if (std::optional<int64_t> known = ConstantI64(v.payload)) return b().Bool(*known != 0);
+    return b().ICmp(ir::Cond::kNe, v.payload, b().I64(0));
+  }
+  // The value of a constant boolean (an i1 `iconst`), if it is one.
+  static std::optional<bool> KnownBool(Bool value) { return ConstantBool(value); }
   V BoxLong(Long v) { return V{v, b().I64(kLongTag)}; }
   V BoxBoolean(Bool v) {
+    if (std::optional<bool> known = ConstantBool(v)) {
+      return V{b().I64(*known ? 1 : 0), b().I64(kBooleanTag)};
+    }
     return V{b().Convert(ir::Opcode::kZext, ir::Type::kI64, v), b().I64(kBooleanTag)};
   }
   V Constant(Value v) { return pe_.Constant(v); }
 
   // ---- boolean logic
   Bool True() { return b().Bool(true); }
+  Bool False() { return b().Bool(false); }
   // With a constant operand (an assumption, a known tag) the result is
   // folded here, so IfElse sees a constant and emits one arm.
   Bool And(Bool a, Bool c) {
@@ -115,11 +124,21 @@ class PeContext {
   }
 
   // ---- 64-bit arithmetic
+  // Constant operands (e.g. an inlined callee's constant arguments) fold
+  // here, during partial evaluation, so the guards and branches that use
+  // the result fold too (and calls under them are never evaluated:
+  // Removed in the call tree).
   Overflowing<int64_t> AddOverflow(Long a, Long c) {
+    std::optional<int64_t> x = ConstantI64(a), y = ConstantI64(c);
+    int64_t folded;
+    if (x && y && !__builtin_add_overflow(*x, *y, &folded)) return {b().I64(folded), False()};
     return {b().Binary(ir::Opcode::kIadd, a, c),
             b().Binary(ir::Opcode::kIaddOverflows, a, c)};
   }
   Overflowing<int64_t> SubOverflow(Long a, Long c) {
+    std::optional<int64_t> x = ConstantI64(a), y = ConstantI64(c);
+    int64_t folded;
+    if (x && y && !__builtin_sub_overflow(*x, *y, &folded)) return {b().I64(folded), False()};
     return {b().Binary(ir::Opcode::kIsub, a, c),
             b().Binary(ir::Opcode::kIsubOverflows, a, c)};
   }
@@ -129,14 +148,27 @@ class PeContext {
   }
   // Only reached after the RewriteOn that rules out the trapping cases.
   Long LongDivide(Long a, Long c) { return b().Binary(ir::Opcode::kSdiv, a, c); }
-  Bool LongEqual(Long a, Long c) { return b().ICmp(ir::Cond::kEq, a, c); }
+  Bool LongEqual(Long a, Long c) { return Compare(ir::Cond::kEq, a, c); }
   template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
   Bool LongEqual(Long a, I c) {
     return LongEqual(a, b().I64(static_cast<int64_t>(c)));
   }
-  Bool LongLess(Long a, Long c) { return b().ICmp(ir::Cond::kSlt, a, c); }
-  Bool LongLessEqual(Long a, Long c) { return b().ICmp(ir::Cond::kSle, a, c); }
-  Bool UnsignedLess(Long a, Long c) { return b().ICmp(ir::Cond::kUlt, a, c); }
+  Bool LongLess(Long a, Long c) { return Compare(ir::Cond::kSlt, a, c); }
+  Bool LongLessEqual(Long a, Long c) { return Compare(ir::Cond::kSle, a, c); }
+  Bool UnsignedLess(Long a, Long c) { return Compare(ir::Cond::kUlt, a, c); }
+  // icmp, folded when both operands are constants.
+  Bool Compare(ir::Cond cond, Long a, Long c) {
+    std::optional<int64_t> x = ConstantI64(a), y = ConstantI64(c);
+    if (!x || !y) return b().ICmp(cond, a, c);
+    switch (cond) {
+      case ir::Cond::kEq: return b().Bool(*x == *y);
+      case ir::Cond::kSlt: return b().Bool(*x < *y);
+      case ir::Cond::kSle: return b().Bool(*x <= *y);
+      case ir::Cond::kUlt:
+        return b().Bool(static_cast<uint64_t>(*x) < static_cast<uint64_t>(*y));
+      default: return b().ICmp(cond, a, c);
+    }
+  }
   Bool ValueIdentical(V x, V y) {
     // Two constants (e.g. a constant property key against a cached one):
     // decided here, so the guards using it fold.

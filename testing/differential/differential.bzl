@@ -55,6 +55,24 @@ MOREL_MODES = {
     # language called CloneCallTarget() everywhere), and the split copies
     # are compiled after a few calls: code runs in fresh uninitialized
     # copies, and splits invalidate compiled callers.
+    # Inlining with tiny budgets: exploration and inlining stop after a
+    # few IR nodes, so most calls stay calls next to a few inlined ones.
+    "tiny_inlining_budgets": [
+        "--engine.CompileImmediately",
+        "--engine.BackgroundCompilation=false",
+        "--engine.InliningExpansionBudget=60",
+        "--engine.InliningInliningBudget=60",
+    ],
+    # Inlining without budgets and recursive callees inlined four deep,
+    # under deopt stress: deoptimization through many inlined frames.
+    "unbounded_inlining_deopt_stress": [
+        "--engine.CompileImmediately",
+        "--engine.BackgroundCompilation=false",
+        "--engine.InliningExpansionBudget=1000000",
+        "--engine.InliningInliningBudget=1000000",
+        "--engine.InliningRecursionDepth=4",
+        "--engine.DeoptEveryN=5",
+    ],
     "forced_splitting": [
         "--engine.SplittingForceAll",
         "--engine.SingleTierCompilationThreshold=3",

@@ -192,6 +192,17 @@ void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
   PeValue condition = condition_->PartialEvaluate(pe);
   pe.DoneValue(condition);
   ir::Value* taken = ToBooleanInCompiledCode(pe, condition);
+  if (std::optional<bool> known = pe::PeContext::KnownBool(taken)) {
+    // A constant condition (e.g. an inlined callee's constant argument):
+    // only the arm that runs is evaluated.
+    if (*known) {
+      then_->PartialEvaluate(pe);
+    } else if (else_) {
+      else_->PartialEvaluate(pe);
+    }
+    pe.Leave();
+    return;
+  }
   ir::Block* then_block = b.CreateBlock();
   ir::Block* else_block = b.CreateBlock();
   b.Br(taken, then_block, {}, else_block, {});
