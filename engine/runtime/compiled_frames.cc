@@ -98,12 +98,13 @@ const uint8_t* SavedLinkOf(const uint8_t* link) {
 }
 }  // namespace
 
+// Every guest call from compiled code pushes one of these, and few are ever
+// walked: the captured registers are read where they are (the stub's frame,
+// alive as long as the segment) when a walk needs them, not copied here.
 NativeSegment::NativeSegment(const uint64_t* captured)
     : link_(reinterpret_cast<const uint8_t*>(captured + kCapturedRegisterCount)),
-      link_code_(nullptr) {
-  std::memset(registers_, 0, sizeof(registers_));
-  for (int i = 0; i < kCapturedRegisterCount; ++i) registers_[kCapturedNumbers[i]] = captured[i];
-}
+      captured_(captured),
+      link_code_(nullptr) {}
 #else
 NativeSegment::NativeSegment(const uint64_t*) : link_(nullptr), link_code_(nullptr) {
   std::memset(registers_, 0, sizeof(registers_));
@@ -119,7 +120,14 @@ NativeSegment::NativeSegment(const uint8_t* link, const uint64_t* registers,
 bool NativeSegment::ForEachFrame(const FrameVisitor& visit) const {
 #if defined(__x86_64__)
   uint64_t registers[kNumCompiledRegisters];
-  std::memcpy(registers, registers_, sizeof(registers));
+  if (captured_ != nullptr) {
+    std::memset(registers, 0, sizeof(registers));
+    for (int i = 0; i < kCapturedRegisterCount; ++i) {
+      registers[kCapturedNumbers[i]] = captured_[i];
+    }
+  } else {
+    std::memcpy(registers, registers_, sizeof(registers));
+  }
   const uint8_t* link = link_;
   const NativeCode* link_code = link_code_;
   while (link != nullptr) {

@@ -79,6 +79,8 @@ class NativeSegment : public CompiledSegment {
 
  private:
   const uint8_t* link_;
+  // The callee-saved registers as captured by the stub (null: registers_).
+  const uint64_t* captured_ = nullptr;
   uint64_t registers_[kNumCompiledRegisters];
   const NativeCode* link_code_;
 };

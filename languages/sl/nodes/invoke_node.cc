@@ -35,11 +35,6 @@ Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Val
 
 Value NewObjectValue() { return Value::Reference(kObjectTag, NewObject()); }
 
-bool CalleeWritesCallerFrame(Value callee) {
-  CallTarget* target = callee.As<SLFunction>()->call_target();
-  return target != nullptr && target->root_node()->WritesCallerFrame();
-}
-
 Value SLInvokeNode::Execute(Frame& frame) {
   Value callee = callee_->Execute(frame);
   size_t count = arguments_.size();

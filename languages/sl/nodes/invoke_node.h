@@ -85,9 +85,6 @@ Value NewObjectValue();
 // Calls the function `callee` (a Function value) through the node's
 // IndirectCallNode; "Undefined function: f" if it has no code.
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args);
-// Whether the function `callee` currently runs code that writes its
-// caller's frame.
-bool CalleeWritesCallerFrame(Value callee);
 
 struct InvokeDirect {
   static constexpr absl::string_view kName = "InvokeDirect";
@@ -155,8 +152,10 @@ struct InvokeIndirect {
       // makes calls to helloEqualsWorld. A non-invalidating transfer: the
       // code stays for the other callees. (A reader such as stacktrace sees
       // this activation: CallGuest passes its lazy frame state.)
-      c.TransferToInterpreterIf(c.template Call<&CalleeWritesCallerFrame>(callee),
-                                "callee writes its caller's frame");
+      // The callee is a function here (the guard): one load of its flag.
+      c.TransferToInterpreterIf(
+          c.LongEqual(c.LoadField(callee, &SLFunction::writes_caller_frame_), 1),
+          "callee writes its caller's frame");
     }
     return c.template CallGuest<&CallIndirect>(&node, callee, args);
   }

@@ -1,11 +1,16 @@
 #include "languages/sl/runtime/sl_function.h"
 
+#include "nodes/root_node.h"
+
 #include "absl/strings/str_cat.h"
 #include "languages/sl/runtime/values.h"
 
 namespace morel::sl {
 
 void SLFunction::set_call_target(CallTarget* target) {
+  __atomic_store_n(&writes_caller_frame_,
+                   target != nullptr && target->root_node()->WritesCallerFrame() ? 1 : 0,
+                   __ATOMIC_RELEASE);
   CallTarget* previous = call_target_.exchange(target, std::memory_order_acq_rel);
   if (previous != nullptr && previous != target) {
     call_target_stable_.Invalidate(absl::StrCat("function ", name_, " redefined"));

@@ -43,8 +43,15 @@ class SLFunction : public heap::RootAllocated {
   Value AsValue() const { return Value::Reference(kFunctionTag, this); }
 
  private:
+  friend struct InvokeIndirect;
   std::string name_;
   std::atomic<CallTarget*> call_target_{nullptr};
+  // 1 while call_target()'s root writes its caller's frame
+  // (RootNode::WritesCallerFrame; helloEqualsWorld), else 0: compiled
+  // indirect calls read it with one load instead of a runtime call. Set
+  // before the call target changes (set_call_target), so a reader that sees
+  // the new target also sees its flag.
+  int64_t writes_caller_frame_ = 0;
   runtime::CyclicAssumption call_target_stable_;
 };
 
