@@ -105,7 +105,10 @@ CompilationVerdict CheckCompilation(const std::optional<std::string>& text,
         "MaximumCompilations) although no deoptimization was forced (DeoptEveryN=0): compiled "
         "code kept deoptimizing"));
   }
-  if (s.due_targets > 0 && s.successful == 0 && !s.background_compilation) {
+  // (An allowed program whose compilations all failed is explained by its
+  // allowance: nothing fell back silently.)
+  if (s.due_targets > 0 && s.successful == 0 && !s.background_compilation &&
+      !(allowed_to_fail && s.failed > 0)) {
     verdict.problems.push_back(absl::StrCat(
         "nothing was compiled: ", s.due_targets,
         " guest call target(s) reached the compilation threshold, 0 compilations succeeded (",

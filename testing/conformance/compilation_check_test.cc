@@ -72,8 +72,9 @@ TEST(CompilationCheckTest, CompilerFailuresFailUnlessAllowed) {
   ASSERT_EQ(verdict.problems.size(), 1u);
   EXPECT_THAT(verdict.problems[0], HasSubstr("1 compilation(s) failed permanently"));
   EXPECT_THAT(CheckCompilation(Statistics(5, 1, 3), true).problems, IsEmpty());
-  // Every compilation failed: both problems.
+  // Every compilation failed: both problems, unless allowed.
   EXPECT_EQ(CheckCompilation(Statistics(0, 3, 3), false).problems.size(), 2u);
+  EXPECT_THAT(CheckCompilation(Statistics(0, 3, 3), true).problems, IsEmpty());
 }
 
 TEST(CompilationCheckTest, StaleAllowanceIsANote) {
