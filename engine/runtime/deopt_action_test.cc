@@ -132,6 +132,13 @@ TEST_P(DeoptActionTest, TransferToInterpreterKeepsTheCode) {
   EXPECT_EQ(log.find("|Invalidated  true|"), std::string::npos) << log;
   EXPECT_EQ(log.find("opt inval."), std::string::npos) << log;
   EXPECT_EQ(log.find("opt failed"), std::string::npos) << log;
+  CompilationStatistics statistics = engine_->compilation_statistics();
+  EXPECT_EQ(statistics.successful, 1);
+  EXPECT_EQ(statistics.deopts, 5);
+  EXPECT_EQ(statistics.invalidations, 0);
+  EXPECT_EQ(statistics.failed + statistics.recompilation_limits, 0);
+  EXPECT_EQ(statistics.executed_targets, 1);
+  EXPECT_EQ(statistics.due_targets, 1);
 }
 
 TEST_P(DeoptActionTest, TransferToInterpreterAndInvalidateDropsTheCode) {
@@ -161,6 +168,13 @@ TEST_P(DeoptActionTest, TransferToInterpreterAndInvalidateDropsTheCode) {
             std::string::npos)
       << log;
   EXPECT_EQ(target->installed_code(), nullptr);
+  // The deopt cycle is the recompilation policy giving up, not a failure
+  // of the compiler.
+  CompilationStatistics statistics = engine_->compilation_statistics();
+  EXPECT_EQ(statistics.successful, Count(log, Column("opt done  ", *target)));
+  EXPECT_EQ(statistics.deopts, Count(log, Column("opt deopt ", *target)));
+  EXPECT_EQ(statistics.recompilation_limits, 1);
+  EXPECT_EQ(statistics.failed, 0);
 }
 
 MOREL_INSTANTIATE_TIER_TESTS(DeoptActionTest);

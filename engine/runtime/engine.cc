@@ -110,14 +110,56 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
 
 void Engine::Close() {
   std::unique_ptr<CompileQueue> queue;
+  bool was_open;
   {
     std::lock_guard<std::mutex> guard(lock_);
+    was_open = !closed_;
     closed_ = true;
     queue = std::move(queue_);
   }
   // Joins the compiler threads: nothing compiles once the targets die.
   if (queue != nullptr) queue->Shutdown();
   splitting_->Close();
+  if (was_open && !config_.compilation_statistics_file().empty()) {
+    WriteCompilationStatistics();
+  }
+}
+
+CompilationStatistics Engine::compilation_statistics() const {
+  CompilationStatistics statistics;
+  statistics.successful = statistics_.successful.load();
+  statistics.failed = statistics_.failed.load();
+  statistics.recompilation_limits = statistics_.recompilation_limits.load();
+  statistics.deopts = statistics_.deopts.load();
+  statistics.invalidations = statistics_.invalidations.load();
+  const int due = std::max(1, FirstThreshold());
+  std::lock_guard<std::mutex> guard(lock_);
+  for (const auto& target : call_targets_) {
+    if (target->root_node()->IsInternal() || target->call_count() == 0) continue;
+    ++statistics.executed_targets;
+    if (target->call_count() >= due) ++statistics.due_targets;
+  }
+  return statistics;
+}
+
+void Engine::WriteCompilationStatistics() {
+  // One `name value` line each; background_compilation and deopt_every_n
+  // are the conditions the runners judge the counts under.
+  CompilationStatistics statistics = compilation_statistics();
+  std::string text = absl::StrCat(
+      "successful ", statistics.successful, "\nfailed ", statistics.failed,
+      "\nrecompilation_limits ", statistics.recompilation_limits, "\ndeopts ", statistics.deopts,
+      "\ninvalidations ", statistics.invalidations, "\nexecuted_targets ",
+      statistics.executed_targets, "\ndue_targets ", statistics.due_targets,
+      "\nbackground_compilation ", config_.background_compilation() ? 1 : 0,
+      "\ndeopt_every_n ", config_.deopt_every_n(), "\n");
+  std::ofstream out(config_.compilation_statistics_file(), std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    log_->Log(absl::StrCat("Cannot write the compilation statistics to '",
+                           config_.compilation_statistics_file(), "'"));
+  }
 }
 
 Engine::~Engine() {
@@ -350,11 +392,12 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
   }
   if (start != nullptr && config_.trace_compilation_details()) LogStart(target, *start);
   absl::Time begin = absl::Now();
-  auto fail = [&](const absl::Status& status) {
+  auto fail = [&](const absl::Status& status, bool recompilation_limit = false) {
     {
       std::lock_guard<std::mutex> guard(lock_);
       state->failed = true;  // permanent: never compiled again
     }
+    ++(recompilation_limit ? statistics_.recompilation_limits : statistics_.failed);
     auto action = config_.compilation_failure_action();
     if (config_.trace_compilation() || action != config::EngineConfig::Silent) {
       log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
@@ -389,11 +432,13 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
   }
   if (!deopt_cycle.empty()) {
     return fail(absl::ResourceExhaustedError(
-        absl::StrCat("Deopt taken too many times: ", deopt_cycle)));
+                    absl::StrCat("Deopt taken too many times: ", deopt_cycle)),
+                /*recompilation_limit=*/true);
   }
   if (config_.maximum_compilations() >= 0 && successful >= config_.maximum_compilations()) {
     return fail(absl::ResourceExhaustedError(absl::StrCat(
-        "Maximum compilation count ", config_.maximum_compilations(), " reached.")));
+                    "Maximum compilation count ", config_.maximum_compilations(), " reached.")),
+                /*recompilation_limit=*/true);
   }
   uint64_t rewrites = 0;
   InliningReport inlining;
@@ -445,6 +490,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
       discarded = "code was invalidated during compilation";
     } else if (InstallCode(target, raw, native_entry, &discarded)) {
       ++state->successful;
+      ++statistics_.successful;
     }
   }
   if (!discarded.empty()) {
@@ -479,6 +525,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
 
 void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
                            const Node* location, ir::DeoptAction action) {
+  ++statistics_.deopts;
   if (action == ir::DeoptAction::kKeepCode) {
     // Truffle's transferToInterpreter(): the code stays (and so does the
     // profile); a recompilation would produce the same code, so this is no
@@ -624,6 +671,7 @@ void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view 
 }
 
 void Engine::DropCode(CallTarget& target, absl::string_view reason) {
+  ++statistics_.invalidations;
   target.set_installed_code(nullptr);
   target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
   if (config_.trace_compilation()) {
@@ -669,6 +717,7 @@ void Engine::InvalidateCode(CallTarget& target, InstalledCode* code, const std::
 }
 
 void Engine::OnInvalidatedCodeDeoptimized(CallTarget& target, const std::string& reason) {
+  ++statistics_.deopts;
   // Invalidation already detached the code and reset the profile; the
   // target's current code (perhaps a newer compilation) stays.
   if (config_.trace_compilation()) {

@@ -12,6 +12,7 @@
 // compile queue (engine/runtime/compile_queue.h), installation, deopt and
 // invalidation handling, and the TraceCompilation lines.
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,6 +43,34 @@ namespace morel::runtime {
 class OptimizationFailedError : public GuestError {
  public:
   using GuestError::GuestError;
+};
+
+// What compilation did in one engine so far: Engine::compilation_statistics(),
+// and the file --engine.CompilationStatisticsFile names, which the test
+// runners read to check that a compiled mode compiled
+// (testing/conformance/README.md).
+struct CompilationStatistics {
+  // Code installed on a call target (an "opt done" line), OSR code included.
+  int successful = 0;
+  // Permanent failures of the compiler: partial evaluation, optimization or
+  // code generation failed ("opt failed"); the target stays interpreted.
+  int failed = 0;
+  // Permanent failures by the recompilation policy, not the compiler: a
+  // deopt cycle was detected or MaximumCompilations reached ("opt failed"
+  // too).
+  int recompilation_limits = 0;
+  // Compiled code left for the interpreter ("opt deopt"), either action.
+  int deopts = 0;
+  // Installed code dropped: a broken assumption, a rewritten tree, a split
+  // in a caller, InvalidateAllCode ("opt inval.").
+  int invalidations = 0;
+  // Guest (non-internal) call targets, split copies included, called at
+  // least once.
+  int executed_targets = 0;
+  // Of those, the ones called at least as often as the first compilation
+  // threshold (once, with CompileImmediately): the call that reached it
+  // asked for a compilation unless compilation is off for the target.
+  int due_targets = 0;
 };
 
 class Engine : public NodeRuntime {
@@ -126,6 +155,9 @@ class Engine : public NodeRuntime {
   // Every call target created, split copies included, in creation order.
   std::vector<CallTarget*> call_targets() const;
 
+  // Thread-safe; the counts of compilations still running are not in yet.
+  CompilationStatistics compilation_statistics() const;
+
  private:
   Engine(config::EngineConfig config, opt::PipelineOptions pipeline_options,
          std::unique_ptr<EngineLog> log);
@@ -157,6 +189,8 @@ class Engine : public NodeRuntime {
   // headed by `failure`, and logs where.
   void WriteDiagnostics(CallTarget& target, const absl::Status& failure);
   void LogStart(const CallTarget& target, const CompileQueue::Start& start);
+  // Writes compilation_statistics() to the CompilationStatisticsFile (Close).
+  void WriteCompilationStatistics();
   // Detaches `target`'s code, lets it re-profile, traces `opt inval.`.
   void DropCode(CallTarget& target, absl::string_view reason);
   // The Compilation option, and a backend that compiles.
@@ -188,6 +222,16 @@ class Engine : public NodeRuntime {
   std::map<const CallTarget*, std::unique_ptr<CyclicAssumption>> rewriting_;
   // TraceInlining / DumpCallTree output of a finished compilation.
   void ReportInlining(const CallTarget& target, const InliningReport& report);
+  // The counters of compilation_statistics() (the target counts are taken
+  // from the call targets when asked).
+  struct StatisticsCounters {
+    std::atomic<int> successful{0};
+    std::atomic<int> failed{0};
+    std::atomic<int> recompilation_limits{0};
+    std::atomic<int> deopts{0};
+    std::atomic<int> invalidations{0};
+  };
+  StatisticsCounters statistics_;
   // Bumped by InvalidateAllCode: a compilation that started before may not
   // install its code.
   uint64_t invalidation_epoch_ = 0;

@@ -4,6 +4,9 @@
 #include "engine/runtime/engine.h"
 
 #include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,8 +28,8 @@ using test_language::Invoke;
 using test_language::MakeString;
 using test_language::QuietAdd;
 
-std::unique_ptr<Engine> NewEngine() {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(config::EngineConfig());
+std::unique_ptr<Engine> NewEngine(config::EngineConfig config = {}) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(std::move(config));
   EXPECT_TRUE(engine.ok()) << engine.status();
   return *std::move(engine);
 }
@@ -84,6 +87,84 @@ TEST(EngineTest, GuestStackOverflowIsAnError) {
   std::unique_ptr<Engine> engine = NewEngine();
   CallTarget* f = DefineFunction(*engine, "f", Invoke(Arg(0), Arg(0)));
   EXPECT_THROW(f->Call({FunctionValue(f)}), StackOverflowError);
+}
+
+// Compiled immediately on the calling thread. (Test-language roots do not
+// support partial evaluation: their compilations fail; deopt_action_test
+// counts successful compilations and deopts.)
+config::EngineConfig CompileImmediately() {
+  config::EngineConfig config;
+  config.set_compile_immediately(true);
+  config.set_background_compilation(false);
+  config.set_backend(config::EngineConfig::ir_interpreter);
+  return config;
+}
+
+TEST(EngineTest, CountsCompilerFailuresAndExecutedTargets) {
+  std::unique_ptr<Engine> engine = NewEngine(CompileImmediately());
+  CallTarget* f = DefineFunction(*engine, "f", Add(Arg(0), Const(1)));
+  DefineFunction(*engine, "never_called", Const(0));
+  EXPECT_EQ(f->Call({Value::Long(1)}), Value::Long(2));
+  EXPECT_EQ(f->Call({Value::Long(2)}), Value::Long(3));
+  CompilationStatistics statistics = engine->compilation_statistics();
+  EXPECT_EQ(statistics.successful, 0);
+  EXPECT_EQ(statistics.failed, 1);  // permanent: attempted once
+  EXPECT_EQ(statistics.recompilation_limits, 0);
+  EXPECT_EQ(statistics.executed_targets, 1);
+  EXPECT_EQ(statistics.due_targets, 1);
+}
+
+TEST(EngineTest, DueTargetsCountWhetherOrNotCompilationIsOn) {
+  config::EngineConfig config = CompileImmediately();
+  config.set_compilation(false);
+  std::unique_ptr<Engine> engine = NewEngine(config);
+  CallTarget* f = DefineFunction(*engine, "f", Const(1));
+  f->Call({});
+  CompilationStatistics statistics = engine->compilation_statistics();
+  EXPECT_EQ(statistics.successful, 0);
+  EXPECT_EQ(statistics.due_targets, 1);
+}
+
+TEST(EngineTest, DueTargetsReachedTheFirstThreshold) {
+  config::EngineConfig config;
+  config.set_single_tier_compilation_threshold(3);
+  config.set_min_invoke_threshold(1);
+  config.set_compilation(false);
+  std::unique_ptr<Engine> engine = NewEngine(config);
+  CallTarget* hot = DefineFunction(*engine, "hot", Const(1));
+  CallTarget* cold = DefineFunction(*engine, "cold", Const(1));
+  for (int i = 0; i < 3; ++i) hot->Call({});
+  cold->Call({});
+  CompilationStatistics statistics = engine->compilation_statistics();
+  EXPECT_EQ(statistics.executed_targets, 2);
+  EXPECT_EQ(statistics.due_targets, 1);
+}
+
+TEST(EngineTest, RecompilationLimitsAreNotCompilerFailures) {
+  config::EngineConfig config = CompileImmediately();
+  config.set_maximum_compilations(0);
+  std::unique_ptr<Engine> engine = NewEngine(config);
+  CallTarget* f = DefineFunction(*engine, "f", Const(1));
+  EXPECT_EQ(f->Call({}), Value::Long(1));
+  CompilationStatistics statistics = engine->compilation_statistics();
+  EXPECT_EQ(statistics.successful, 0);
+  EXPECT_EQ(statistics.failed, 0);
+  EXPECT_EQ(statistics.recompilation_limits, 1);
+}
+
+TEST(EngineTest, WritesTheStatisticsFileWhenItCloses) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/compilation_statistics";
+  config::EngineConfig config = CompileImmediately();
+  config.set_compilation_statistics_file(path);
+  std::unique_ptr<Engine> engine = NewEngine(config);
+  DefineFunction(*engine, "f", Const(1))->Call({});
+  engine->Close();
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text,
+            "successful 0\nfailed 1\nrecompilation_limits 0\ndeopts 0\ninvalidations 0\n"
+            "executed_targets 1\ndue_targets 1\nbackground_compilation 0\ndeopt_every_n 0\n");
 }
 
 }  // namespace

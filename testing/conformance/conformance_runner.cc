@@ -3,6 +3,7 @@
 //
 //   conformance_runner --launcher=<path> --tests=<dir> [--filter=substr]
 //       [--launcher_arg=X ...] [--extension=sl] [--timeout_seconds=60] [--bless]
+//       [--compiled_mode=NAME [--allow_compilation_failure=PROGRAM ...]]
 //
 // For each <name>.<extension> in <dir> (sorted by name) it runs
 // `<launcher> [launcher args...] <dir>/<name>.<extension>` with stdin from
@@ -12,7 +13,10 @@
 // file). It prints `PASS name` or `FAIL name` plus a unified diff per
 // program, then `N passed, N failed`; the exit status is 0 iff every program
 // passed (2 for a usage error). --bless rewrites the .output/.exit files from
-// the actual results instead of comparing. See README.md.
+// the actual results instead of comparing. --compiled_mode=NAME says the
+// launcher flags select a compiled mode: each run must also prove, from the
+// engine's compilation statistics, that it compiled what it should
+// (compilation_check.h; README.md, "Compiled modes").
 
 #include <signal.h>
 
@@ -23,6 +27,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +40,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "testing/conformance/compilation_check.h"
 #include "testing/conformance/run_program.h"
 #include "testing/conformance/unified_diff.h"
 
@@ -53,6 +59,10 @@ struct Options {
   std::vector<std::string> launcher_args;
   int timeout_seconds = 60;
   bool bless = false;
+  // Non-empty: the runs are in this compiled mode and are checked.
+  std::string compiled_mode;
+  // Programs allowed to have permanent compiler failures in that mode.
+  std::set<std::string> allowed_compilation_failures;
 };
 
 std::string ToStd(absl::string_view s) { return std::string(s.data(), s.size()); }
@@ -60,7 +70,8 @@ std::string ToStd(absl::string_view s) { return std::string(s.data(), s.size());
 constexpr char kUsage[] =
     "usage: conformance_runner --launcher=<path> --tests=<dir> [--filter=substr]\n"
     "           [--launcher_arg=X ...] [--extension=sl] [--timeout_seconds=60] "
-    "[--bless]\n";
+    "[--bless]\n"
+    "           [--compiled_mode=NAME [--allow_compilation_failure=PROGRAM ...]]\n";
 
 absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
   Options options;
@@ -89,6 +100,14 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
         return absl::InvalidArgumentError(absl::StrCat(
             "--timeout_seconds: expected a positive integer, got '", ToStd(value), "'"));
       }
+    } else if (flag("compiled_mode")) {
+      if (value.empty()) return absl::InvalidArgumentError("--compiled_mode: empty name");
+      options.compiled_mode = ToStd(value);
+    } else if (flag("allow_compilation_failure")) {
+      if (value.empty()) {
+        return absl::InvalidArgumentError("--allow_compilation_failure: empty program name");
+      }
+      options.allowed_compilation_failures.insert(ToStd(value));
     } else if (arg == "--bless") {
       options.bless = true;
     } else {
@@ -98,6 +117,9 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
   if (options.launcher.empty()) return absl::InvalidArgumentError("--launcher is required");
   if (options.tests_dir.empty()) return absl::InvalidArgumentError("--tests is required");
   if (options.extension.empty()) return absl::InvalidArgumentError("--extension is empty");
+  if (!options.allowed_compilation_failures.empty() && options.compiled_mode.empty()) {
+    return absl::InvalidArgumentError("--allow_compilation_failure needs --compiled_mode");
+  }
   return options;
 }
 
@@ -139,13 +161,23 @@ int Main(int argc, char** argv) {
   }
   const std::string suffix = "." + options.extension;
   std::vector<std::string> names;
+  std::set<std::string> all_names;
   for (const fs::directory_entry& entry : fs::directory_iterator(options.tests_dir, error)) {
     std::string file = entry.path().filename().string();
     if (file.size() <= suffix.size() || !absl::EndsWith(file, suffix)) continue;
     if (!entry.is_regular_file(error)) continue;  // follows (runfiles) symlinks
     std::string name = file.substr(0, file.size() - suffix.size());
+    all_names.insert(name);
     if (!absl::StrContains(name, options.filter)) continue;
     names.push_back(name);
+  }
+  // A stale or misspelt allowance must not linger unnoticed.
+  for (const std::string& allowed : options.allowed_compilation_failures) {
+    if (!error && all_names.count(allowed) == 0) {
+      absl::FPrintF(stderr, "conformance_runner: --allow_compilation_failure=%s names no program\n",
+                    allowed);
+      return kUsageExitCode;
+    }
   }
   if (error) {
     absl::FPrintF(stderr, "conformance_runner: cannot list %s: %s\n", options.tests_dir,
@@ -161,6 +193,9 @@ int Main(int argc, char** argv) {
   }
 
   int passed = 0, failed = 0;
+  const bool compiled = !options.compiled_mode.empty() && !options.bless;
+  CompilationTally tally;
+  int compiled_programs = 0, due_programs = 0;
   const fs::path dir(options.tests_dir);
   for (const std::string& name : names) {
     const fs::path program = dir / (name + suffix);
@@ -170,6 +205,17 @@ int Main(int argc, char** argv) {
 
     std::vector<std::string> command = {options.launcher};
     command.insert(command.end(), options.launcher_args.begin(), options.launcher_args.end());
+    std::string statistics_file;
+    if (compiled) {
+      absl::StatusOr<std::string> created = NewStatisticsFile();
+      if (!created.ok()) {
+        absl::PrintF("FAIL %s\n    %s\n", name, ToStd(created.status().message()));
+        ++failed;
+        continue;
+      }
+      statistics_file = *created;
+      command.push_back(kStatisticsFlag + statistics_file);
+    }
     command.push_back(program.string());
     std::string input = fs::exists(input_file) ? input_file.string() : "/dev/null";
 
@@ -177,6 +223,11 @@ int Main(int argc, char** argv) {
     run_options.stdin_path = input;
     run_options.timeout_seconds = options.timeout_seconds;
     absl::StatusOr<RunResult> run = RunProgram(command, run_options);
+    std::optional<std::string> statistics;
+    if (compiled) {
+      statistics = ReadFile(statistics_file);
+      fs::remove(statistics_file, error);
+    }
     if (!run.ok()) {
       absl::PrintF("FAIL %s\n    %s\n", name, ToStd(run.status().message()));
       ++failed;
@@ -231,24 +282,56 @@ int Main(int argc, char** argv) {
       problems.push_back(absl::StrCat("exit status: expected ", expected_status, ", got ",
                                       DescribeExit(result, options.timeout_seconds)));
     }
+    std::vector<std::string> notes;
+    if (compiled && result.exited) {
+      // (A run that crashed or timed out has failed already.)
+      CompilationVerdict verdict =
+          CheckCompilation(statistics, options.allowed_compilation_failures.count(name) > 0);
+      for (const std::string& problem : verdict.problems) {
+        problems.push_back(absl::StrCat("[", options.compiled_mode, "] ", problem));
+      }
+      for (const std::string& note : verdict.notes) {
+        notes.push_back(absl::StrCat("[", options.compiled_mode, "] ", note));
+      }
+      if (verdict.statistics.has_value()) {
+        tally.Add(*verdict.statistics);
+        if (verdict.statistics->successful > 0) ++compiled_programs;
+        if (verdict.statistics->due_targets > 0) ++due_programs;
+        if (!verdict.problems.empty()) {
+          problems.push_back(absl::StrCat("compilation statistics: ",
+                                          DescribeStatistics(*verdict.statistics)));
+        }
+      }
+    }
     const bool output_matches = *expected == actual;
     if (problems.empty() && output_matches) {
       absl::PrintF("PASS %s\n", name);
+      for (const std::string& note : notes) absl::PrintF("    note: %s\n", note);
       ++passed;
       continue;
     }
     ++failed;
     absl::PrintF("FAIL %s\n", name);
     for (const std::string& problem : problems) absl::PrintF("    %s\n", problem);
+    for (const std::string& note : notes) absl::PrintF("    note: %s\n", note);
     if (!output_matches) {
       absl::PrintF("    output differs (expected vs actual stdout+stderr):\n%s",
                    Indent(UnifiedDiff(*expected, actual, name + ".output",
                                       name + " (actual)")));
     }
   }
+  bool mode_failed = false;
+  if (compiled) {
+    absl::PrintF("compiled mode %s: %d of %d programs compiled code, %d had call targets due\n",
+                 options.compiled_mode, compiled_programs, passed + failed, due_programs);
+    if (std::string problem = tally.Problem(); !problem.empty()) {
+      absl::PrintF("FAIL [%s] %s\n", options.compiled_mode, problem);
+      mode_failed = true;
+    }
+  }
   absl::PrintF("%d passed, %d failed\n", passed, failed);
   std::fflush(stdout);
-  return failed == 0 ? 0 : 1;
+  return failed == 0 && !mode_failed ? 0 : 1;
 }
 
 }  // namespace

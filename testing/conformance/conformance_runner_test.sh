@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Self-test of conformance_runner with the fake launcher (testdata/): the
 # report for failing programs (diff, exit status mismatch, timeout, missing
-# .output), the runner's own exit status, --filter, --bless and usage errors.
+# .output), the runner's own exit status, --filter, --bless, the compiled-mode
+# check (--compiled_mode) and usage errors.
 set -u
 base="$TEST_SRCDIR/morel/testing/conformance"
 runner="$base/conformance_runner"
 launcher="$base/fake_launcher"
 passing="$base/testdata/passing"
 failing="$base/testdata/failing"
+compiled="$base/testdata/compiled"
 failures=0
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -121,6 +123,57 @@ PASS wrong_output
 PASS wrong_status
 4 passed, 0 failed" -- "$runner" --launcher="$launcher" --tests="$bless" --extension=fake
 
+# Compiled mode: each run's compilation statistics (written by the fake
+# launcher from its "stat" lines) must show that what was due compiled, no
+# compiler failure outside the allowance, no recompilation limit without
+# forced deopts; a run without statistics fails.
+check "compiled mode" 1 "PASS background_queued
+PASS compiled
+PASS compiler_failure
+PASS forced_deopts
+FAIL gave_up
+    [fake_mode] 1 call target(s) stopped being compiled by the recompilation policy (deopt cycle or MaximumCompilations) although no deoptimization was forced (DeoptEveryN=0): compiled code kept deoptimizing
+    compilation statistics: successful 5, failed 0, recompilation limits 1, deopts 0, invalidations 0; guest call targets executed 0, due for compilation 1
+FAIL no_statistics
+    [fake_mode] no compilation statistics: the launcher did not write the file named by --engine.CompilationStatisticsFile=... (a Morel engine writes it when it closes)
+FAIL not_compiled
+    [fake_mode] nothing was compiled: 3 guest call target(s) reached the compilation threshold, 0 compilations succeeded (0 failed): this mode ran in the interpreter
+    compilation statistics: successful 0, failed 0, recompilation limits 0, deopts 0, invalidations 0; guest call targets executed 0, due for compilation 3
+PASS nothing_due
+compiled mode fake_mode: 4 of 8 programs compiled code, 6 had call targets due
+5 passed, 3 failed" -- \
+  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  --compiled_mode=fake_mode --allow_compilation_failure=compiler_failure
+
+check "compiler failure not allowed" 1 "FAIL compiler_failure
+    [fake_mode] 1 compilation(s) failed permanently (\"opt failed\"): the compiler could not compile code this program ran (--engine.TraceCompilation prints the reasons)
+    compilation statistics: successful 1, failed 1, recompilation limits 0, deopts 0, invalidations 0; guest call targets executed 0, due for compilation 2
+compiled mode fake_mode: 1 of 1 programs compiled code, 1 had call targets due
+0 passed, 1 failed" -- \
+  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  --compiled_mode=fake_mode --filter=compiler_failure
+
+check "stale allowance" 0 "PASS nothing_due
+    note: [fake_mode] allowed to fail compilation, but no compilation failed: remove the allowance
+compiled mode fake_mode: 0 of 1 programs compiled code, 0 had call targets due
+1 passed, 0 failed" -- \
+  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  --compiled_mode=fake_mode --filter=nothing_due --allow_compilation_failure=nothing_due
+
+# With background compilation a run is not judged alone, but some run of
+# the mode must have compiled.
+check "background: nothing compiled in any program" 1 "PASS background_queued
+compiled mode fake_mode: 0 of 1 programs compiled code, 1 had call targets due
+FAIL [fake_mode] nothing was compiled in any program: 1 program(s) had guest call targets due for compilation, none compiled anything
+1 passed, 0 failed" -- \
+  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  --compiled_mode=fake_mode --filter=background_queued
+
+# Without --compiled_mode nothing is asked of compilation.
+check "not a compiled mode" 0 "PASS not_compiled
+1 passed, 0 failed" -- \
+  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake --filter=not_compiled
+
 # A launcher that cannot be executed fails every program.
 check "bad launcher" 1 "FAIL hello
     cannot execute $TEST_TMPDIR/no_such_launcher: No such file or directory
@@ -134,7 +187,10 @@ for args in "" "--launcher=$launcher" "--tests=$passing" \
     "--launcher=$launcher --tests=$passing --extension=fake --filter=nothing_matches" \
     "--launcher=$launcher --tests=$passing" \
     "--launcher=$launcher --tests=$passing --timeout_seconds=0" \
-    "--launcher=$launcher --tests=$passing --bogus"; do
+    "--launcher=$launcher --tests=$passing --bogus" \
+    "--launcher=$launcher --tests=$passing --compiled_mode=" \
+    "--launcher=$launcher --tests=$compiled --extension=fake --allow_compilation_failure=gave_up" \
+    "--launcher=$launcher --tests=$compiled --extension=fake --compiled_mode=m --allow_compilation_failure=no_such_program"; do
   # shellcheck disable=SC2086
   "$runner" $args >/dev/null 2>&1
   status=$?

@@ -16,6 +16,11 @@ the baseline (the interpreter) and under every mode; stdout, stderr and the
 exit status must match the baseline's byte for byte. `bazel test <target>
 --test_filter=Foo` runs only the programs whose name contains `Foo`;
 `shard_count` splits the programs between shards.
+
+Every mode is a compiled mode: each run must also prove, from the engine's
+compilation statistics, that it compiled what it should (README.md,
+"Compiled modes"); `allow_compilation_failure` names the "Program:mode"
+pairs allowed to have compiler failures.
 """
 
 _RUNNER = "//testing/differential:differential_runner"
@@ -102,6 +107,7 @@ def differential_test(
         launcher_args = [],
         extension = "sl",
         exclusions = [],
+        allow_compilation_failure = [],
         masks = [],
         jobs = 2,
         timeout_seconds = None,
@@ -123,6 +129,9 @@ def differential_test(
       exclusions: "Program:mode" pairs whose difference does not fail the
         test (the pair still runs and its diff is printed). Every entry must
         carry a comment naming the bug.
+      allow_compilation_failure: "Program:mode" pairs allowed to have
+        permanent compiler failures ("opt failed"); each entry must carry a
+        comment saying why the program cannot compile in that mode.
       masks: regular expressions (ECMAScript) for output that legitimately
         varies between runs, such as elapsed times; in each output line every
         match, or its first capture group if it has one, is replaced by
@@ -151,6 +160,7 @@ def differential_test(
         args.append("--mode=" + mode)
         args += [_shell_word("--mode=%s:%s" % (mode, flag)) for flag in flags]
     args += ["--exclude=" + exclusion for exclusion in exclusions]
+    args += ["--allow_compilation_failure=" + pair for pair in allow_compilation_failure]
     args += [_shell_word("--mask=" + mask.replace("$", "$$")) for mask in masks]
     if timeout_seconds != None:
         args.append("--timeout_seconds=%d" % timeout_seconds)

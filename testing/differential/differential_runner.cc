@@ -8,7 +8,7 @@
 //       [--baseline=NAME[:FLAG] ...] [--launcher_arg=X ...] [--extension=sl]
 //       [--filter=substr] [--jobs=2] [--timeout_seconds=120]
 //       [--exclude=PROGRAM:MODE ...] [--shard=I/N] [--launcher_label=//pkg:target]
-//       [--max_diff_lines=60] [--mask=REGEX ...]
+//       [--max_diff_lines=60] [--mask=REGEX ...] [--allow_compilation_failure=PROGRAM:MODE ...]
 //
 // A mode is named once per flag: `--mode=deopt:--engine.CompileImmediately
 // --mode=deopt:--engine.DeoptEveryN=3` is the mode `deopt` with two launcher
@@ -20,8 +20,13 @@
 // benchmark's elapsed time): in every line of every output, each match of
 // REGEX (ECMAScript) — or of its first capture group, if it has one — becomes
 // `<masked>` before any comparison.
-// Exit status: 0 iff every program agrees in every mode, 1 otherwise, 2 for a
-// usage error. See README.md for the report format.
+// Every mode is a compiled mode: each of its runs must also prove, from the
+// engine's compilation statistics, that it compiled what it should
+// (testing/conformance/compilation_check.h), unless a PROGRAM:MODE pair is
+// allowed to fail compilation.
+// Exit status: 0 iff every program agrees in every mode and every mode
+// compiled, 1 otherwise, 2 for a usage error. See README.md for the report
+// format.
 
 #include <signal.h>
 
@@ -53,6 +58,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "testing/conformance/compilation_check.h"
 #include "testing/conformance/run_program.h"
 #include "testing/conformance/unified_diff.h"
 
@@ -60,7 +66,13 @@ namespace morel::differential {
 namespace {
 
 namespace fs = std::filesystem;
+using conformance::CheckCompilation;
+using conformance::CompilationTally;
+using conformance::CompilationVerdict;
 using conformance::DescribeExit;
+using conformance::DescribeStatistics;
+using conformance::kStatisticsFlag;
+using conformance::NewStatisticsFile;
 using conformance::ReadFile;
 using conformance::ResolveUserPath;
 using conformance::RunOptions;
@@ -75,7 +87,8 @@ constexpr char kUsage[] =
     "           [--baseline=NAME[:FLAG] ...] [--launcher_arg=X ...] [--extension=sl]\n"
     "           [--filter=substr] [--jobs=2] [--timeout_seconds=120]\n"
     "           [--exclude=PROGRAM:MODE ...] [--shard=I/N] [--launcher_label=LABEL]\n"
-    "           [--max_diff_lines=60] [--mask=REGEX ...]\n";
+    "           [--max_diff_lines=60] [--mask=REGEX ...]\n"
+    "           [--allow_compilation_failure=PROGRAM:MODE ...]\n";
 
 std::string ToStd(absl::string_view s) { return std::string(s.data(), s.size()); }
 
@@ -100,6 +113,8 @@ struct Options {
   int shard_count = 1;
   int max_diff_lines = 60;
   std::set<std::pair<std::string, std::string>> exclusions;  // (program, mode)
+  // (program, mode) pairs allowed to have permanent compiler failures.
+  std::set<std::pair<std::string, std::string>> allowed_compilation_failures;
   std::vector<std::string> mask_patterns;
   std::vector<std::regex> masks;
 };
@@ -219,6 +234,14 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
             absl::StrCat("--exclude: expected PROGRAM:MODE, got '", ToStd(value), "'"));
       }
       options.exclusions.insert({ToStd(parts.first), ToStd(parts.second)});
+    } else if (flag("allow_compilation_failure")) {
+      std::pair<absl::string_view, absl::string_view> parts =
+          absl::StrSplit(value, absl::MaxSplits(':', 1));
+      if (parts.first.empty() || parts.second.empty()) {
+        status = absl::InvalidArgumentError(absl::StrCat(
+            "--allow_compilation_failure: expected PROGRAM:MODE, got '", ToStd(value), "'"));
+      }
+      options.allowed_compilation_failures.insert({ToStd(parts.first), ToStd(parts.second)});
     } else {
       status = absl::InvalidArgumentError(absl::StrCat("unknown argument '", ToStd(arg), "'"));
     }
@@ -329,8 +352,13 @@ class Runner {
     configurations_.push_back(options_.baseline);
     configurations_.insert(configurations_.end(), options_.modes.begin(), options_.modes.end());
     results_.resize(programs_.size());
+    statistics_.resize(programs_.size());
     remaining_.assign(programs_.size(), static_cast<int>(configurations_.size()));
     for (auto& results : results_) results.resize(configurations_.size());
+    for (auto& statistics : statistics_) statistics.resize(configurations_.size());
+    tallies_.resize(configurations_.size());
+    compiled_programs_.assign(configurations_.size(), 0);
+    due_programs_.assign(configurations_.size(), 0);
   }
 
   int Run() {
@@ -350,8 +378,8 @@ class Runner {
       Report(p);
     }
     for (std::thread& thread : threads) thread.join();
-    PrintSummary();
-    return failed_ == 0 ? 0 : 1;
+    const bool modes_compiled = PrintSummary();
+    return failed_ == 0 && modes_compiled ? 0 : 1;
   }
 
  private:
@@ -360,13 +388,15 @@ class Runner {
       size_t next = next_task_.fetch_add(1);
       if (next >= tasks_.size()) return;
       const Task task = tasks_[next];
-      absl::StatusOr<RunResult> result = RunOne(task);
+      std::optional<std::string> statistics;
+      absl::StatusOr<RunResult> result = RunOne(task, &statistics);
       if (result.ok()) {
         result->stdout_text = Mask(result->stdout_text, options_.masks);
         result->stderr_text = Mask(result->stderr_text, options_.masks);
       }
       std::lock_guard<std::mutex> lock(mutex_);
       results_[task.program][task.configuration] = std::move(result);
+      statistics_[task.program][task.configuration] = std::move(statistics);
       if (--remaining_[task.program] == 0) done_.notify_all();
     }
   }
@@ -379,12 +409,23 @@ class Runner {
     return command;
   }
 
-  absl::StatusOr<RunResult> RunOne(const Task& task) {
+  // Runs one task; a mode's run (not the baseline's) also reads the
+  // engine's compilation statistics into `*statistics`.
+  absl::StatusOr<RunResult> RunOne(const Task& task, std::optional<std::string>* statistics) {
     const Program& program = programs_[task.program];
     RunOptions run_options;
     run_options.stdin_path = program.input;
     run_options.timeout_seconds = options_.timeout_seconds;
-    return RunProgram(Command(program, configurations_[task.configuration]), run_options);
+    std::vector<std::string> command = Command(program, configurations_[task.configuration]);
+    if (task.configuration == 0) return RunProgram(command, run_options);
+    absl::StatusOr<std::string> statistics_file = NewStatisticsFile();
+    if (!statistics_file.ok()) return statistics_file.status();
+    command.insert(command.end() - 1, kStatisticsFlag + *statistics_file);
+    absl::StatusOr<RunResult> result = RunProgram(command, run_options);
+    *statistics = ReadFile(*statistics_file);
+    std::error_code ignored;
+    fs::remove(*statistics_file, ignored);
+    return result;
   }
 
   // The command line to paste into a shell (from the directory the runner
@@ -478,10 +519,13 @@ class Runner {
   void Report(int p) {
     const Program& program = programs_[p];
     std::vector<absl::StatusOr<RunResult>> results;
+    std::vector<std::optional<std::string>> statistics;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       results = std::move(results_[p]);
       results_[p].clear();
+      statistics = std::move(statistics_[p]);
+      statistics_[p].clear();
     }
     for (size_t c = 0; c < configurations_.size(); ++c) {
       if (results[c].ok()) {
@@ -519,6 +563,33 @@ class Runner {
       }
       for (size_t c = 1; c < configurations_.size(); ++c) {
         const Configuration& mode = configurations_[c];
+        // The compiled-mode check, for a run that ended normally (one that
+        // crashed or hung differs from the baseline already).
+        if (results[c].ok() && results[c]->exited) {
+          CompilationVerdict verdict = CheckCompilation(
+              statistics[c],
+              options_.allowed_compilation_failures.count({program.name, mode.name}) > 0);
+          if (verdict.statistics.has_value()) {
+            tallies_[c].Add(*verdict.statistics);
+            if (verdict.statistics->successful > 0) ++compiled_programs_[c];
+            if (verdict.statistics->due_targets > 0) ++due_programs_[c];
+          }
+          for (const std::string& note : verdict.notes) {
+            absl::StrAppend(&notes, "  [", mode.name, "] ", note, "\n");
+          }
+          if (!verdict.problems.empty()) {
+            std::string problems;
+            for (const std::string& problem : verdict.problems) {
+              absl::StrAppend(&problems, "    ", problem, "\n");
+            }
+            if (verdict.statistics.has_value()) {
+              absl::StrAppend(&problems, "    compilation statistics: ",
+                              DescribeStatistics(*verdict.statistics), "\n");
+            }
+            absl::StrAppend(&failures, "  [", mode.name, "] compiled mode check failed (flags: ",
+                            absl::StrJoin(mode.flags, " "), ")\n", problems, describe_run(mode));
+          }
+        }
         const bool excluded = options_.exclusions.count({program.name, mode.name}) > 0;
         std::string differences;
         if (!results[c].ok()) {
@@ -559,7 +630,8 @@ class Runner {
     std::fflush(stdout);
   }
 
-  void PrintSummary() {
+  // Prints the summary; false if a mode compiled nothing at all.
+  bool PrintSummary() {
     std::vector<std::string> times;
     for (const Configuration& configuration : configurations_) {
       times.push_back(absl::StrFormat("%s %.1f s", configuration.name,
@@ -577,9 +649,22 @@ class Runner {
     if (unexpected_passes_ > 0) {
       absl::StrAppend(&extra, ", ", unexpected_passes_, " excluded agree");
     }
+    std::vector<std::string> compiled;
+    std::string mode_failures;
+    for (size_t c = 1; c < configurations_.size(); ++c) {
+      compiled.push_back(absl::StrFormat("%s %d/%d", configurations_[c].name,
+                                         compiled_programs_[c], due_programs_[c]));
+      if (std::string problem = tallies_[c].Problem(); !problem.empty()) {
+        absl::StrAppend(&mode_failures, "FAIL [", configurations_[c].name, "] ", problem, "\n");
+      }
+    }
+    absl::PrintF("programs that compiled code / had call targets due, per mode: %s\n",
+                 absl::StrJoin(compiled, ", "));
+    absl::PrintF("%s", mode_failures);
     absl::PrintF("%d passed, %d failed (%d programs x %d modes + %s)%s\n", passed_, failed_,
                  programs_.size(), configurations_.size() - 1, configurations_[0].name, extra);
     std::fflush(stdout);
+    return mode_failures.empty();
   }
 
   const Options options_;
@@ -592,10 +677,16 @@ class Runner {
   std::condition_variable done_;
   std::vector<std::vector<absl::StatusOr<RunResult>>> results_;  // guarded by mutex_
   std::vector<int> remaining_;                                   // guarded by mutex_
+  // Per program and configuration: the statistics file's text (modes only).
+  std::vector<std::vector<std::optional<std::string>>> statistics_;  // guarded by mutex_
 
   // Touched by the reporting thread only.
   int passed_ = 0, failed_ = 0, expected_failures_ = 0, unexpected_passes_ = 0;
   std::map<std::string, double> time_by_configuration_;
+  // Per configuration (index 0, the baseline, unused).
+  std::vector<CompilationTally> tallies_;
+  std::vector<int> compiled_programs_;
+  std::vector<int> due_programs_;
   std::string slowest_;
   double slowest_seconds_ = 0;
 };
@@ -668,6 +759,17 @@ int Main(int argc, char** argv) {
     if (!known_program || !known_mode) {
       absl::FPrintF(stderr, "differential_runner: --exclude=%s:%s names no %s\n", program, mode,
                     known_program ? "mode" : "program");
+      return kUsageExitCode;
+    }
+  }
+  for (const auto& [program, mode] : options.allowed_compilation_failures) {
+    bool known_program =
+        std::any_of(all->begin(), all->end(), [&](const Program& p) { return p.name == program; });
+    bool known_mode = std::any_of(options.modes.begin(), options.modes.end(),
+                                  [&](const Configuration& m) { return m.name == mode; });
+    if (!known_program || !known_mode) {
+      absl::FPrintF(stderr, "differential_runner: --allow_compilation_failure=%s:%s names no %s\n",
+                    program, mode, known_program ? "mode" : "program");
       return kUsageExitCode;
     }
   }

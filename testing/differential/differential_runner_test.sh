@@ -2,19 +2,25 @@
 # Self-test of differential_runner with the fake launcher (testdata/): the
 # exact report for a stdout, stderr, exit-status, signal and timeout
 # difference, the expected-file check of the baseline, exclusions (XFAIL and
-# XPASS), --filter, --shard, --jobs, and usage errors. Timing lines are
-# dropped before comparing (tests never assert timings).
+# XPASS), masks, the compiled-mode check (compilation statistics, allowances,
+# a mode that compiled nothing), --filter, --shard, --jobs, and usage errors.
+# Timing lines are dropped before comparing (tests never assert timings), and
+# so is the per-mode compilation line except in the compiled-mode checks.
 set -u
 cd "$TEST_SRCDIR/morel" || exit 1
 runner=testing/differential/differential_runner
 launcher=testing/differential/fake_launcher
 programs=testing/differential/testdata/programs
+compiled=testing/differential/testdata/compiled
+keep_compilation_line=0
 failures=0
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 run() {  # the runner's output without its timing lines
-  "$runner" "$@" 2>&1 | grep -v -e '^time per configuration' -e '^slowest run'
+  local drop='^slowest run'
+  [[ $keep_compilation_line -eq 1 ]] || drop='^slowest run\|^programs that compiled code'
+  "$runner" "$@" 2>&1 | grep -v -e '^time per configuration' -e "$drop"
   return "${PIPESTATUS[0]}"
 }
 
@@ -238,6 +244,59 @@ shard1=$(run --launcher="$launcher" --extension=fake --mode=a --shard=1/2 -- "${
 check "empty shard" 0 "0 passed, 0 failed (0 programs x 1 modes + interpreter)" -- \
   --launcher="$launcher" --extension=fake --mode=a --shard=1/2 --filter=agree -- "${all[@]}"
 
+# Compiled modes: a run whose output agrees with the interpreter still fails
+# when its compilation statistics show it compiled nothing that was due (a
+# silent fall-back to the interpreter), or a compiler failure that no
+# PROGRAM:MODE allowance covers. With background compilation runs are judged
+# together: some run of the mode must have compiled.
+keep_compilation_line=1
+check "silent fall-back to the interpreter" 1 "PASS background
+PASS compiler_failure
+FAIL compiles
+  [silent] compiled mode check failed (flags: --x)
+    nothing was compiled: 2 guest call target(s) reached the compilation threshold, 0 compilations succeeded (0 failed): this mode ran in the interpreter
+    compilation statistics: successful 0, failed 0, recompilation limits 0, deopts 0, invalidations 0; guest call targets executed 0, due for compilation 2
+    command: $launcher --x $compiled/compiles.fake
+programs that compiled code / had call targets due, per mode: good 2/3, silent 1/3
+2 passed, 1 failed (3 programs x 2 modes + interpreter)" -- \
+  --launcher="$launcher" --extension=fake --mode=good:--compile --mode=silent:--x \
+  -- "$compiled"/*
+
+check "compiler failure" 1 "FAIL compiler_failure
+  [broken] compiled mode check failed (flags: --compile --break)
+    1 compilation(s) failed permanently (\"opt failed\"): the compiler could not compile code this program ran (--engine.TraceCompilation prints the reasons)
+    compilation statistics: successful 1, failed 1, recompilation limits 0, deopts 0, invalidations 0; guest call targets executed 0, due for compilation 2
+    command: $launcher --compile --break $compiled/compiler_failure.fake
+programs that compiled code / had call targets due, per mode: broken 1/1
+0 passed, 1 failed (1 programs x 1 modes + interpreter)" -- \
+  --launcher="$launcher" --extension=fake --mode=broken:--compile --mode=broken:--break \
+  --filter=compiler_failure -- "$compiled"/*
+
+check "allowed compiler failure" 0 "PASS compiler_failure
+  [good] allowed to fail compilation, but no compilation failed: remove the allowance
+programs that compiled code / had call targets due, per mode: good 1/1, broken 1/1
+1 passed, 0 failed (1 programs x 2 modes + interpreter)" -- \
+  --launcher="$launcher" --extension=fake --mode=good:--compile --mode=broken:--compile \
+  --mode=broken:--break --allow_compilation_failure=compiler_failure:broken \
+  --allow_compilation_failure=compiler_failure:good --filter=compiler_failure -- "$compiled"/*
+
+check "background: nothing compiled in any program" 1 "PASS background
+programs that compiled code / had call targets due, per mode: bg 0/1
+FAIL [bg] nothing was compiled in any program: 1 program(s) had guest call targets due for compilation, none compiled anything
+1 passed, 0 failed (1 programs x 1 modes + interpreter)" -- \
+  --launcher="$launcher" --extension=fake --mode=bg --filter=background -- "$compiled"/*
+
+# A mode's run that writes no statistics fails.
+check "no statistics" 1 "FAIL compiles
+  [plain] compiled mode check failed (flags: --compile --no_statistics)
+    no compilation statistics: the launcher did not write the file named by --engine.CompilationStatisticsFile=... (a Morel engine writes it when it closes)
+    command: $launcher --compile --no_statistics $compiled/compiles.fake
+programs that compiled code / had call targets due, per mode: plain 0/0
+0 passed, 1 failed (1 programs x 1 modes + interpreter)" -- \
+  --launcher="$launcher" --extension=fake --mode=plain:--compile --mode=plain:--no_statistics \
+  --filter=compiles -- "$compiled"/*
+keep_compilation_line=0
+
 # A launcher that cannot be executed fails every run, with the reason.
 check "bad launcher" 1 "FAIL agree
   [interpreter] cannot execute $TEST_TMPDIR/no_such_launcher: No such file or directory
@@ -270,6 +329,12 @@ usage "--exclude=agree:b names no mode" -- --launcher="$launcher" --mode=a --ext
   --exclude=agree:b "${all[@]}"
 usage "--exclude=nope:a names no program" -- --launcher="$launcher" --mode=a --extension=fake \
   --exclude=nope:a "${all[@]}"
+usage "--allow_compilation_failure=agree:b names no mode" -- --launcher="$launcher" --mode=a \
+  --extension=fake --allow_compilation_failure=agree:b "${all[@]}"
+usage "--allow_compilation_failure=nope:a names no program" -- --launcher="$launcher" \
+  --mode=a --extension=fake --allow_compilation_failure=nope:a "${all[@]}"
+usage "--allow_compilation_failure: expected PROGRAM:MODE, got 'agree'" -- \
+  --launcher="$launcher" --mode=a --extension=fake --allow_compilation_failure=agree "${all[@]}"
 usage "--shard: expected I/N with 0 <= I < N, got '2/2'" -- --launcher="$launcher" --mode=a \
   --extension=fake --shard=2/2 "${all[@]}"
 usage "--jobs: expected a positive integer, got '0'" -- --launcher="$launcher" --mode=a \

@@ -10,11 +10,36 @@
 #   exit N            exit with status N
 #   when FLAG CMD     run CMD only if FLAG is one of the launcher flags
 #   unless FLAG CMD   run CMD only if it is not
-# so a program can behave differently in one "mode" (set of flags).
+#   stat NAME N       set compilation statistic NAME (successful, failed,
+#                     recompilation_limits, due_targets, background_compilation,
+#                     deopt_every_n, ...; all 0 by default)
+#   nostats           do not write the statistics file
+# so a program can behave differently in one "mode" (set of flags). Like a
+# Morel engine, with --engine.CompilationStatisticsFile=PATH it writes the
+# statistics to PATH when it exits (not when it crashes).
 set -u
 flags=()
-while [[ $# -gt 1 ]]; do flags+=("$1"); shift; done
+statistics_file=""
+while [[ $# -gt 1 ]]; do
+  case $1 in
+    --engine.CompilationStatisticsFile=*) statistics_file=${1#*=} ;;
+    *) flags+=("$1") ;;
+  esac
+  shift
+done
 program=${1:?usage: fake_launcher.sh [flags...] program.fake}
+declare -A stats=([successful]=0 [failed]=0 [recompilation_limits]=0 [deopts]=0
+  [invalidations]=0 [executed_targets]=0 [due_targets]=0 [background_compilation]=0
+  [deopt_every_n]=0)
+write_statistics() {
+  [[ -n "$statistics_file" ]] || return 0
+  local name
+  for name in successful failed recompilation_limits deopts invalidations executed_targets \
+      due_targets background_compilation deopt_every_n; do
+    printf '%s %s\n' "$name" "${stats[$name]}"
+  done > "$statistics_file"
+}
+trap write_statistics EXIT
 
 has_flag() {
   local flag
@@ -32,8 +57,10 @@ run() {  # run <command line>
     err) printf '%s\n' "$arg" >&2 ;;
     copy_stdin) cat ;;
     sleep) sleep "$arg" ;;
-    crash) kill -SEGV $$ ;;
+    crash) trap - EXIT; kill -SEGV $$ ;;
     exit) exit "$arg" ;;
+    stat) stats[${arg%% *}]=${arg#* } ;;
+    nostats) statistics_file="" ;;
     when|unless)
       local flag=${arg%% *}
       rest=${arg#* }

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The compiled-mode check bites on the real launcher: the conformance and
+# differential runners, given a "compiled mode" in which compilation silently
+# does not happen or fails, report the programs that should have compiled and
+# exit 1, although every output is right. The same programs in a working
+# compiled mode pass (so the failures come from the check).
+# Usage: compiled_mode_check_test.sh <sl> <conformance_runner>
+#   <differential_runner> <program.sl and its .output files...>
+set -u
+sl=$1 conformance=$2 differential=$3
+shift 3
+files=("$@")
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# The conformance runner reads a directory: the given programs only.
+tests="$TEST_TMPDIR/programs"
+rm -rf "$tests" && mkdir -p "$tests"
+for file in "${files[@]}"; do cp -L "$file" "$tests/"; done
+
+compiled_flags=(--engine.CompileImmediately --engine.BackgroundCompilation=false)
+
+conformance_run() {  # conformance_run <mode name> <flags...>: output, status in $status
+  local name=$1 args=()
+  shift
+  for flag in "$@"; do args+=("--launcher_arg=$flag"); done
+  out=$("$conformance" --launcher="$sl" --tests="$tests" --compiled_mode="$name" "${args[@]}" 2>&1)
+  status=$?
+}
+
+differential_run() {  # differential_run <mode name> <flags...>
+  local name=$1 args=()
+  shift
+  for flag in "$@"; do args+=("--mode=$name:$flag"); done
+  out=$("$differential" --launcher="$sl" "${args[@]}" -- "${files[@]}" 2>&1)
+  status=$?
+}
+
+expect() {  # expect <what> <status> <substring>...
+  local what=$1 want=$2
+  shift 2
+  [[ $status -eq $want ]] || { fail "$what: exit status $status, want $want"; echo "$out"; }
+  for text in "$@"; do
+    [[ "$out" == *"$text"* ]] || { fail "$what: no '$text' in:"; echo "$out"; }
+  done
+}
+
+# Working compiled mode: everything passes and something compiled.
+conformance_run compile_immediately "${compiled_flags[@]}"
+expect "conformance, working mode" 0 "PASS FizzBuzz" "PASS ParseErrorElseIf" \
+  "compiled mode compile_immediately: 2 of 3 programs compiled code, 2 had call targets due"
+differential_run compile_immediately "${compiled_flags[@]}"
+expect "differential, working mode" 0 "3 passed, 0 failed" \
+  "per mode: compile_immediately 2/2"
+
+# Silent fall-backs: nothing is compiled, nothing reports a failure, the
+# output is the interpreter's. A program that ran nothing (a parse error)
+# still passes.
+for broken in --engine.CompileOnly=~ --engine.Compilation=false --engine.Backend=none; do
+  conformance_run silent "${compiled_flags[@]}" "$broken"
+  expect "conformance, $broken" 1 "FAIL FizzBuzz" "FAIL Recursion" "PASS ParseErrorElseIf" \
+    "[silent] nothing was compiled: 2 guest call target(s) reached the compilation threshold, 0 compilations succeeded (0 failed): this mode ran in the interpreter" \
+    "FAIL [silent] nothing was compiled in any program: 2 program(s)" "1 passed, 2 failed"
+  differential_run silent "${compiled_flags[@]}" "$broken"
+  expect "differential, $broken" 1 "FAIL FizzBuzz" "FAIL Recursion" "PASS ParseErrorElseIf" \
+    "[silent] compiled mode check failed" "nothing was compiled: 2 guest call target(s)" \
+    "FAIL [silent] nothing was compiled in any program" "1 passed, 2 failed"
+done
+
+# Every compilation fails (a backend that is not linked in) — silently, by
+# default (CompilationFailureAction=Silent).
+conformance_run failing "${compiled_flags[@]}" --engine.Backend=aarch64
+expect "conformance, failing compiler" 1 \
+  "[failing] 2 compilation(s) failed permanently (\"opt failed\")" \
+  "[failing] nothing was compiled: 2 guest call target(s) reached the compilation threshold, 0 compilations succeeded (2 failed)"
+differential_run failing "${compiled_flags[@]}" --engine.Backend=aarch64
+expect "differential, failing compiler" 1 "compilation(s) failed permanently" "1 passed, 2 failed"
+# Allowed for one program: that one passes, the other still fails.
+out=$("$conformance" --launcher="$sl" --tests="$tests" --compiled_mode=failing \
+  --launcher_arg=--engine.CompileImmediately --launcher_arg=--engine.BackgroundCompilation=false \
+  --launcher_arg=--engine.Backend=aarch64 --allow_compilation_failure=FizzBuzz 2>&1)
+status=$?
+expect "conformance, one allowance" 1 "PASS FizzBuzz" "FAIL Recursion" "2 passed, 1 failed"
+
+# The recompilation policy giving up without forced deopts.
+conformance_run limited "${compiled_flags[@]}" --engine.MaximumCompilations=0
+expect "conformance, MaximumCompilations=0" 1 \
+  "stopped being compiled by the recompilation policy (deopt cycle or MaximumCompilations) although no deoptimization was forced"
+
+# With background compilation a short program may end before its
+# compilations; the mode as a whole must still compile something.
+conformance_run background --engine.CompileImmediately --engine.CompileOnly=~
+expect "conformance, background" 1 "PASS FizzBuzz" "PASS Recursion" \
+  "FAIL [background] nothing was compiled in any program: 2 program(s)"
+
+if [[ $failures -ne 0 ]]; then echo "$failures failure(s)"; exit 1; fi
+echo "all checks passed"
