@@ -64,8 +64,9 @@ struct CallSite {
   int known_call_site_count = 0;
   // RootNode::IsTrivial(): expanded eagerly, inlined without budget.
   bool trivial = false;
-  // DirectCallNode::ForceInlining() ("Forced"; reported, not acted on by the
-  // Default policy, as in Truffle).
+  // DirectCallNode::ForceInlining() ("Forced"): the Default policy expands
+  // and inlines it past both budgets (recursion and depth limits still
+  // apply).
   bool forced = false;
 };
 

@@ -39,10 +39,13 @@ void DefaultInliningPolicy::ExpandStep(CallTree& tree) {
   int expanded = tree.root().ir_nodes();
   Queue queue;
   QueueChildren(tree.root(), CallNodeState::kCutoff, queue);
-  while (!queue.empty() && expanded < options_.expansion_budget) {
+  while (!queue.empty()) {
     CallNode* candidate = queue.top();
     queue.pop();
     if (candidate->state() != CallNodeState::kCutoff) continue;
+    // Past the budget only forced call sites (DirectCallNode::ForceInlining)
+    // are still expanded: what the language forces is honoured.
+    if (expanded >= options_.expansion_budget && !candidate->forced()) continue;
     if (candidate->recursion_depth() > options_.recursion_depth ||
         candidate->depth() > options_.max_depth) {
       continue;
@@ -76,6 +79,7 @@ void DefaultInliningPolicy::InlineStep(CallTree& tree) {
   Queue queue;
   QueueChildren(tree.root(), CallNodeState::kExpanded, queue);
   int root_size = tree.root().ir_nodes();
+  bool budget_spent = false;
   while (!queue.empty()) {
     CallNode* candidate = queue.top();
     queue.pop();
@@ -85,9 +89,24 @@ void DefaultInliningPolicy::InlineStep(CallTree& tree) {
       continue;
     }
     int cost = candidate->ir_nodes();
+    if (candidate->forced()) {
+      // Forced (DirectCallNode::ForceInlining): inlined without budget or
+      // call-diff test, like a trivial callee, but its own Expanded
+      // children are still candidates.
+      tree.Inline(*candidate);
+      root_size += cost;
+      QueueChildren(*candidate, CallNodeState::kExpanded, queue);
+      continue;
+    }
+    // Truffle stops inlining completely once the budget is spent; forced
+    // candidates still in the queue are inlined all the same.
+    if (budget_spent) continue;
     if (root_size + cost > options_.inlining_budget) {
       root_size = tree.CurrentRootSize();
-      if (root_size + cost > options_.inlining_budget) break;
+      if (root_size + cost > options_.inlining_budget) {
+        budget_spent = true;
+        continue;
+      }
     }
     if (candidate->call_diff() <= 0) {
       tree.Inline(*candidate);

@@ -293,3 +293,48 @@ TEST(DefaultPolicyTest, ForcedIsReportedButNotActedOn) {
 
 }  // namespace
 }  // namespace morel::inliner
+
+namespace morel::inliner {
+namespace {
+
+TEST(DefaultPolicyForcedTest, ForcedCallSitesIgnoreBothBudgetsButNotRecursion) {
+  testing::FakeProgram program;
+  program.Define("main", {.ir_nodes = 100,
+                          .calls = {{"big", 9}, {"forced", 1, /*forced=*/true}},
+                          .call_count = 10});
+  program.Define("big", {.ir_nodes = 500});
+  program.Define("forced", {.ir_nodes = 400, .calls = {{"forced", 1, /*forced=*/true}},
+                            .call_count = 1});
+  InliningOptions options{.expansion_budget = 150, .inlining_budget = 150, .recursion_depth = 1};
+  auto policy = std::make_unique<DefaultInliningPolicy>(options);
+  auto tree = program.Tree("main", policy.get());
+  policy->Run(*tree);
+  tree->set_policy(nullptr);
+  // big is expanded (within the expansion budget) but over the inlining
+  // budget: it stays Expanded. forced is expanded past the expansion budget
+  // and inlined past the inlining budget, and so is its forced recursive
+  // call once (InliningRecursionDepth 1); the next level stays a Cutoff.
+  const CallNode& big = testing::NodeAt(tree->root(), {0});
+  const CallNode& forced = testing::NodeAt(tree->root(), {1});
+  EXPECT_EQ(big.state(), CallNodeState::kExpanded);
+  EXPECT_EQ(forced.state(), CallNodeState::kInlined);
+  EXPECT_EQ(testing::NodeAt(forced, {0}).state(), CallNodeState::kInlined);
+  EXPECT_EQ(testing::NodeAt(forced, {0, 0}).state(), CallNodeState::kCutoff);
+}
+
+TEST(DefaultPolicyForcedTest, WithoutTheFlagTheSameTreeStopsAtTheBudgets) {
+  testing::FakeProgram program;
+  program.Define("main", {.ir_nodes = 100, .calls = {{"big", 9}, {"forced", 1}},
+                          .call_count = 10});
+  program.Define("big", {.ir_nodes = 500});
+  program.Define("forced", {.ir_nodes = 400, .calls = {{"forced", 1}}, .call_count = 1});
+  InliningOptions options{.expansion_budget = 150, .inlining_budget = 150, .recursion_depth = 1};
+  auto policy = std::make_unique<DefaultInliningPolicy>(options);
+  auto tree = program.Tree("main", policy.get());
+  policy->Run(*tree);
+  tree->set_policy(nullptr);
+  EXPECT_EQ(testing::NodeAt(tree->root(), {1}).state(), CallNodeState::kCutoff);
+}
+
+}  // namespace
+}  // namespace morel::inliner
