@@ -22,10 +22,11 @@
 namespace morel::runtime {
 
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
-    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime, int tier,
     uint64_t* rewrite_count, std::ostream* diagnostic_dump) {
   pe::PartialEvaluator::Options pe_options;
   pe_options.deopt_every_n = engine.config().deopt_every_n();
+  engine.SetTierOptions(tier, pe_options);
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
   {
     // The interpreter specializes and replaces under the same lock: partial

@@ -46,7 +46,8 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
                           const std::string& reason, ir::DeoptAction action,
                           absl::Span<const Value> arguments);
 
-// Partially evaluates and optimizes `target`. Unimplemented: a construct
+// Partially evaluates and optimizes `target` for compilation tier `tier`
+// (1 first, 2 last: Engine::SetTierOptions). Unimplemented: a construct
 // the partial evaluator cannot compile (the reason names it). Partial
 // evaluation holds the root's lock, so it sees one consistent tree;
 // `rewrite_count` receives the root's rewrite count of that tree. With a
@@ -54,7 +55,7 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
 // partial evaluation and after every pass is verified and printed there,
 // and so is the reason of a failure.
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
-    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime, int tier,
     uint64_t* rewrite_count = nullptr, std::ostream* diagnostic_dump = nullptr);
 
 }  // namespace morel::runtime

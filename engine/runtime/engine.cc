@@ -72,6 +72,7 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
 Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_options,
                std::unique_ptr<EngineLog> log)
     : config_(std::move(config)),
+      tiers_(TierPolicyOf(config_)),
       pipeline_options_(std::move(pipeline_options)),
       log_(std::move(log)) {
   for (absl::string_view item : absl::StrSplit(config_.compile_only(), ',', absl::SkipWhitespace())) {
@@ -187,6 +188,27 @@ absl::flat_hash_map<int64_t, CallTarget*>& ProcessTargets() {
 std::string UtcNow() {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E3S", absl::Now(), absl::UTCTimeZone());
 }
+
+// The compilation of compiled code (null for code of another kind).
+const pe::Compilation* CompilationOf(InstalledCode* code) {
+  if (auto* ir_code = dynamic_cast<IrTierCode*>(code)) return &ir_code->compilation();
+  if (auto* native = dynamic_cast<NativeCode*>(code)) return &native->compilation();
+  return nullptr;
+}
+
+// The assumptions and validity cell of compiled code (null for code of
+// another kind).
+CodeDependencies* DependenciesOf(InstalledCode* code) {
+  const pe::Compilation* compilation = CompilationOf(code);
+  return compilation != nullptr ? compilation->dependencies.get() : nullptr;
+}
+
+// The tier of installed code: 0 for none, 2 for code of another kind.
+int TierOf(InstalledCode* code) {
+  if (code == nullptr) return 0;
+  const pe::Compilation* compilation = CompilationOf(code);
+  return compilation != nullptr ? compilation->tier : 2;
+}
 }  // namespace
 
 bool Engine::CompilationEnabled() const {
@@ -211,12 +233,51 @@ bool Engine::AcceptsForCompilation(const CallTarget& target) const {
   return false;
 }
 
-int Engine::FirstThreshold() const {
-  if (config_.compile_immediately()) return 0;
-  // Single tier (the first tier does not exist yet): Truffle's
-  // SingleTierCompilationThreshold, at least MinInvokeThreshold calls.
-  return std::max(config_.single_tier_compilation_threshold(),
-                  config_.min_invoke_threshold());
+Engine::TierPolicy Engine::TierPolicyOf(const config::EngineConfig& config) {
+  TierPolicy tiers;
+  tiers.multi_tier = config.multi_tier() && !config.compile_immediately();
+  tiers.first_tier_only = config.mode() == config::EngineConfig::latency;
+  tiers.backedge_counts = config.first_tier_backedge_counts();
+  if (config.compile_immediately()) return tiers;  // every threshold 0
+  if (tiers.multi_tier) {
+    tiers.call_threshold_in_interpreter = std::min(config.first_tier_min_invoke_threshold(),
+                                                   config.first_tier_compilation_threshold());
+    tiers.call_and_loop_threshold_in_interpreter = config.first_tier_compilation_threshold();
+  } else {
+    tiers.call_threshold_in_interpreter =
+        std::min(config.min_invoke_threshold(), config.single_tier_compilation_threshold());
+    tiers.call_and_loop_threshold_in_interpreter = config.single_tier_compilation_threshold();
+  }
+  tiers.call_threshold_in_first_tier =
+      std::min(config.min_invoke_threshold(), config.last_tier_compilation_threshold());
+  tiers.call_and_loop_threshold_in_first_tier = config.last_tier_compilation_threshold();
+  return tiers;
+}
+
+int Engine::TierFor(bool last_tier_request) const {
+  return last_tier_request && !tiers_.first_tier_only ? 2 : 1;
+}
+
+int Engine::ThresholdOf(int tier) const {
+  return tier == 2 && tiers_.multi_tier ? tiers_.call_and_loop_threshold_in_first_tier
+                                        : tiers_.call_and_loop_threshold_in_interpreter;
+}
+
+namespace {
+int SaturatingSum(int64_t a, int64_t b) {
+  return static_cast<int>(std::min<int64_t>(a + b, INT_MAX));
+}
+}  // namespace
+
+int Engine::ReprofileThreshold(const CallTarget& target, int extra) const {
+  return SaturatingSum(target.call_and_loop_count(), extra);
+}
+
+void Engine::SetTierOptions(int tier, pe::PartialEvaluator::Options& options) const {
+  options.tier = tier;
+  options.profile_for_next_tier = tier == 1 && tiers_.multi_tier && !tiers_.first_tier_only;
+  options.last_tier_call_threshold = tiers_.call_threshold_in_first_tier;
+  options.profile_back_edges = options.profile_for_next_tier && tiers_.backedge_counts;
 }
 
 void Engine::ConfigureCompilation(CallTarget& target) {
@@ -229,7 +290,7 @@ void Engine::ConfigureCompilation(CallTarget& target) {
     target.set_compilation_threshold(INT_MAX);
     return;
   }
-  target.set_compilation_threshold(FirstThreshold());
+  target.set_compilation_threshold(tiers_.call_and_loop_threshold_in_interpreter);
 }
 
 // Truffle's "Src" field: "<source name>:<start line> 0x<source hash>".
@@ -245,30 +306,76 @@ std::string Engine::TargetColumn(const CallTarget& target) const {
 }
 
 void Engine::OnCompilationThreshold(CallTarget& target) {
-  // Submitted: no second request until the code is installed, dropped or
-  // the compilation is discarded.
-  target.set_compilation_threshold(INT_MAX);
+  // Truffle's shouldCompile: callCount must be at its threshold too (else
+  // the next call asks again).
+  if (target.call_count() < tiers_.call_threshold_in_interpreter) return;
+  {
+    // Under lock_, which installation holds: a call that found no code just
+    // before code was installed asks nothing (and leaves the threshold of
+    // that code alone).
+    std::lock_guard<std::mutex> guard(lock_);
+    if (target.installed_code() != nullptr) return;
+    int threshold = target.compilation_threshold();
+    compilations_[&target].profile_base =
+        std::max(0, threshold - tiers_.call_and_loop_threshold_in_interpreter);
+    // Submitted: no second request until the code is installed, dropped or
+    // the compilation is discarded.
+    target.set_compilation_threshold(INT_MAX);
+  }
+  RequestCompilation(target, TierFor(/*last_tier_request=*/!tiers_.multi_tier));
+}
+
+void Engine::OnLastTierThreshold(CallTarget& target) {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    // Only the installed first-tier code asks: an activation of first-tier
+    // code that was dropped (or replaced) meanwhile may still be running.
+    if (closed_ || TierOf(target.installed_code()) != 1) return;
+    target.set_compilation_threshold(INT_MAX);  // the code asks once
+    if (target.installed_code() == nullptr) {
+      // Dropped just now (DropCode does not take lock_): the interpreter
+      // re-profiles.
+      target.set_compilation_threshold(
+          ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter + 1));
+      return;
+    }
+  }
+  try {
+    RequestCompilation(target, TierFor(/*last_tier_request=*/true));
+  } catch (const OptimizationFailedError&) {
+    // CompilationFailureAction=Throw without background compilation: the
+    // failure is printed, and cannot unwind through compiled code.
+  }
+}
+
+void Engine::RequestCompilation(CallTarget& target, int tier) {
   if (!config_.background_compilation()) {
     if (config_.trace_compilation_details()) {
       // As in Truffle, a foreground compilation goes through the queue too;
       // the calling thread is its only client.
-      LogQueued(target, {1, +1, 1.0, 0});
-      LogStart(target, {&target, 1, target.call_and_loop_count(), 0.0, {0, -1, 0, 0}});
+      LogQueued(target, {1, +1, 1.0, 0}, tier);
+      LogStart(target, {&target, tier, target.call_and_loop_count(), 0.0, {0, -1, 0, 0}});
     }
-    Compile(target, nullptr);
+    Compile(target, nullptr, tier);
     return;
   }
   std::function<void(const CompileQueue::QueueState&)> trace;
   if (config_.trace_compilation_details()) {
-    trace = [&](const CompileQueue::QueueState& state) { LogQueued(target, state); };
+    trace = [&](const CompileQueue::QueueState& state) { LogQueued(target, state, tier); };
   }
-  queue().Submit(target, /*tier=*/1, trace);
+  int compiled_tier;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    compiled_tier = compilations_[&target].highest_tier;
+  }
+  queue().Submit(target, tier, trace, compiled_tier);
 }
 
-void Engine::LogQueued(const CallTarget& target, const CompileQueue::QueueState& state) {
+void Engine::LogQueued(const CallTarget& target, const CompileQueue::QueueState& state,
+                       int tier) {
   log_->Log(absl::StrCat(
-      "opt queued ", TargetColumn(target), "|Tier 1|",
-      absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(), FirstThreshold()),
+      "opt queued ", TargetColumn(target), "|Tier ", tier, "|",
+      absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(), ThresholdOf(tier)),
       "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ", SourceColumn(target)));
 }
 
@@ -285,7 +392,8 @@ CompileQueue& Engine::queue() {
     int threads = CompileQueue::ThreadCount(
         config_.compiler_threads(), static_cast<int>(std::thread::hardware_concurrency()));
     queue_ = std::make_unique<CompileQueue>(
-        threads, [this](const CompileQueue::Start& start) { Compile(*start.target, &start); });
+        threads,
+        [this](const CompileQueue::Start& start) { Compile(*start.target, &start, start.tier); });
   }
   return *queue_;
 }
@@ -308,7 +416,7 @@ std::string Engine::QueueColumn(const CompileQueue::QueueState& state) const {
       std::string(35, ' '));
 }
 
-void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure) {
+void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure, int tier) {
   static std::atomic<int> counter{0};
   std::string name;
   for (char c : target.name()) name += absl::ascii_isalnum(c) || c == '-' ? c : '_';
@@ -327,13 +435,13 @@ void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure) {
   // The same compilation again, verified and dumped pass by pass (a
   // failure that depends on timing, e.g. a rewrite, may not repeat).
   absl::StatusOr<std::unique_ptr<pe::Compilation>> again =
-      CompileToIr(*this, target, runtime_functions_, nullptr, &out);
+      CompileToIr(*this, target, runtime_functions_, tier, nullptr, &out);
   if (again.ok()) out << ";; partial evaluation and optimization succeeded this time\n";
   log_->Log(absl::StrCat("Diagnostic output of the failed compilation of ", target.name(),
                          " saved in '", path.string(), "'"));
 }
 
-void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
+void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int tier) {
   CompilationState* state;
   uint64_t epoch;
   {
@@ -341,6 +449,9 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     state = &compilations_[&target];  // std::map: the pointer stays valid
     epoch = invalidation_epoch_;
     if (state->failed || closed_) return;
+    // Truffle's needsCompile: a first-tier request needs no code at all, a
+    // last-tier one no last-tier code.
+    if (TierOf(target.installed_code()) >= tier) return;
   }
   if (start != nullptr && config_.trace_compilation_details()) LogStart(target, *start);
   absl::Time begin = absl::Now();
@@ -351,13 +462,13 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     }
     auto action = config_.compilation_failure_action();
     if (config_.trace_compilation() || action != config::EngineConfig::Silent) {
-      log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
+      log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier ", tier, "|Time ",
                              absl::StrFormat("%4.0fms", absl::ToDoubleMilliseconds(
                                                             absl::Now() - begin)),
                              "|Reason: ", status.message(), "|UTC ", UtcNow(), "|Src ",
                              SourceColumn(target)));
     }
-    if (action == config::EngineConfig::Diagnose) WriteDiagnostics(target, status);
+    if (action == config::EngineConfig::Diagnose) WriteDiagnostics(target, status, tier);
     if (action == config::EngineConfig::ExitVM) {
       log_->Log("Exiting VM due to engine.CompilationFailureAction=ExitVM");
       std::fflush(nullptr);
@@ -391,7 +502,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
   }
   uint64_t rewrites = 0;
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
-      CompileToIr(*this, target, runtime_functions_, &rewrites);
+      CompileToIr(*this, target, runtime_functions_, tier, &rewrites);
   if (!compilation.ok()) return fail(compilation.status());
   if (after_pe_hook_) after_pe_hook_(target);
   double pe_milliseconds = absl::ToDoubleMilliseconds(absl::Now() - begin);
@@ -429,18 +540,33 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
       discarded = "the tree was rewritten during compilation";
     } else if (invalidation_epoch_ != epoch) {
       discarded = "code was invalidated during compilation";
-    } else if (InstallCode(target, raw, native_entry, &discarded)) {
-      ++state->successful;
+    } else {
+      // First-tier code that profiles asks for the last tier at
+      // profile_base + LastTierCompilationThreshold (Truffle:
+      // callAndLoopThresholdInFirstTier); other code asks nothing, and the
+      // threshold stays INT_MAX from the request.
+      pe::PartialEvaluator::Options profiling;
+      SetTierOptions(tier, profiling);
+      int threshold =
+          profiling.profile_for_next_tier
+              ? SaturatingSum(state->profile_base, tiers_.call_and_loop_threshold_in_first_tier)
+              : -1;
+      if (InstallCode(target, raw, native_entry, threshold, &discarded)) {
+        ++state->successful;
+        state->highest_tier = std::max(state->highest_tier, tier);
+      }
     }
   }
   if (!discarded.empty()) {
     // A non-permanent bailout (Truffle: "opt unque." with the reason): the
-    // target re-profiles and may compile again.
-    target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold());
+    // target re-profiles (in the interpreter, or in first-tier code still
+    // installed) and may compile again.
+    target.set_compilation_threshold(
+        ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter));
     if (config_.trace_compilation_details()) {
-      log_->Log(absl::StrCat("opt unque. ", TargetColumn(target), "|Tier 1|",
+      log_->Log(absl::StrCat("opt unque. ", TargetColumn(target), "|Tier ", tier, "|",
                              absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
-                                             FirstThreshold()),
+                                             ThresholdOf(tier)),
                              "|", QueueColumn({0, 0, 0, 0}), "|UTC ", UtcNow(), "|Src ",
                              SourceColumn(target), "|Reason Non permanent bailout: ", discarded));
     }
@@ -448,7 +574,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
   }
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat(
-        "opt done   ", TargetColumn(target), "|Tier 1|Time ",
+        "opt done   ", TargetColumn(target), "|Tier ", tier, "|Time ",
         absl::StrFormat("%18s", absl::StrFormat("%4.0f(%4.0f+%-4.0f)ms", milliseconds,
                                                 pe_milliseconds,
                                                 milliseconds - pe_milliseconds)),
@@ -475,7 +601,8 @@ void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
     return;
   }
   target.set_installed_code(nullptr);
-  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  target.set_compilation_threshold(
+      ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter + 1));
   {
     // Deopt-cycle detection (Truffle's DeoptCycleDetectionThreshold and
     // AllowedRepeats): once the target compiled `threshold` times, code
@@ -530,7 +657,8 @@ void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view 
 
 void Engine::DropCode(CallTarget& target, absl::string_view reason) {
   target.set_installed_code(nullptr);
-  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  target.set_compilation_threshold(
+      ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter + 1));
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat("opt inval. ", TargetColumn(target), " ", std::string(126, ' '),
                            "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
@@ -539,23 +667,19 @@ void Engine::DropCode(CallTarget& target, absl::string_view reason) {
 
 // Lock order: lock_ (held here by Compile), then the assumptions' lock.
 // Invalidation handlers run under the assumptions' lock and never take lock_.
-// The assumptions and validity cell of compiled code (null for code of
-// another kind).
-static CodeDependencies* DependenciesOf(InstalledCode* code) {
-  const pe::Compilation* compilation = nullptr;
-  if (auto* ir_code = dynamic_cast<IrTierCode*>(code)) {
-    compilation = &ir_code->compilation();
-  } else if (auto* native = dynamic_cast<NativeCode*>(code)) {
-    compilation = &native->compilation();
-  }
-  return compilation != nullptr ? compilation->dependencies.get() : nullptr;
-}
-
 bool Engine::InstallCode(CallTarget& target, InstalledCode* code, const void* native_entry,
-                         std::string* refused) {
+                         int threshold, std::string* refused) {
+  // The threshold first: it belongs to the new code (an interpreter call
+  // that meanwhile finds it reached waits for lock_, held here, and then
+  // finds the code). Replacing first-tier code by last-tier code is one
+  // store: running activations of the old code finish in it.
+  auto install = [&] {
+    if (threshold >= 0) target.set_compilation_threshold(threshold);
+    target.set_installed_code(code, native_entry);
+  };
   CodeDependencies* dependencies = DependenciesOf(code);
   if (dependencies == nullptr) {
-    target.set_installed_code(code, native_entry);
+    install();
     return true;
   }
   // Checked and registered under the assumptions' lock: an invalidation
@@ -563,7 +687,7 @@ bool Engine::InstallCode(CallTarget& target, InstalledCode* code, const void* na
   // finds the code registered and invalidates it).
   return dependencies->InstallIfValid(
       [this, &target, code](const std::string& reason) { InvalidateCode(target, code, reason); },
-      [&] { target.set_installed_code(code, native_entry); }, refused);
+      install, refused);
 }
 
 void Engine::InvalidateCode(CallTarget& target, InstalledCode* code, const std::string& reason) {
