@@ -171,7 +171,8 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
       engine.OnInvalidatedCodeDeoptimized(target, reason);
     } else {
       engine.OnDeoptimized(target, reason,
-                           resume.path.empty() ? nullptr : resume.path.back().node, action);
+                           resume.path.empty() ? nullptr : resume.path.back().node, action,
+                           &compilation);
     }
   };
   if (root->CompiledTreeRoot() != root) {

@@ -587,11 +587,16 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int t
 }
 
 void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
-                           const Node* location, ir::DeoptAction action) {
-  if (action == ir::DeoptAction::kKeepCode) {
+                           const Node* location, ir::DeoptAction action,
+                           const pe::Compilation* code) {
+  const pe::Compilation* installed = CompilationOf(target.installed_code());
+  if (action == ir::DeoptAction::kKeepCode ||
+      (code != nullptr && installed != nullptr && installed != code)) {
     // Truffle's transferToInterpreter(): the code stays (and so does the
     // profile); a recompilation would produce the same code, so this is no
-    // deopt cycle either.
+    // deopt cycle either. Or code that newer code replaced (the last tier
+    // over a running first-tier activation): invalidating the replaced
+    // code's activation leaves the newer code installed.
     if (config_.trace_compilation()) {
       log_->Log(absl::StrCat("opt deopt  ", TargetColumn(target), "|Invalidated false|",
                              std::string(108, ' '), "|UTC ", UtcNow(), "|Src ",

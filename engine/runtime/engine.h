@@ -112,9 +112,14 @@ class Engine : public NodeRuntime {
   // deopt counts toward deopt-cycle detection; traced `|Invalidated  true|`.
   // kKeepCode (transferToInterpreter): only this activation left the code,
   // which stays installed; nothing is counted; traced `|Invalidated false|`.
+  // `code`: the compilation that deoptimized, if known. A kInvalidate deopt
+  // of code that another compilation replaced meanwhile (first-tier code
+  // still running after the last tier was installed) leaves the newer code
+  // alone, like kKeepCode.
   void OnDeoptimized(CallTarget& target, const std::string& reason,
                      const Node* location = nullptr,
-                     ir::DeoptAction action = ir::DeoptAction::kInvalidate);
+                     ir::DeoptAction action = ir::DeoptAction::kInvalidate,
+                     const pe::Compilation* code = nullptr);
   // Blocks until no compilation is queued or running (tests, benchmarks).
   void WaitForCompilations();
   // Tests: runs on the compiling thread after partial evaluation and

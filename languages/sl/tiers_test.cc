@@ -31,6 +31,11 @@ function count(n) {
   while (i < n) { i = i + 1; }
   return i;
 }
+function rec(n, s) {
+  if (n > 0) { rec(n - 1, s); }
+  if (n == 5) { return s + 1; }
+  return n;
+}
 )";
 
 class TiersTest : public testing::TracedProgramTest,
@@ -206,6 +211,28 @@ TEST_P(TiersTest, ADeoptimizationGoesBackToTheFirstTier) {
   EXPECT_EQ(Add(s, Value::Long(1)), "s1");  // both specializations compiled
   EXPECT_EQ(DoneTiers(), "1212") << Log();
   EXPECT_EQ(LogLines("opt deopt").size(), 1u) << Log();
+}
+
+// The last tier replaces first-tier code while first-tier activations are
+// still running (here: the outer calls of a recursion, the last tier
+// requested by an inner one). One of them then deoptimizes (an
+// unspecialized `+`): only that activation leaves its code, and the
+// last-tier code stays installed.
+TEST_P(TiersTest, ADeoptOfReplacedFirstTierCodeKeepsTheLastTier) {
+  Start(Tiers());
+  CallTarget& rec = TargetOf("rec");
+  Value args[2] = {Value::Long(1), Value::Long(1)};
+  while (rec.call_and_loop_count() < 46) ASSERT_EQ(Call("rec", args), "1");
+  ASSERT_EQ(DoneTiers(), "1") << Log();
+  // Six activations: the last tier is installed at the 3rd or 4th.
+  args[0] = Value::Long(5);
+  EXPECT_EQ(Call("rec", args), "2");
+  EXPECT_EQ(DoneTiers(), "12") << Log();
+  std::vector<std::string> deopts = LogLines("opt deopt");
+  ASSERT_EQ(deopts.size(), 1u) << Log();
+  EXPECT_TRUE(absl::StrContains(deopts[0], "|Invalidated false|")) << deopts[0];
+  EXPECT_NE(rec.installed_code(), nullptr) << Log();
+  EXPECT_TRUE(LogLines("opt inval.").empty()) << Log();
 }
 
 // On compiler threads, while the interpreter and then first-tier code keep

@@ -37,10 +37,12 @@ MOREL_MODES = {
     # The launcher as users run it: default thresholds and options.
     "default_thresholds": [],
     # Compilation after a few calls, profiles gathered in the interpreter
-    # first, compiled on background threads while the interpreter runs on.
+    # first, compiled on background threads while the interpreter runs on:
+    # the first tier after 3 calls (and loop iterations), the last tier
+    # requested by first-tier code after 20, while it runs on.
     "tiny_thresholds_background": [
-        "--engine.SingleTierCompilationThreshold=3",
-        "--engine.MinInvokeThreshold=1",
+        "--engine.FirstTierCompilationThreshold=3",
+        "--engine.LastTierCompilationThreshold=20",
         "--engine.BackgroundCompilation=true",
     ],
     # Every third guard of compiled code fails: execution keeps
@@ -54,9 +56,10 @@ MOREL_MODES = {
     # Every direct call node splits its callee at its first call (as if the
     # language called CloneCallTarget() everywhere), and the split copies
     # are compiled after a few calls: code runs in fresh uninitialized
-    # copies, and splits invalidate compiled callers.
+    # copies, and splits invalidate compiled callers. One tier.
     "forced_splitting": [
         "--engine.SplittingForceAll",
+        "--engine.MultiTier=false",
         "--engine.SingleTierCompilationThreshold=3",
         "--engine.MinInvokeThreshold=1",
         "--engine.BackgroundCompilation=false",
