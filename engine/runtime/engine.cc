@@ -321,6 +321,7 @@ void Engine::OnCompilationThreshold(CallTarget& target) {
     // Submitted: no second request until the code is installed, dropped or
     // the compilation is discarded.
     target.set_compilation_threshold(INT_MAX);
+    if (closed_) return;
   }
   RequestCompilation(target, TierFor(/*last_tier_request=*/!tiers_.multi_tier));
 }
@@ -330,8 +331,9 @@ void Engine::OnLastTierThreshold(CallTarget& target) {
     std::lock_guard<std::mutex> guard(lock_);
     // Only the installed first-tier code asks: an activation of first-tier
     // code that was dropped (or replaced) meanwhile may still be running.
-    if (closed_ || TierOf(target.installed_code()) != 1) return;
+    if (TierOf(target.installed_code()) != 1) return;
     target.set_compilation_threshold(INT_MAX);  // the code asks once
+    if (closed_) return;
     if (target.installed_code() == nullptr) {
       // Dropped just now (DropCode does not take lock_): the interpreter
       // re-profiles.

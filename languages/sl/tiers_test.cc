@@ -213,6 +213,23 @@ TEST_P(TiersTest, ADeoptimizationGoesBackToTheFirstTier) {
   EXPECT_EQ(LogLines("opt deopt").size(), 1u) << Log();
 }
 
+// An invalidation drops last-tier code too: the next compilation is the
+// first tier again.
+TEST_P(TiersTest, AnInvalidationGoesBackToTheFirstTier) {
+  Start(Tiers());
+  for (int i = 0; i < 60; ++i) Add(Value::Long(i), Value::Long(1));
+  ASSERT_EQ(DoneTiers(), "12") << Log();
+  engine().InvalidateAllCode("test");
+  EXPECT_EQ(TargetOf("add").installed_code(), nullptr);
+  EXPECT_EQ(LogLines("opt inval.").size(), 1u) << Log();
+  // The target re-profiles in the interpreter for
+  // FirstTierCompilationThreshold more calls, then compiles the first tier.
+  for (int i = 0; i < 10; ++i) Add(Value::Long(i), Value::Long(1));
+  EXPECT_EQ(DoneTiers(), "12") << Log();
+  EXPECT_EQ(Add(Value::Long(1), Value::Long(1)), "2");
+  EXPECT_EQ(DoneTiers(), "121") << Log();
+}
+
 // The last tier replaces first-tier code while first-tier activations are
 // still running (here: the outer calls of a recursion, the last tier
 // requested by an inner one). One of them then deoptimizes (an
