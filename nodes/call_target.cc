@@ -36,12 +36,15 @@ CallTarget::CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,
 CallTarget::~CallTarget() = default;
 
 Value CallTarget::Call(absl::Span<const Value> arguments) {
-  IncrementCallCount();
   if (StackLimit::IsExceeded()) ThrowStackOverflow();
   InstalledCode* code = installed_code();
-  if (code == nullptr && call_and_loop_count() >= compilation_threshold()) {
-    runtime_->OnCompilationThreshold(*this);
-    code = installed_code();
+  if (code == nullptr) {
+    // An interpreter call (installed code counts for itself, if at all).
+    IncrementCallCount();
+    if (call_and_loop_count() >= compilation_threshold()) {
+      runtime_->OnCompilationThreshold(*this);
+      code = installed_code();
+    }
   }
   if (code != nullptr) return code->Invoke(*this, arguments);
   FrameDescriptor& descriptor = root_->frame_descriptor();

@@ -63,26 +63,38 @@ class CallTarget {
     installed_code_.store(code, std::memory_order_release);
   }
   const void* native_entry() const { return native_entry_.load(std::memory_order_acquire); }
-  // Counts a call made without going through Call() (compiled code calling
-  // compiled code).
-  void CountCall() { IncrementCallCount(); }
-  // The interpreter asks the runtime to compile once the call-and-loop count
-  // reaches this (the engine sets it from the compilation policy; INT_MAX
-  // means never).
+  // The call-and-loop count at which the next compilation is requested:
+  // by the interpreter (Call(), while no code is installed:
+  // NodeRuntime::OnCompilationThreshold) or by first-tier code, which
+  // compares its count with this word (NodeRuntime::OnLastTierThreshold).
+  // The engine sets it from the compilation policy; INT_MAX means never.
   void set_compilation_threshold(int threshold) {
     compilation_threshold_.store(threshold, std::memory_order_relaxed);
   }
   int compilation_threshold() const {
-    return compilation_threshold_.load(std::memory_order_relaxed);
+    return static_cast<int>(compilation_threshold_.load(std::memory_order_relaxed));
   }
 
-  // ---- profile
-  int call_count() const { return call_count_.load(std::memory_order_relaxed); }
+  // ---- profile (Truffle's callCount and callAndLoopCount). Calls are
+  // counted by the interpreter (Call() while no code is installed) and by
+  // first-tier compiled code, in its prologue; last-tier code counts
+  // nothing (Truffle's interpreterCall / firstTierCall).
+  int call_count() const {
+    return static_cast<int>(call_count_.load(std::memory_order_relaxed));
+  }
   int call_and_loop_count() const {
-    return call_and_loop_count_.load(std::memory_order_relaxed);
+    return static_cast<int>(call_and_loop_count_.load(std::memory_order_relaxed));
   }
   // Adds loop iterations (saturating), as LoopNode reports them.
   void AddLoopCount(int iterations);
+
+  // First-tier code (engine/pe) updates the profile inline: these are the
+  // addresses of the counters and of the threshold, each a 64-bit word
+  // holding a value in [0, INT_MAX] (code saturates as IncrementCallCount
+  // does). The target outlives its code, so code may embed them.
+  const void* call_count_address() const { return &call_count_; }
+  const void* call_and_loop_count_address() const { return &call_and_loop_count_; }
+  const void* compilation_threshold_address() const { return &compilation_threshold_; }
 
   // ---- splitting state
   bool needs_split() const { return needs_split_.load(std::memory_order_acquire); }
@@ -107,8 +119,6 @@ class CallTarget {
   DirectCallNode* call_site_for_split() const { return single_call_node(); }
 
  private:
-  // Inline: compiled code's dispatcher counts every compiled-to-compiled
-  // call, and an out-of-line call there costs it a frame (fib: -12%).
   void IncrementCallCount() {
     SaturatingAdd(call_count_, 1);
     SaturatingAdd(call_and_loop_count_, 1);
@@ -116,8 +126,8 @@ class CallTarget {
   // Profiling counters are approximate, as in Truffle: concurrent
   // increments may be lost, which costs nothing on the call path (no locked
   // instruction). `amount` > 0.
-  static void SaturatingAdd(std::atomic<int>& counter, int amount) {
-    int current = counter.load(std::memory_order_relaxed);
+  static void SaturatingAdd(std::atomic<int64_t>& counter, int amount) {
+    int64_t current = counter.load(std::memory_order_relaxed);
     counter.store(current > INT_MAX - amount ? INT_MAX : current + amount,
                   std::memory_order_relaxed);
   }
@@ -130,12 +140,15 @@ class CallTarget {
   std::string name_;
   int uninitialized_node_count_;
 
-  std::atomic<int> call_count_{0};
-  std::atomic<int> call_and_loop_count_{0};
+  // 64-bit words with values in [0, INT_MAX]: compiled code loads and
+  // stores them whole (*_address()).
+  std::atomic<int64_t> call_count_{0};
+  std::atomic<int64_t> call_and_loop_count_{0};
   std::atomic<bool> needs_split_{false};
   std::atomic<InstalledCode*> installed_code_{nullptr};
   std::atomic<const void*> native_entry_{nullptr};
-  std::atomic<int> compilation_threshold_{INT_MAX};
+  std::atomic<int64_t> compilation_threshold_{INT_MAX};
+  static_assert(sizeof(std::atomic<int64_t>) == 8 && std::atomic<int64_t>::is_always_lock_free);
 
   mutable std::mutex callers_lock_;
   int call_sites_known_ = 0;

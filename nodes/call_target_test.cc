@@ -68,6 +68,26 @@ TEST(CallTargetTest, CountsSaturate) {
   EXPECT_EQ(f->call_count(), 1);
 }
 
+// Installed code counts its own calls (first-tier code in its prologue,
+// last-tier code not at all): Call() counts interpreter calls only.
+TEST(CallTargetTest, CallsOfInstalledCodeAreNotCountedByCall) {
+  class Seven : public InstalledCode {
+   public:
+    Value Invoke(CallTarget&, absl::Span<const Value>) override { return Value::Long(7); }
+  };
+  TestRuntime runtime;
+  CallTarget* f = DefineFunction(runtime, "f", Const(0));
+  f->Call({});
+  Seven code;
+  f->set_installed_code(&code);
+  EXPECT_EQ(f->Call({}), Value::Long(7));
+  EXPECT_EQ(f->call_count(), 1);
+  EXPECT_EQ(f->call_and_loop_count(), 1);
+  f->set_installed_code(nullptr);
+  EXPECT_EQ(f->Call({}), Value::Long(0));
+  EXPECT_EQ(f->call_count(), 2);
+}
+
 TEST(CallTargetTest, IdsAreUnique) {
   TestRuntime runtime;
   CallTarget* f = DefineFunction(runtime, "f", Const(0));

@@ -59,6 +59,15 @@ class NodeRuntime {
     target.set_compilation_threshold(INT_MAX);
   }
 
+  // First-tier compiled code of `target` (engine/pe's profiling prologue)
+  // found its counts at the last tier's thresholds: callCount at the
+  // engine's call threshold and callAndLoopCount at the target's
+  // compilation_threshold(). The runtime may request a last-tier
+  // compilation; it raises the threshold so that the code asks once.
+  virtual void OnLastTierThreshold(CallTarget& target) {
+    target.set_compilation_threshold(INT_MAX);
+  }
+
   // Loop iterations reported by a LoopNode of `target`'s tree.
   virtual void OnLoopCount(CallTarget& target, int iterations) {}
 

@@ -1,6 +1,7 @@
 #include "engine/ir/interpreter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -106,10 +107,18 @@ class Machine {
       case Opcode::kSelect:
         Set(inst.result(), arg(0) != 0 ? arg(1) : arg(2));
         return std::nullopt;
+      // As in machine code, an aligned 8-byte access is one access (here a
+      // relaxed atomic): compiled code shares such words with other
+      // threads (first-tier code's profile counters, validity cells).
       case Opcode::kLoad: {
         int64_t x = 0;
         const char* p = reinterpret_cast<const char*>(arg(0)) + inst.imm();
-        std::memcpy(&x, p, ByteWidth(inst.type_suffix()));
+        const int width = ByteWidth(inst.type_suffix());
+        if (width == 8 && reinterpret_cast<uintptr_t>(p) % 8 == 0) {
+          x = __atomic_load_n(reinterpret_cast<const int64_t*>(p), __ATOMIC_RELAXED);
+        } else {
+          std::memcpy(&x, p, width);
+        }
         if (inst.type_suffix() == Type::kI32) x = static_cast<int32_t>(x);
         Set(inst.result(), x);
         return std::nullopt;
@@ -117,7 +126,12 @@ class Machine {
       case Opcode::kStore: {
         int64_t x = arg(0);
         char* p = reinterpret_cast<char*>(arg(1)) + inst.imm();
-        std::memcpy(p, &x, ByteWidth(inst.type_suffix()));
+        const int width = ByteWidth(inst.type_suffix());
+        if (width == 8 && reinterpret_cast<uintptr_t>(p) % 8 == 0) {
+          __atomic_store_n(reinterpret_cast<int64_t*>(p), x, __ATOMIC_RELAXED);
+        } else {
+          std::memcpy(p, &x, width);
+        }
         return std::nullopt;
       }
       case Opcode::kCallRuntime:

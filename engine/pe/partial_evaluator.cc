@@ -1,12 +1,16 @@
 #include "engine/pe/partial_evaluator.h"
 
 #include <atomic>
+#include <climits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/ir/alias_class.h"
 #include "engine/ir/check.h"
 #include "engine/ir/verifier.h"
 #include "engine/pe/pe_context.h"
+#include "engine/pe/runtime_call.h"
+#include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
 
 namespace morel::pe {
@@ -19,6 +23,16 @@ std::atomic<int> stress_period{0};
 bool StressGuardPasses() {
   int period = stress_period.load(std::memory_order_relaxed);
   return period <= 0 || (stress_counter.fetch_add(1, std::memory_order_relaxed) + 1) % period != 0;
+}
+
+// First-tier code's cold path (Options::profile_for_next_tier).
+void RequestLastTier(CallTarget* target) { target->runtime()->OnLastTierThreshold(*target); }
+
+// The profile words of call targets (CallTarget::*_address()): only the
+// profiling code below accesses them.
+const ir::AliasClass* ProfileWords() {
+  static const ir::AliasClass* alias = ir::AliasClass::Get("CallTarget profile");
+  return alias;
 }
 
 }  // namespace
@@ -57,6 +71,7 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   exit_ = exit;
   frame_.target = &target_;
   frame_.return_block = exit;
+  if (options_.profile_for_next_tier) EmitProfilingPrologue();
 
   absl::Status status = root->PartialEvaluate(*this);
   if (!status.ok()) return status;
@@ -78,7 +93,46 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
     count += static_cast<int>(block->instructions().size());
   }
   compilation->ir_nodes_after_pe = count;
+  compilation->tier = options_.tier;
   return compilation;
+}
+
+ir::Value* PartialEvaluator::IncrementProfileCounter(const void* address) {
+  ir::Value* word = builder_.PConst(reinterpret_cast<uint64_t>(address));
+  ir::Value* count = builder_.Load(ir::Type::kI64, word, 0, ProfileWords());
+  ir::Value* below_max = builder_.ICmp(ir::Cond::kSlt, count, builder_.I64(INT_MAX));
+  ir::Value* next = builder_.Binary(
+      ir::Opcode::kIadd, count, builder_.Convert(ir::Opcode::kZext, ir::Type::kI64, below_max));
+  builder_.Store(next, word, 0, ProfileWords());
+  return next;
+}
+
+void PartialEvaluator::EmitProfilingPrologue() {
+  // callCount and callAndLoopCount after this call, as Truffle's
+  // firstTierCall compares them.
+  ir::Value* calls = IncrementProfileCounter(target_.call_count_address());
+  ir::Value* calls_and_loops = IncrementProfileCounter(target_.call_and_loop_count_address());
+  ir::Value* threshold_word =
+      builder_.PConst(reinterpret_cast<uint64_t>(target_.compilation_threshold_address()));
+  ir::Value* threshold = builder_.Load(ir::Type::kI64, threshold_word, 0, ProfileWords());
+  ir::Value* reached = builder_.Binary(
+      ir::Opcode::kAnd,
+      builder_.ICmp(ir::Cond::kSge, calls, builder_.I64(options_.last_tier_call_threshold)),
+      builder_.ICmp(ir::Cond::kSge, calls_and_loops, threshold));
+  ir::Block* request = builder_.CreateBlock();
+  ir::Block* body = builder_.CreateBlock();
+  builder_.Br(reached, request, {}, body, {});
+  builder_.SetInsertionPoint(request);
+  builder_.CallRuntime(RuntimeCall<&RequestLastTier>(runtime_, ir::RuntimeEffects::kNoDeopt,
+                                                     "morel::pe::RequestLastTier"),
+                       {builder_.PConst(reinterpret_cast<uint64_t>(&target_))});
+  builder_.Jump(body);
+  builder_.SetInsertionPoint(body);
+}
+
+void PartialEvaluator::ProfileBackEdge() {
+  if (!options_.profile_for_next_tier || !options_.profile_back_edges || osr_) return;
+  IncrementProfileCounter(target_.call_and_loop_count_address());
 }
 
 PeValue PartialEvaluator::Constant(Value value) {

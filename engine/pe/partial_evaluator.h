@@ -84,6 +84,7 @@ struct Compilation {
     uint64_t rewrite_count;
   };
   std::vector<InlinedTree> inlined_trees;
+  int tier = 2;  // PartialEvaluator::Options::tier
 };
 
 class PeContext;
@@ -134,6 +135,23 @@ class PartialEvaluator {
     // nodeRewritingAssumption): code that inlines `target` depends on it.
     // Null: inlined trees are only checked by their rewrite counts.
     std::function<runtime::Assumption*(CallTarget& target)> rewriting_assumption;
+    // The compilation tier (engine/runtime/README.md, "Tiers"): 1, the first
+    // tier, or 2, the last tier (also the only tier without MultiTier, and
+    // OSR code's). Recorded in Compilation::tier; the engine chooses the
+    // profiling below from it.
+    int tier = 2;
+    // First-tier code that profiles for the last tier (Truffle's
+    // firstTierCall): the function's prologue counts the call into the
+    // target's callCount and callAndLoopCount (saturating, inline at the
+    // counters' addresses) and, once callCount >= last_tier_call_threshold
+    // and callAndLoopCount >= the target's compilation_threshold() (read
+    // on every call: the engine arms and disarms it), calls
+    // NodeRuntime::OnLastTierThreshold on a cold path.
+    bool profile_for_next_tier = false;
+    int last_tier_call_threshold = 0;
+    // With profile_for_next_tier: ProfileBackEdge() counts each loop
+    // iteration into callAndLoopCount (--engine.FirstTierBackedgeCounts).
+    bool profile_back_edges = false;
   };
   PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime)
       : PartialEvaluator(target, runtime, Options()) {}
@@ -248,6 +266,17 @@ class PartialEvaluator {
   // return it from this function at once (nodes/pending_exception.h).
   PeValue PropagatePendingException(PeValue result);
 
+  // ---- profiling for the next tier (Options::profile_for_next_tier)
+  // A language's loop calls this on its back edge, the path from the end
+  // of an iteration (and from a `continue`) to the loop header. In
+  // first-tier code with profile_back_edges it adds the iteration to the
+  // target's callAndLoopCount (an inline load, add, store per iteration),
+  // as the interpreter's LoopNode reports iterations, so that a function
+  // whose loops run long reaches the last tier at one of its next calls.
+  // Counts into the compiled target (also for loops of inlined callees);
+  // emits nothing in other code and in OSR code.
+  void ProfileBackEdge();
+
   // ---- assumptions and lazy invalidation (engine/runtime/assumption.h)
   // Compiled code may rely on `assumption` without checking it: records it
   // as a dependency of this compilation (the engine refuses to install code
@@ -323,6 +352,11 @@ class PartialEvaluator {
   };
   FrameInfo frame_;
   std::vector<Compilation::InlinedTree> inlined_trees_;
+  // Options::profile_for_next_tier: the prologue's counting and check.
+  void EmitProfilingPrologue();
+  // Adds 1 (saturating at INT_MAX) to the profile word at `address` of the
+  // target (CallTarget::*_address()); returns the new value.
+  ir::Value* IncrementProfileCounter(const void* address);
   // Stores the locals (and `return_value`, if any) into the OSR frame.
   void StoreOsrFrame(const PeValue* return_value);
   void LoadOsrFrame();

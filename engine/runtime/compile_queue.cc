@@ -26,16 +26,18 @@ CompileQueue::CompileQueue(int threads, CompileFunction compile)
 CompileQueue::~CompileQueue() { Shutdown(); }
 
 bool CompileQueue::Submit(CallTarget& target, int tier,
-                          const std::function<void(const QueueState&)>& on_queued) {
+                          const std::function<void(const QueueState&)>& on_queued,
+                          int compiled_tier) {
   std::lock_guard<std::mutex> guard(lock_);
   if (shutting_down_) return false;
   auto queued = [&](const Task& t) { return t.target == &target; };
+  auto compiling = [&](const Compiling& c) { return c.target == &target && c.tier >= tier; };
   if (std::any_of(queue_.begin(), queue_.end(), queued) ||
-      std::find(compiling_.begin(), compiling_.end(), &target) != compiling_.end()) {
+      std::any_of(compiling_.begin(), compiling_.end(), compiling)) {
     return false;
   }
   absl::Time now = absl::Now();
-  queue_.push_back(Task{&target, tier, now, target.call_and_loop_count(), now});
+  queue_.push_back(Task{&target, tier, compiled_tier, now, target.call_and_loop_count(), now});
   if (threads_.empty()) {
     for (int i = 0; i < thread_count_; ++i) threads_.emplace_back([this, i] { Run(i + 1); });
   }
@@ -47,12 +49,13 @@ bool CompileQueue::Submit(CallTarget& target, int tier,
   return true;
 }
 
-bool CompileQueue::Cancel(CallTarget& target, QueueState* state) {
+bool CompileQueue::Cancel(CallTarget& target, QueueState* state, int* tier) {
   std::lock_guard<std::mutex> guard(lock_);
   auto it = std::find_if(queue_.begin(), queue_.end(),
                          [&](const Task& t) { return t.target == &target; });
   if (it == queue_.end()) return false;
   int64_t waited = absl::ToInt64Microseconds(absl::Now() - it->queued_at);
+  if (tier != nullptr) *tier = it->tier;
   queue_.erase(it);
   if (state != nullptr) {
     *state = QueueState{static_cast<int>(queue_.size()), -1,
@@ -66,7 +69,8 @@ bool CompileQueue::IsActive(const CallTarget& target) const {
   std::lock_guard<std::mutex> guard(lock_);
   return std::any_of(queue_.begin(), queue_.end(),
                      [&](const Task& t) { return t.target == &target; }) ||
-         std::find(compiling_.begin(), compiling_.end(), &target) != compiling_.end();
+         std::any_of(compiling_.begin(), compiling_.end(),
+                     [&](const Compiling& c) { return c.target == &target; });
 }
 
 void CompileQueue::WaitUntilIdle() {
@@ -102,8 +106,14 @@ size_t CompileQueue::PickLocked(absl::Time now) {
     }
     double weight = static_cast<double>(count) * task.rate;
     const Task& current = queue_[best];
-    bool better = task.tier > current.tier ||
-                  (task.tier == current.tier && weight > best_weight);
+    bool better;
+    if (task.tier != current.tier) {
+      better = task.tier < current.tier;  // the first tier goes first
+    } else if (task.compiled_tier != current.compiled_tier) {
+      better = task.compiled_tier > current.compiled_tier;
+    } else {
+      better = weight > best_weight;
+    }
     if (i == 0 || better) {
       best = i;
       best_weight = weight;
@@ -125,7 +135,7 @@ void CompileQueue::Run(int index) {
     size_t picked = PickLocked(now);
     Task task = queue_[picked];
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(picked));
-    compiling_.push_back(task.target);
+    compiling_.push_back(Compiling{task.target, task.tier});
     Start start{task.target,
                 task.tier,
                 static_cast<int64_t>(static_cast<double>(task.target->call_and_loop_count()) *
@@ -137,7 +147,11 @@ void CompileQueue::Run(int index) {
     guard.unlock();
     compile_(start);
     guard.lock();
-    compiling_.erase(std::find(compiling_.begin(), compiling_.end(), task.target));
+    // The first entry of this task's (target, tier): a target may compile at
+    // two tiers at once (Submit).
+    compiling_.erase(std::find_if(compiling_.begin(), compiling_.end(), [&](const Compiling& c) {
+      return c.target == task.target && c.tier == task.tier;
+    }));
     if (queue_.empty() && compiling_.empty()) idle_.notify_all();
   }
 }

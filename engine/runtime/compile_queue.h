@@ -8,13 +8,19 @@
 // threads take the task with the highest priority and run the engine's
 // compile function on it while the interpreter keeps running.
 //
-// Priority, as in Truffle's TraversingBlockingQueue: each poll scans every
-// queued task; a higher tier beats a lower one (single tier today, so this
-// never decides), then the higher weight = callAndLoopCount × rate, where
-// rate is the growth of callAndLoopCount per millisecond since the task was
-// last sampled (re-sampled at most once per millisecond). A target the
-// interpreter keeps calling therefore goes first; among idle ones, the most
-// used. Ties go to the oldest task.
+// Priority, as in Truffle's TraversingBlockingQueue (truffle_reference
+// §4.4): each poll scans every queued task and picks
+//   1. a first-tier task over a last-tier one (tier 1 before tier 2: code
+//      early for many targets beats better code for a few);
+//   2. among tasks of one tier, the target compiled before at the higher
+//      tier (`compiled_tier`: e.g. one whose last-tier code was
+//      invalidated, and which is known to be hot);
+//   3. then the higher weight = callAndLoopCount × rate, where rate is the
+//      growth of callAndLoopCount per millisecond since the task was last
+//      sampled (re-sampled at most once per millisecond). A target the
+//      interpreter (or first-tier code) keeps calling therefore goes first;
+//      among idle ones, the most used.
+// Ties go to the oldest task.
 //
 // Thread safety: every method may be called from any thread. Tasks hold raw
 // CallTarget pointers: the owner must call Shutdown() before its targets
@@ -56,14 +62,21 @@ class CompileQueue {
   CompileQueue(int threads, CompileFunction compile);
   ~CompileQueue();  // Shutdown()
 
-  // Queues `target` unless it is queued or being compiled; returns false if
-  // it was not queued. `on_queued` (if any) runs with the queue's state
-  // under the queue's lock, before any compiler thread can start the task:
-  // a trace's "queued" line always precedes its "start" line.
+  // Queues `target` for a compilation at `tier` (1 first, 2 last) unless it
+  // is queued, or being compiled at `tier` or higher (a last-tier request
+  // from first-tier code may come while the first-tier compilation that
+  // installed that code is finishing); returns false if it was not queued.
+  // `on_queued` (if any) runs with the queue's state under the queue's
+  // lock, before any compiler thread can start the task: a trace's
+  // "queued" line always precedes its "start" line. `compiled_tier`: the
+  // highest tier `target` was compiled at before (0: never), for the
+  // priority.
   bool Submit(CallTarget& target, int tier,
-              const std::function<void(const QueueState&)>& on_queued = nullptr);
+              const std::function<void(const QueueState&)>& on_queued = nullptr,
+              int compiled_tier = 0);
   // Removes a queued (not yet started) task; false if there was none.
-  bool Cancel(CallTarget& target, QueueState* state);
+  // `tier`, if given, receives the removed task's tier.
+  bool Cancel(CallTarget& target, QueueState* state, int* tier = nullptr);
   // True while `target` is queued or compiling.
   bool IsActive(const CallTarget& target) const;
 
@@ -84,6 +97,7 @@ class CompileQueue {
   struct Task {
     CallTarget* target;
     int tier;
+    int compiled_tier;
     absl::Time queued_at;
     int last_count;
     absl::Time last_sample;
@@ -101,7 +115,11 @@ class CompileQueue {
   std::condition_variable wake_;
   std::condition_variable idle_;
   std::vector<Task> queue_;
-  std::vector<const CallTarget*> compiling_;
+  struct Compiling {
+    const CallTarget* target;
+    int tier;
+  };
+  std::vector<Compiling> compiling_;
   bool shutting_down_ = false;
   std::vector<std::thread> threads_;
 };

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
@@ -121,6 +122,65 @@ TEST_F(CompileQueueTest, TheTargetThatIsBeingCalledGoesFirst) {
   release.Notify();
   queue.WaitUntilIdle();
   EXPECT_EQ(order, (std::vector<std::string>{"busy", "idle"}));
+}
+
+// truffle_reference §4.4: the first tier beats the last tier, however busy
+// the last-tier target; within a tier, a target compiled before at a higher
+// tier beats a busier one that was not.
+TEST_F(CompileQueueTest, TheFirstTierGoesFirstThenTheHigherCompiledTier) {
+  absl::Notification started, release;
+  std::vector<std::string> order;
+  CompileQueue queue(1, [&](const CompileQueue::Start& start) {
+    if (start.target->name() == "blocker") {
+      started.Notify();
+      release.WaitForNotification();
+      return;
+    }
+    order.push_back(absl::StrCat(start.target->name(), "@", start.tier));
+  });
+  CallTarget* blocker = NewTarget("blocker");
+  CallTarget* hot_last = NewTarget("hot_last");
+  CallTarget* busy_first = NewTarget("busy_first");
+  CallTarget* recompiled_first = NewTarget("recompiled_first");
+  ASSERT_TRUE(queue.Submit(*blocker, 1));
+  started.WaitForNotification();
+  ASSERT_TRUE(queue.Submit(*hot_last, 2, nullptr, /*compiled_tier=*/1));
+  ASSERT_TRUE(queue.Submit(*busy_first, 1));
+  ASSERT_TRUE(queue.Submit(*recompiled_first, 1, nullptr, /*compiled_tier=*/2));
+  absl::SleepFor(absl::Milliseconds(3));
+  // Growing while queued: the weight prefers these two.
+  for (int i = 0; i < 1000; ++i) hot_last->Call({});
+  for (int i = 0; i < 100; ++i) busy_first->Call({});
+  release.Notify();
+  queue.WaitUntilIdle();
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"recompiled_first@1", "busy_first@1", "hot_last@2"}));
+}
+
+// A last-tier request while the first-tier compilation of the same target
+// finishes (its code is installed and already asking for the last tier) is
+// queued; a second request of a tier being compiled is not.
+TEST_F(CompileQueueTest, AcceptsAHigherTierWhileALowerOneCompiles) {
+  absl::Notification started, release;
+  std::vector<int> tiers;
+  CompileQueue queue(1, [&](const CompileQueue::Start& start) {
+    if (start.tier == 1) {
+      started.Notify();
+      release.WaitForNotification();
+    }
+    tiers.push_back(start.tier);
+  });
+  CallTarget* a = NewTarget("a");
+  ASSERT_TRUE(queue.Submit(*a, 1));
+  started.WaitForNotification();
+  EXPECT_FALSE(queue.Submit(*a, 1));
+  EXPECT_TRUE(queue.Submit(*a, 2));
+  EXPECT_FALSE(queue.Submit(*a, 2));  // queued already
+  EXPECT_TRUE(queue.IsActive(*a));
+  release.Notify();
+  queue.WaitUntilIdle();
+  EXPECT_EQ(tiers, (std::vector<int>{1, 2}));
+  EXPECT_FALSE(queue.IsActive(*a));
 }
 
 TEST_F(CompileQueueTest, ShutdownDropsQueuedTasksAndJoins) {

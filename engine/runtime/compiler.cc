@@ -23,10 +23,11 @@
 namespace morel::runtime {
 
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
-    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime, int tier,
     uint64_t* rewrite_count, std::ostream* diagnostic_dump, InliningReport* inlining) {
   pe::PartialEvaluator::Options pe_options;
   pe_options.deopt_every_n = engine.config().deopt_every_n();
+  engine.SetTierOptions(tier, pe_options);
   pe_options.rewriting_assumption = [&engine](CallTarget& callee) {
     return engine.RewritingAssumption(callee);
   };
@@ -43,7 +44,7 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     if (rewrite_count != nullptr) *rewrite_count = tree->rewrite_count();
     if (tree == target.root_node()) {
       compilation = PartiallyEvaluateWithInlining(target, runtime, pe_options,
-                                                  engine.InliningSettingsFor(target), inlining);
+                                                  engine.InliningSettingsFor(target, tier), inlining);
     } else {
       // OSR code inlines nothing yet (PartialEvaluator::TryInline).
       pe::PartialEvaluator evaluator(target, runtime, pe_options);
@@ -242,7 +243,8 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
       engine.OnInvalidatedCodeDeoptimized(target, reason);
     } else {
       engine.OnDeoptimized(target, reason,
-                           resume.path.empty() ? nullptr : resume.path.back().node, action);
+                           resume.path.empty() ? nullptr : resume.path.back().node, action,
+                           &compilation);
     }
   };
   if (root->CompiledTreeRoot() != root) {

@@ -50,7 +50,8 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
                           absl::Span<const ir::DeoptFrame> frames, const std::string& reason,
                           ir::DeoptAction action, absl::Span<const Value> arguments);
 
-// Partially evaluates and optimizes `target`. Unimplemented: a construct
+// Partially evaluates and optimizes `target` for compilation tier `tier`
+// (1 first, 2 last: Engine::SetTierOptions). Unimplemented: a construct
 // the partial evaluator cannot compile (the reason names it). Partial
 // evaluation holds the root's lock, so it sees one consistent tree;
 // `rewrite_count` receives the root's rewrite count of that tree. With a
@@ -60,7 +61,7 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
 // The inlining phase (engine/runtime/inlining.h) runs for every compilation
 // but OSR's; `inlining` receives what it did, for the traces.
 absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
-    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime,
+    Engine& engine, CallTarget& target, ir::RuntimeRegistry& runtime, int tier,
     uint64_t* rewrite_count = nullptr, std::ostream* diagnostic_dump = nullptr,
     InliningReport* inlining = nullptr);
 

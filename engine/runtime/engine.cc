@@ -61,11 +61,16 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
                                                    "; passes: ",
                                                    absl::StrJoin(registry.names(), ", ")));
   }
-  if (absl::StatusOr<std::unique_ptr<inliner::InliningPolicy>> policy = inliner::CreatePolicy(
-          config.inlining_policy(), /*first_tier=*/false, inliner::InliningOptions());
-      !policy.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("option engine.InliningPolicy: ", policy.status().message()));
+  for (bool first_tier : {false, true}) {
+    const std::string& name =
+        first_tier ? config.first_tier_inlining_policy() : config.inlining_policy();
+    if (absl::StatusOr<std::unique_ptr<inliner::InliningPolicy>> policy =
+            inliner::CreatePolicy(name, first_tier, inliner::InliningOptions());
+        !policy.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("option engine.", first_tier ? "FirstTierInliningPolicy" : "InliningPolicy",
+                       ": ", policy.status().message()));
+    }
   }
   heap::Initialize();
   // Compiled code's guest runtime calls go through the entry that keeps
@@ -78,6 +83,7 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
 Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_options,
                std::unique_ptr<EngineLog> log)
     : config_(std::move(config)),
+      tiers_(TierPolicyOf(config_)),
       pipeline_options_(std::move(pipeline_options)),
       log_(std::move(log)) {
   for (absl::string_view item : absl::StrSplit(config_.compile_only(), ',', absl::SkipWhitespace())) {
@@ -132,7 +138,7 @@ CompilationStatistics Engine::compilation_statistics() const {
   statistics.recompilation_limits = statistics_.recompilation_limits.load();
   statistics.deopts = statistics_.deopts.load();
   statistics.invalidations = statistics_.invalidations.load();
-  const int due = std::max(1, FirstThreshold());
+  const int due = std::max(1, tiers_.call_and_loop_threshold_in_interpreter);
   std::lock_guard<std::mutex> guard(lock_);
   for (const auto& target : call_targets_) {
     if (target->root_node()->IsInternal() || target->call_count() == 0) continue;
@@ -235,6 +241,27 @@ absl::flat_hash_map<int64_t, CallTarget*>& ProcessTargets() {
 std::string UtcNow() {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E3S", absl::Now(), absl::UTCTimeZone());
 }
+
+// The compilation of compiled code (null for code of another kind).
+const pe::Compilation* CompilationOf(InstalledCode* code) {
+  if (auto* ir_code = dynamic_cast<IrTierCode*>(code)) return &ir_code->compilation();
+  if (auto* native = dynamic_cast<NativeCode*>(code)) return &native->compilation();
+  return nullptr;
+}
+
+// The assumptions and validity cell of compiled code (null for code of
+// another kind).
+CodeDependencies* DependenciesOf(InstalledCode* code) {
+  const pe::Compilation* compilation = CompilationOf(code);
+  return compilation != nullptr ? compilation->dependencies.get() : nullptr;
+}
+
+// The tier of installed code: 0 for none, 2 for code of another kind.
+int TierOf(InstalledCode* code) {
+  if (code == nullptr) return 0;
+  const pe::Compilation* compilation = CompilationOf(code);
+  return compilation != nullptr ? compilation->tier : 2;
+}
 }  // namespace
 
 bool Engine::CompilationEnabled() const {
@@ -259,12 +286,51 @@ bool Engine::AcceptsForCompilation(const CallTarget& target) const {
   return false;
 }
 
-int Engine::FirstThreshold() const {
-  if (config_.compile_immediately()) return 0;
-  // Single tier (the first tier does not exist yet): Truffle's
-  // SingleTierCompilationThreshold, at least MinInvokeThreshold calls.
-  return std::max(config_.single_tier_compilation_threshold(),
-                  config_.min_invoke_threshold());
+Engine::TierPolicy Engine::TierPolicyOf(const config::EngineConfig& config) {
+  TierPolicy tiers;
+  tiers.multi_tier = config.multi_tier() && !config.compile_immediately();
+  tiers.first_tier_only = config.mode() == config::EngineConfig::latency;
+  tiers.backedge_counts = config.first_tier_backedge_counts();
+  if (config.compile_immediately()) return tiers;  // every threshold 0
+  if (tiers.multi_tier) {
+    tiers.call_threshold_in_interpreter = std::min(config.first_tier_min_invoke_threshold(),
+                                                   config.first_tier_compilation_threshold());
+    tiers.call_and_loop_threshold_in_interpreter = config.first_tier_compilation_threshold();
+  } else {
+    tiers.call_threshold_in_interpreter =
+        std::min(config.min_invoke_threshold(), config.single_tier_compilation_threshold());
+    tiers.call_and_loop_threshold_in_interpreter = config.single_tier_compilation_threshold();
+  }
+  tiers.call_threshold_in_first_tier =
+      std::min(config.min_invoke_threshold(), config.last_tier_compilation_threshold());
+  tiers.call_and_loop_threshold_in_first_tier = config.last_tier_compilation_threshold();
+  return tiers;
+}
+
+int Engine::TierFor(bool last_tier_request) const {
+  return last_tier_request && !tiers_.first_tier_only ? 2 : 1;
+}
+
+int Engine::ThresholdOf(int tier) const {
+  return tier == 2 && tiers_.multi_tier ? tiers_.call_and_loop_threshold_in_first_tier
+                                        : tiers_.call_and_loop_threshold_in_interpreter;
+}
+
+namespace {
+int SaturatingSum(int64_t a, int64_t b) {
+  return static_cast<int>(std::min<int64_t>(a + b, INT_MAX));
+}
+}  // namespace
+
+int Engine::ReprofileThreshold(const CallTarget& target, int extra) const {
+  return SaturatingSum(target.call_and_loop_count(), extra);
+}
+
+void Engine::SetTierOptions(int tier, pe::PartialEvaluator::Options& options) const {
+  options.tier = tier;
+  options.profile_for_next_tier = tier == 1 && tiers_.multi_tier && !tiers_.first_tier_only;
+  options.last_tier_call_threshold = tiers_.call_threshold_in_first_tier;
+  options.profile_back_edges = options.profile_for_next_tier && tiers_.backedge_counts;
 }
 
 void Engine::ConfigureCompilation(CallTarget& target) {
@@ -277,7 +343,7 @@ void Engine::ConfigureCompilation(CallTarget& target) {
     target.set_compilation_threshold(INT_MAX);
     return;
   }
-  target.set_compilation_threshold(FirstThreshold());
+  target.set_compilation_threshold(tiers_.call_and_loop_threshold_in_interpreter);
 }
 
 // Truffle's "Src" field: "<source name>:<start line> 0x<source hash>".
@@ -293,30 +359,78 @@ std::string Engine::TargetColumn(const CallTarget& target) const {
 }
 
 void Engine::OnCompilationThreshold(CallTarget& target) {
-  // Submitted: no second request until the code is installed, dropped or
-  // the compilation is discarded.
-  target.set_compilation_threshold(INT_MAX);
+  // Truffle's shouldCompile: callCount must be at its threshold too (else
+  // the next call asks again).
+  if (target.call_count() < tiers_.call_threshold_in_interpreter) return;
+  {
+    // Under lock_, which installation holds: a call that found no code just
+    // before code was installed asks nothing (and leaves the threshold of
+    // that code alone).
+    std::lock_guard<std::mutex> guard(lock_);
+    if (target.installed_code() != nullptr) return;
+    int threshold = target.compilation_threshold();
+    compilations_[&target].profile_base =
+        std::max(0, threshold - tiers_.call_and_loop_threshold_in_interpreter);
+    // Submitted: no second request until the code is installed, dropped or
+    // the compilation is discarded.
+    target.set_compilation_threshold(INT_MAX);
+    if (closed_) return;
+  }
+  RequestCompilation(target, TierFor(/*last_tier_request=*/!tiers_.multi_tier));
+}
+
+void Engine::OnLastTierThreshold(CallTarget& target) {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    // Only the installed first-tier code asks: an activation of first-tier
+    // code that was dropped (or replaced) meanwhile may still be running.
+    if (TierOf(target.installed_code()) != 1) return;
+    target.set_compilation_threshold(INT_MAX);  // the code asks once
+    if (closed_) return;
+    if (target.installed_code() == nullptr) {
+      // Dropped just now (DropCode does not take lock_): the interpreter
+      // re-profiles.
+      target.set_compilation_threshold(
+          ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter + 1));
+      return;
+    }
+  }
+  try {
+    RequestCompilation(target, TierFor(/*last_tier_request=*/true));
+  } catch (const OptimizationFailedError&) {
+    // CompilationFailureAction=Throw without background compilation: the
+    // failure is printed, and cannot unwind through compiled code.
+  }
+}
+
+void Engine::RequestCompilation(CallTarget& target, int tier) {
   if (!config_.background_compilation()) {
     if (config_.trace_compilation_details()) {
       // As in Truffle, a foreground compilation goes through the queue too;
       // the calling thread is its only client.
-      LogQueued(target, {1, +1, 1.0, 0});
-      LogStart(target, {&target, 1, target.call_and_loop_count(), 0.0, {0, -1, 0, 0}});
+      LogQueued(target, {1, +1, 1.0, 0}, tier);
+      LogStart(target, {&target, tier, target.call_and_loop_count(), 0.0, {0, -1, 0, 0}});
     }
-    Compile(target, nullptr);
+    Compile(target, nullptr, tier);
     return;
   }
   std::function<void(const CompileQueue::QueueState&)> trace;
   if (config_.trace_compilation_details()) {
-    trace = [&](const CompileQueue::QueueState& state) { LogQueued(target, state); };
+    trace = [&](const CompileQueue::QueueState& state) { LogQueued(target, state, tier); };
   }
-  queue().Submit(target, /*tier=*/1, trace);
+  int compiled_tier;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    compiled_tier = compilations_[&target].highest_tier;
+  }
+  queue().Submit(target, tier, trace, compiled_tier);
 }
 
-void Engine::LogQueued(const CallTarget& target, const CompileQueue::QueueState& state) {
+void Engine::LogQueued(const CallTarget& target, const CompileQueue::QueueState& state,
+                       int tier) {
   log_->Log(absl::StrCat(
-      "opt queued ", TargetColumn(target), "|Tier 1|",
-      absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(), FirstThreshold()),
+      "opt queued ", TargetColumn(target), "|Tier ", tier, "|",
+      absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(), ThresholdOf(tier)),
       "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ", SourceColumn(target)));
 }
 
@@ -333,7 +447,8 @@ CompileQueue& Engine::queue() {
     int threads = CompileQueue::ThreadCount(
         config_.compiler_threads(), static_cast<int>(std::thread::hardware_concurrency()));
     queue_ = std::make_unique<CompileQueue>(
-        threads, [this](const CompileQueue::Start& start) { Compile(*start.target, &start); });
+        threads,
+        [this](const CompileQueue::Start& start) { Compile(*start.target, &start, start.tier); });
   }
   return *queue_;
 }
@@ -356,7 +471,7 @@ std::string Engine::QueueColumn(const CompileQueue::QueueState& state) const {
       std::string(35, ' '));
 }
 
-void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure) {
+void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure, int tier) {
   static std::atomic<int> counter{0};
   std::string name;
   for (char c : target.name()) name += absl::ascii_isalnum(c) || c == '-' ? c : '_';
@@ -375,13 +490,13 @@ void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure) {
   // The same compilation again, verified and dumped pass by pass (a
   // failure that depends on timing, e.g. a rewrite, may not repeat).
   absl::StatusOr<std::unique_ptr<pe::Compilation>> again =
-      CompileToIr(*this, target, runtime_functions_, nullptr, &out);
+      CompileToIr(*this, target, runtime_functions_, tier, nullptr, &out);
   if (again.ok()) out << ";; partial evaluation and optimization succeeded this time\n";
   log_->Log(absl::StrCat("Diagnostic output of the failed compilation of ", target.name(),
                          " saved in '", path.string(), "'"));
 }
 
-void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
+void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int tier) {
   CompilationState* state;
   uint64_t epoch;
   {
@@ -389,6 +504,9 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     state = &compilations_[&target];  // std::map: the pointer stays valid
     epoch = invalidation_epoch_;
     if (state->failed || closed_) return;
+    // Truffle's needsCompile: a first-tier request needs no code at all, a
+    // last-tier one no last-tier code.
+    if (TierOf(target.installed_code()) >= tier) return;
   }
   if (start != nullptr && config_.trace_compilation_details()) LogStart(target, *start);
   absl::Time begin = absl::Now();
@@ -400,13 +518,13 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
     ++(recompilation_limit ? statistics_.recompilation_limits : statistics_.failed);
     auto action = config_.compilation_failure_action();
     if (config_.trace_compilation() || action != config::EngineConfig::Silent) {
-      log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier 1|Time ",
+      log_->Log(absl::StrCat("opt failed ", TargetColumn(target), "|Tier ", tier, "|Time ",
                              absl::StrFormat("%4.0fms", absl::ToDoubleMilliseconds(
                                                             absl::Now() - begin)),
                              "|Reason: ", status.message(), "|UTC ", UtcNow(), "|Src ",
                              SourceColumn(target)));
     }
-    if (action == config::EngineConfig::Diagnose) WriteDiagnostics(target, status);
+    if (action == config::EngineConfig::Diagnose) WriteDiagnostics(target, status, tier);
     if (action == config::EngineConfig::ExitVM) {
       log_->Log("Exiting VM due to engine.CompilationFailureAction=ExitVM");
       std::fflush(nullptr);
@@ -443,7 +561,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
   uint64_t rewrites = 0;
   InliningReport inlining;
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
-      CompileToIr(*this, target, runtime_functions_, &rewrites, nullptr, &inlining);
+      CompileToIr(*this, target, runtime_functions_, tier, &rewrites, nullptr, &inlining);
   if (!compilation.ok()) return fail(compilation.status());
   std::vector<pe::Compilation::InlinedTree> inlined_trees = (*compilation)->inlined_trees;
   if (after_pe_hook_) after_pe_hook_(target);
@@ -488,19 +606,34 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
       discarded = "the tree of an inlined call target was rewritten during compilation";
     } else if (invalidation_epoch_ != epoch) {
       discarded = "code was invalidated during compilation";
-    } else if (InstallCode(target, raw, native_entry, &discarded)) {
-      ++state->successful;
-      ++statistics_.successful;
+    } else {
+      // First-tier code that profiles asks for the last tier at
+      // profile_base + LastTierCompilationThreshold (Truffle:
+      // callAndLoopThresholdInFirstTier); other code asks nothing, and the
+      // threshold stays INT_MAX from the request.
+      pe::PartialEvaluator::Options profiling;
+      SetTierOptions(tier, profiling);
+      int threshold =
+          profiling.profile_for_next_tier
+              ? SaturatingSum(state->profile_base, tiers_.call_and_loop_threshold_in_first_tier)
+              : -1;
+      if (InstallCode(target, raw, native_entry, threshold, &discarded)) {
+        ++state->successful;
+        ++statistics_.successful;
+        state->highest_tier = std::max(state->highest_tier, tier);
+      }
     }
   }
   if (!discarded.empty()) {
     // A non-permanent bailout (Truffle: "opt unque." with the reason): the
-    // target re-profiles and may compile again.
-    target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold());
+    // target re-profiles (in the interpreter, or in first-tier code still
+    // installed) and may compile again.
+    target.set_compilation_threshold(
+        ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter));
     if (config_.trace_compilation_details()) {
-      log_->Log(absl::StrCat("opt unque. ", TargetColumn(target), "|Tier 1|",
+      log_->Log(absl::StrCat("opt unque. ", TargetColumn(target), "|Tier ", tier, "|",
                              absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
-                                             FirstThreshold()),
+                                             ThresholdOf(tier)),
                              "|", QueueColumn({0, 0, 0, 0}), "|UTC ", UtcNow(), "|Src ",
                              SourceColumn(target), "|Reason Non permanent bailout: ", discarded));
     }
@@ -509,7 +642,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
   ReportInlining(target, inlining);
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat(
-        "opt done   ", TargetColumn(target), "|Tier 1|Time ",
+        "opt done   ", TargetColumn(target), "|Tier ", tier, "|Time ",
         absl::StrFormat("%18s", absl::StrFormat("%4.0f(%4.0f+%-4.0f)ms", milliseconds,
                                                 pe_milliseconds,
                                                 milliseconds - pe_milliseconds)),
@@ -524,12 +657,17 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start) {
 }
 
 void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
-                           const Node* location, ir::DeoptAction action) {
+                           const Node* location, ir::DeoptAction action,
+                           const pe::Compilation* code) {
   ++statistics_.deopts;
-  if (action == ir::DeoptAction::kKeepCode) {
+  const pe::Compilation* installed = CompilationOf(target.installed_code());
+  if (action == ir::DeoptAction::kKeepCode ||
+      (code != nullptr && installed != nullptr && installed != code)) {
     // Truffle's transferToInterpreter(): the code stays (and so does the
     // profile); a recompilation would produce the same code, so this is no
-    // deopt cycle either.
+    // deopt cycle either. Or code that newer code replaced (the last tier
+    // over a running first-tier activation): invalidating the replaced
+    // code's activation leaves the newer code installed.
     if (config_.trace_compilation()) {
       log_->Log(absl::StrCat("opt deopt  ", TargetColumn(target), "|Invalidated false|",
                              std::string(108, ' '), "|UTC ", UtcNow(), "|Src ",
@@ -539,7 +677,8 @@ void Engine::OnDeoptimized(CallTarget& target, const std::string& reason,
     return;
   }
   target.set_installed_code(nullptr);
-  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  target.set_compilation_threshold(
+      ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter + 1));
   {
     // Deopt-cycle detection (Truffle's DeoptCycleDetectionThreshold and
     // AllowedRepeats): once the target compiled `threshold` times, code
@@ -581,16 +720,18 @@ Assumption* Engine::RewritingAssumption(CallTarget& target) {
   return slot->Get();
 }
 
-InliningSettings Engine::InliningSettingsFor(const CallTarget&) const {
+InliningSettings Engine::InliningSettingsFor(const CallTarget&, int tier) const {
   InliningSettings settings;
   settings.options.inlining = config_.inlining();
   settings.options.expansion_budget = config_.inlining_expansion_budget();
   settings.options.inlining_budget = config_.inlining_inlining_budget();
   settings.options.recursion_depth = config_.inlining_recursion_depth();
   settings.options.inline_only = config_.inline_only();
-  // TODO(#12, tiers): the first tier's TrivialOnly policy.
-  settings.first_tier = false;
-  settings.policy = config_.inlining_policy();
+  // Truffle: the first tier's policy is FirstTierInliningPolicy ("": the
+  // lowest priority, TrivialOnly), the last tier's InliningPolicy ("": the
+  // highest, Default).
+  settings.first_tier = tier == 1;
+  settings.policy = tier == 1 ? config_.first_tier_inlining_policy() : config_.inlining_policy();
   settings.trace = config_.trace_inlining();
   settings.trace_details = config_.trace_inlining_details();
   settings.dump_call_tree = config_.dump_call_tree();
@@ -628,13 +769,15 @@ void Engine::ReportInlining(const CallTarget& target, const InliningReport& repo
       queue = queue_.get();
     }
     CompileQueue::QueueState state;
-    if (queue != nullptr && queue->Cancel(*dequeued, &state)) {
+    int tier = 1;
+    if (queue != nullptr && queue->Cancel(*dequeued, &state, &tier)) {
       // Like a discarded compilation: it may be requested again later.
-      dequeued->set_compilation_threshold(dequeued->call_and_loop_count() + FirstThreshold());
+      dequeued->set_compilation_threshold(
+          ReprofileThreshold(*dequeued, tiers_.call_and_loop_threshold_in_interpreter));
       if (config_.trace_compilation_details()) {
-        log_->Log(absl::StrCat("opt unque. ", TargetColumn(*dequeued), "|Tier 1|",
+        log_->Log(absl::StrCat("opt unque. ", TargetColumn(*dequeued), "|Tier ", tier, "|",
                                absl::StrFormat("Count/Thres  %9d/%9d",
-                                               dequeued->call_and_loop_count(), FirstThreshold()),
+                                               dequeued->call_and_loop_count(), ThresholdOf(tier)),
                                "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ",
                                SourceColumn(*dequeued), "|Reason Target inlined into only caller"));
       }
@@ -673,7 +816,8 @@ void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view 
 void Engine::DropCode(CallTarget& target, absl::string_view reason) {
   ++statistics_.invalidations;
   target.set_installed_code(nullptr);
-  target.set_compilation_threshold(target.call_and_loop_count() + FirstThreshold() + 1);
+  target.set_compilation_threshold(
+      ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter + 1));
   if (config_.trace_compilation()) {
     log_->Log(absl::StrCat("opt inval. ", TargetColumn(target), " ", std::string(126, ' '),
                            "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
@@ -682,23 +826,19 @@ void Engine::DropCode(CallTarget& target, absl::string_view reason) {
 
 // Lock order: lock_ (held here by Compile), then the assumptions' lock.
 // Invalidation handlers run under the assumptions' lock and never take lock_.
-// The assumptions and validity cell of compiled code (null for code of
-// another kind).
-static CodeDependencies* DependenciesOf(InstalledCode* code) {
-  const pe::Compilation* compilation = nullptr;
-  if (auto* ir_code = dynamic_cast<IrTierCode*>(code)) {
-    compilation = &ir_code->compilation();
-  } else if (auto* native = dynamic_cast<NativeCode*>(code)) {
-    compilation = &native->compilation();
-  }
-  return compilation != nullptr ? compilation->dependencies.get() : nullptr;
-}
-
 bool Engine::InstallCode(CallTarget& target, InstalledCode* code, const void* native_entry,
-                         std::string* refused) {
+                         int threshold, std::string* refused) {
+  // The threshold first: it belongs to the new code (an interpreter call
+  // that meanwhile finds it reached waits for lock_, held here, and then
+  // finds the code). Replacing first-tier code by last-tier code is one
+  // store: running activations of the old code finish in it.
+  auto install = [&] {
+    if (threshold >= 0) target.set_compilation_threshold(threshold);
+    target.set_installed_code(code, native_entry);
+  };
   CodeDependencies* dependencies = DependenciesOf(code);
   if (dependencies == nullptr) {
-    target.set_installed_code(code, native_entry);
+    install();
     return true;
   }
   // Checked and registered under the assumptions' lock: an invalidation
@@ -706,7 +846,7 @@ bool Engine::InstallCode(CallTarget& target, InstalledCode* code, const void* na
   // finds the code registered and invalidates it).
   return dependencies->InstallIfValid(
       [this, &target, code](const std::string& reason) { InvalidateCode(target, code, reason); },
-      [&] { target.set_installed_code(code, native_entry); }, refused);
+      install, refused);
 }
 
 void Engine::InvalidateCode(CallTarget& target, InstalledCode* code, const std::string& reason) {

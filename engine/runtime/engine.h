@@ -26,6 +26,7 @@
 #include "engine/ir/runtime_function.h"
 #include "engine/opt/pipeline_options.h"
 #include "engine/runtime/assumption.h"
+#include "engine/pe/partial_evaluator.h"
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
 #include "engine/runtime/inlining.h"
@@ -102,7 +103,31 @@ class Engine : public NodeRuntime {
   splitting::SplittingStrategy& splitting() { return *splitting_; }
 
   // ---- compilation (engine/runtime/compiler.h)
+  // The interpreter's request: a first-tier compilation (the only one
+  // without MultiTier, a last-tier one) once callCount reaches its
+  // threshold too.
   void OnCompilationThreshold(CallTarget& target) override;
+  // First-tier code's request: a last-tier compilation, if the code that
+  // asks is the target's installed first-tier code. Never throws (it runs
+  // inside compiled code).
+  void OnLastTierThreshold(CallTarget& target) override;
+  // The compilation tiers (Truffle's EngineData, truffle_reference §4.2),
+  // from the configuration.
+  struct TierPolicy {
+    bool multi_tier = true;        // MultiTier, forced off by CompileImmediately
+    bool first_tier_only = false;  // Mode=latency
+    bool backedge_counts = true;   // FirstTierBackedgeCounts
+    int call_threshold_in_interpreter = 0;
+    int call_and_loop_threshold_in_interpreter = 0;
+    int call_threshold_in_first_tier = 0;
+    int call_and_loop_threshold_in_first_tier = 0;
+  };
+  static TierPolicy TierPolicyOf(const config::EngineConfig& config);
+  const TierPolicy& tier_policy() const { return tiers_; }
+  // The partial evaluator's options for compiling at `tier`: first-tier
+  // code profiles for the last tier unless there is none (MultiTier off,
+  // Mode=latency).
+  void SetTierOptions(int tier, pe::PartialEvaluator::Options& options) const;
   // The call target with `id` in any engine of the process (ids are
   // process-unique): how a deoptimization finds the frame's target.
   static CallTarget* FindCallTargetInProcess(int64_t id);
@@ -118,9 +143,14 @@ class Engine : public NodeRuntime {
   // deopt counts toward deopt-cycle detection; traced `|Invalidated  true|`.
   // kKeepCode (transferToInterpreter): only this activation left the code,
   // which stays installed; nothing is counted; traced `|Invalidated false|`.
+  // `code`: the compilation that deoptimized, if known. A kInvalidate deopt
+  // of code that another compilation replaced meanwhile (first-tier code
+  // still running after the last tier was installed) leaves the newer code
+  // alone, like kKeepCode.
   void OnDeoptimized(CallTarget& target, const std::string& reason,
                      const Node* location = nullptr,
-                     ir::DeoptAction action = ir::DeoptAction::kInvalidate);
+                     ir::DeoptAction action = ir::DeoptAction::kInvalidate,
+                     const pe::Compilation* code = nullptr);
   // Blocks until no compilation is queued or running (tests, benchmarks).
   void WaitForCompilations();
   // Tests: runs on the compiling thread after partial evaluation and
@@ -144,9 +174,10 @@ class Engine : public NodeRuntime {
   // invalidates it (OnNodeReplaced), so every compilation that inlined the
   // tree is dropped with the target's own code.
   Assumption* RewritingAssumption(CallTarget& target);
-  // The inlining options of a compilation of `target` (InliningPolicy,
-  // the budgets, TraceInlining, DumpCallTree).
-  InliningSettings InliningSettingsFor(const CallTarget& target) const;
+  // The inlining options of a compilation of `target` at `tier`
+  // (FirstTierInliningPolicy or InliningPolicy, the budgets, TraceInlining,
+  // DumpCallTree).
+  InliningSettings InliningSettingsFor(const CallTarget& target, int tier) const;
 
   // Polymorphic specialization reports so far, per node class (kind name).
   std::map<std::string, int> PolymorphicReportsByNodeClass() const;
@@ -163,6 +194,7 @@ class Engine : public NodeRuntime {
          std::unique_ptr<EngineLog> log);
 
   config::EngineConfig config_;
+  TierPolicy tiers_;
   opt::PipelineOptions pipeline_options_;
   std::unique_ptr<EngineLog> log_;
   std::unique_ptr<splitting::SplittingStrategy> splitting_;
@@ -176,18 +208,33 @@ class Engine : public NodeRuntime {
   void ConfigureCompilation(CallTarget& target);
   // CompileOnly: whether `target` may be compiled at all.
   bool AcceptsForCompilation(const CallTarget& target) const;
-  int FirstThreshold() const;
-  // Compiles and installs; `start` is the queue's record for a background
-  // compilation (null when compiling on the calling thread).
-  void Compile(CallTarget& target, const CompileQueue::Start* start);
+  // Truffle's compile(lastTierRequest): the tier compiled, 2 for a
+  // last-tier request unless Mode=latency, else 1.
+  int TierFor(bool last_tier_request) const;
+  // The call-and-loop count a compilation at `tier` is requested at (the
+  // `Count/Thres` of the trace): the interpreter's threshold, or first-tier
+  // code's for a last-tier compilation with MultiTier.
+  int ThresholdOf(int tier) const;
+  // The interpreter's threshold after a re-profile: `extra` beyond the
+  // current call-and-loop count (saturating).
+  int ReprofileThreshold(const CallTarget& target, int extra) const;
+  // Queues a compilation of `target` at `tier`, or without background
+  // compilation compiles it now.
+  void RequestCompilation(CallTarget& target, int tier);
+  // Compiles at `tier` and installs (replacing first-tier code by
+  // last-tier code); `start` is the queue's record for a background
+  // compilation (null when compiling on the calling thread). Skipped if
+  // code of `tier` or higher is installed.
+  void Compile(CallTarget& target, const CompileQueue::Start* start, int tier);
   CompileQueue& queue();
   std::string QueueColumn(const CompileQueue::QueueState& state) const;
   // TraceCompilationDetails lines.
-  void LogQueued(const CallTarget& target, const CompileQueue::QueueState& state);
-  // CompilationFailureAction=Diagnose: compiles `target` again with every IR
-  // dump and the verifier on, into <DumpPath>/diagnostics/<name>-<n>.txt
-  // headed by `failure`, and logs where.
-  void WriteDiagnostics(CallTarget& target, const absl::Status& failure);
+  void LogQueued(const CallTarget& target, const CompileQueue::QueueState& state, int tier);
+  // CompilationFailureAction=Diagnose: compiles `target` at `tier` again
+  // with every IR dump and the verifier on, into
+  // <DumpPath>/diagnostics/<name>-<n>.txt headed by `failure`, and logs
+  // where.
+  void WriteDiagnostics(CallTarget& target, const absl::Status& failure, int tier);
   void LogStart(const CallTarget& target, const CompileQueue::Start& start);
   // Writes compilation_statistics() to the CompilationStatisticsFile (Close).
   void WriteCompilationStatistics();
@@ -198,9 +245,11 @@ class Engine : public NodeRuntime {
   std::string TargetColumn(const CallTarget& target) const;
   // Installs `code` on `target` if every assumption it depends on is still
   // valid, registering it with them (engine/runtime/assumption.h); else
-  // sets `*refused` and returns false. Caller holds lock_.
+  // sets `*refused` and returns false. Sets the target's compilation
+  // threshold to `threshold` first, unless it is negative. Caller holds
+  // lock_.
   bool InstallCode(CallTarget& target, InstalledCode* code, const void* native_entry,
-                   std::string* refused);
+                   int threshold, std::string* refused);
   // Invalidation handler of installed code (runs under the assumptions'
   // lock, so it never takes lock_): detaches `code` from `target` if still
   // installed, re-profiles, traces `opt inval.`.
@@ -211,6 +260,12 @@ class Engine : public NodeRuntime {
   struct CompilationState {
     int successful = 0;
     bool failed = false;
+    // The highest tier compiled successfully so far (0: none), for the
+    // queue's priority.
+    int highest_tier = 0;
+    // The call-and-loop count the profile counts from: 0, or where the
+    // last re-profile started. The last tier's threshold is relative to it.
+    int profile_base = 0;
     // Deopt-cycle detection: the last deoptimization's node and reason, how
     // often it repeated in a row, and whether that exceeded the allowance.
     std::string last_deopt;

@@ -62,6 +62,9 @@ inliner::Expansion Explore(CallTarget& target, ir::RuntimeRegistry& runtime,
   SiteRecorder recorder;
   options.inlining = &recorder;
   options.rewriting_assumption = nullptr;
+  // The size of the callee's own code: no first-tier profiling prologue.
+  options.profile_for_next_tier = false;
+  options.profile_back_edges = false;
   RootNode* root = target.root_node();
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
   {

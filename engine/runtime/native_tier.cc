@@ -100,11 +100,10 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
   CallTarget* callee = pe::DecodeCallTarget(encoded);
   const int64_t count = num_words / 2;
   // Compiled callee: call its machine code directly (its prologue checks the
-  // guest stack). Its result (or the pending-exception marker) passes
-  // through unchanged.
+  // guest stack, and first-tier code's counts the call). Its result (or the
+  // pending-exception marker) passes through unchanged.
   if (const void* entry = callee->native_entry();
       entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) [[likely]] {
-    callee->CountCall();
     return reinterpret_cast<NativeEntry>(entry)(args, count);
   }
 #if defined(__x86_64__)

@@ -85,7 +85,9 @@ bool Engine::PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) 
       }
       state.requested = true;
     }
-    OnCompilationThreshold(*target);  // queued, or compiled now
+    // Truffle compiles OSR code as a last-tier request (first tier with
+    // Mode=latency); it never profiles.
+    RequestCompilation(*target, TierFor(/*last_tier_request=*/true));  // queued, or compiled now
     code = target->installed_code();
     if (code == nullptr) return false;
   }

@@ -47,11 +47,12 @@ class BackgroundCompilationTest : public testing::TracedProgramTest {
   CallTarget& target() { return TargetOf("add"); }
 };
 
+// The first tier at `threshold` (the last tier, at 10000, is not reached).
 config::EngineConfig Background(int threshold) {
   config::EngineConfig config;
   config.set_background_compilation(true);
-  config.set_single_tier_compilation_threshold(threshold);
-  config.set_min_invoke_threshold(1);
+  config.set_first_tier_compilation_threshold(threshold);
+  config.set_first_tier_min_invoke_threshold(1);
   return config;
 }
 
@@ -256,8 +257,11 @@ function main() {
     for (const std::string& flag : flags) {
       if (flag == "interpreter") config.set_compilation(false);
       if (flag == "background") {
+        // Both tiers, the last requested by first-tier code while it runs.
         config.set_background_compilation(true);
-        config.set_single_tier_compilation_threshold(3);
+        config.set_first_tier_compilation_threshold(3);
+        config.set_first_tier_min_invoke_threshold(1);
+        config.set_last_tier_compilation_threshold(30);
         config.set_min_invoke_threshold(1);
       }
     }

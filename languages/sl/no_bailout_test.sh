@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # No SL construct bails out of compilation (issue #6): every program given is
 # run with compilation traced, twice -- every function compiled before its
-# first call, and compiled after a few calls with interpreter profiles -- and
+# first call (the last tier), and compiled after a few calls with
+# interpreter profiles (the first tier, then the last) -- and
 # any "opt failed" line fails the test, except those the allow-list below
 # explains. Usage: no_bailout_test.sh <sl launcher> <program.sl>...
 # (a program's <name>.input, if present, is its stdin).
@@ -18,7 +19,7 @@ allowed=()
 
 modes=(
   "--engine.CompileImmediately"
-  "--engine.SingleTierCompilationThreshold=3 --engine.MinInvokeThreshold=1"
+  "--engine.FirstTierCompilationThreshold=3 --engine.LastTierCompilationThreshold=20"
 )
 
 trace=$(mktemp "${TEST_TMPDIR:-/tmp}/no_bailout.XXXXXX")

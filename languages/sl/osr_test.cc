@@ -44,7 +44,7 @@ TEST_F(OsrTest, CompilesTheLoopOnlyPastTheThreshold) {
   config::EngineConfig config;
   config.set_osr_compilation_threshold(2048);
   // Only OSR: reported loop counts must not compile `count` itself.
-  config.set_single_tier_compilation_threshold(100000000);
+  config.set_first_tier_compilation_threshold(100000000);
   Start(config);
   // Polls come every 1024 iterations of one entry; at exactly the
   // threshold nothing happens (Truffle: iterations > threshold).

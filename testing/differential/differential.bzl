@@ -42,10 +42,12 @@ MOREL_MODES = {
     # The launcher as users run it: default thresholds and options.
     "default_thresholds": [],
     # Compilation after a few calls, profiles gathered in the interpreter
-    # first, compiled on background threads while the interpreter runs on.
+    # first, compiled on background threads while the interpreter runs on:
+    # the first tier after 3 calls (and loop iterations), the last tier
+    # requested by first-tier code after 20, while it runs on.
     "tiny_thresholds_background": [
-        "--engine.SingleTierCompilationThreshold=3",
-        "--engine.MinInvokeThreshold=1",
+        "--engine.FirstTierCompilationThreshold=3",
+        "--engine.LastTierCompilationThreshold=20",
         "--engine.BackgroundCompilation=true",
     ],
     # Every third guard of compiled code fails: execution keeps
@@ -56,10 +58,6 @@ MOREL_MODES = {
         "--engine.BackgroundCompilation=false",
         "--engine.DeoptEveryN=3",
     ],
-    # Every direct call node splits its callee at its first call (as if the
-    # language called CloneCallTarget() everywhere), and the split copies
-    # are compiled after a few calls: code runs in fresh uninitialized
-    # copies, and splits invalidate compiled callers.
     # Inlining with tiny budgets: exploration and inlining stop after a
     # few IR nodes, so most calls stay calls next to a few inlined ones.
     "tiny_inlining_budgets": [
@@ -78,8 +76,13 @@ MOREL_MODES = {
         "--engine.InliningRecursionDepth=4",
         "--engine.DeoptEveryN=5",
     ],
+    # Every direct call node splits its callee at its first call (as if the
+    # language called CloneCallTarget() everywhere), and the split copies
+    # are compiled after a few calls: code runs in fresh uninitialized
+    # copies, and splits invalidate compiled callers. One tier.
     "forced_splitting": [
         "--engine.SplittingForceAll",
+        "--engine.MultiTier=false",
         "--engine.SingleTierCompilationThreshold=3",
         "--engine.MinInvokeThreshold=1",
         "--engine.BackgroundCompilation=false",

@@ -234,6 +234,10 @@ int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
   ir::Builder& b = pe.builder();
   pe.Enter(this);
   PartialEvaluator::Merge header = pe.NewMerge();
+  // The back edge: the end of the body and every `continue` come here, and
+  // first-tier code counts the iteration (ProfileBackEdge) on the way back
+  // to the header.
+  PartialEvaluator::Merge back_edge = pe.NewMerge();
   PartialEvaluator::Merge exit = pe.NewMerge();
   pe.JumpTo(header);
   pe.Continue(header);
@@ -246,11 +250,14 @@ int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
   b.SetInsertionPoint(leave);
   pe.JumpTo(exit);
   b.SetInsertionPoint(body_block);
-  pe.PushLoop(&header, &exit);
+  pe.PushLoop(&back_edge, &exit);
   body_->PartialEvaluate(pe);
   pe.PopLoop();
   pe.UndoDone();
-  if (!pe.Terminated()) pe.JumpTo(header);
+  if (!pe.Terminated()) pe.JumpTo(back_edge);
+  pe.Continue(back_edge);
+  pe.ProfileBackEdge();
+  pe.JumpTo(header);
   pe.Continue(exit);
   pe.Leave();
   return kBreak;

@@ -59,10 +59,10 @@ TEST(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
       // deopt otherwise recompiles, up to MaximumCompilations=100).
       {"--engine.Backend=x86_64", "--engine.CompileImmediately", "--engine.DeoptEveryN=3",
        "--engine.MaximumCompilations=4", "--engine.BackgroundCompilation=false"},
-      // Tiny thresholds, compiled in the background while the interpreter
-      // runs on.
-      {"--engine.Backend=x86_64", "--engine.SingleTierCompilationThreshold=3",
-       "--engine.MinInvokeThreshold=1", "--engine.BackgroundCompilation=true"},
+      // Tiny thresholds for both tiers, compiled in the background while
+      // the interpreter and first-tier code run on.
+      {"--engine.Backend=x86_64", "--engine.FirstTierCompilationThreshold=3",
+       "--engine.LastTierCompilationThreshold=20", "--engine.BackgroundCompilation=true"},
       {"--engine.Backend=ir_interpreter", "--engine.CompileImmediately",
        "--engine.BackgroundCompilation=false"},
   };

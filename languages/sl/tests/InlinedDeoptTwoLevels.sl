@@ -45,7 +45,7 @@ function main() {
   log = new();
   log.inner = 0; log.middle = 0; log.outer = 0; log.loud = 0 == 1;
   i = 0; sum = 0;
-  while (i < 2000) {
+  while (i < 11000) {
     sum = sum + outer(i, log);
     sum = sum + outerString(i, log);
     i = i + 1;
