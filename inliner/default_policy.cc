@@ -84,6 +84,10 @@ void DefaultInliningPolicy::InlineStep(CallTree& tree) {
     CallNode* candidate = queue.top();
     queue.pop();
     if (!AcceptForInline(candidate->name(), options_.inline_only)) continue;
+    // Truffle stops inlining completely once the budget is spent (trivial
+    // callees included); forced candidates still in the queue are inlined
+    // all the same.
+    if (budget_spent && !candidate->forced()) continue;
     if (candidate->trivial()) {
       tree.Inline(*candidate);
       continue;
@@ -98,9 +102,6 @@ void DefaultInliningPolicy::InlineStep(CallTree& tree) {
       QueueChildren(*candidate, CallNodeState::kExpanded, queue);
       continue;
     }
-    // Truffle stops inlining completely once the budget is spent; forced
-    // candidates still in the queue are inlined all the same.
-    if (budget_spent) continue;
     if (root_size + cost > options_.inlining_budget) {
       root_size = tree.CurrentRootSize();
       if (root_size + cost > options_.inlining_budget) {

@@ -281,14 +281,14 @@ TEST(DefaultPolicyTest, InlineOnlyFiltersCandidates) {
             "main:Inlined(keep_me:Inlined keep_not:Expanded other:Expanded)");
 }
 
-TEST(DefaultPolicyTest, ForcedIsReportedButNotActedOn) {
+TEST(DefaultPolicyTest, ForcedIsReportedAndExpandedPastTheBudget) {
   FakeProgram program;
   program.Define("main", {.ir_nodes = 100, .calls = {{"f", 0, /*forced=*/true}}});
   program.Define("f", {.ir_nodes = 10});
-  auto tree = RunDefault(program, {.expansion_budget = 0});
+  auto tree = RunDefault(program, {.expansion_budget = 0, .inlining_budget = 0});
   EXPECT_TRUE(NodeAt(tree->root(), {0}).forced());
   EXPECT_FALSE(tree->root().forced());
-  EXPECT_EQ(NodeAt(tree->root(), {0}).state(), CallNodeState::kCutoff);
+  EXPECT_EQ(NodeAt(tree->root(), {0}).state(), CallNodeState::kInlined);
 }
 
 }  // namespace

@@ -127,6 +127,7 @@ TEST(EngineTest, DueTargetsCountWhetherOrNotCompilationIsOn) {
 
 TEST(EngineTest, DueTargetsReachedTheFirstThreshold) {
   config::EngineConfig config;
+  config.set_multi_tier(false);
   config.set_single_tier_compilation_threshold(3);
   config.set_min_invoke_threshold(1);
   config.set_compilation(false);

@@ -150,17 +150,25 @@ class TreeDecisions : public pe::InliningDecisions {
 
 }  // namespace
 
-inliner::CallSite DescribeCallSite(DirectCallNode& call, CallTarget& callee) {
+namespace {
+// What the tree knows of a callee, whatever calls it.
+inliner::CallSite TargetSite(CallTarget& target) {
   inliner::CallSite site;
+  site.target = &target;
+  site.target_family = Family(&target);
+  site.name = target.name();
+  site.target_call_count = target.call_count();
+  site.truffle_callees = CountDirectCallNodes(*target.root_node());
+  site.known_call_site_count = target.call_sites_known();
+  site.trivial = target.root_node()->IsTrivial();
+  return site;
+}
+}  // namespace
+
+inliner::CallSite DescribeCallSite(DirectCallNode& call, CallTarget& callee) {
+  inliner::CallSite site = TargetSite(callee);
   site.key = &call;
-  site.target = &callee;
-  site.target_family = Family(&callee);
-  site.name = callee.name();
   site.call_count = call.call_count();
-  site.target_call_count = callee.call_count();
-  site.truffle_callees = CountDirectCallNodes(*callee.root_node());
-  site.known_call_site_count = callee.call_sites_known();
-  site.trivial = callee.root_node()->IsTrivial();
   site.forced = call.is_inlining_forced();
   return site;
 }
@@ -176,16 +184,8 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> PartiallyEvaluateWithInlining(
   absl::StatusOr<std::unique_ptr<inliner::InliningPolicy>> policy =
       inliner::CreatePolicy(settings.policy, settings.first_tier, settings.options);
   if (!policy.ok()) return policy.status();
-  inliner::CallSite root_site;
-  root_site.key = nullptr;
-  root_site.target = &target;
-  root_site.target_family = Family(&target);
-  root_site.name = target.name();
+  inliner::CallSite root_site = TargetSite(target);
   root_site.call_count = target.call_count();
-  root_site.target_call_count = target.call_count();
-  root_site.truffle_callees = CountDirectCallNodes(*target.root_node());
-  root_site.known_call_site_count = target.call_sites_known();
-  root_site.trivial = target.root_node()->IsTrivial();
   PeExpander expander(runtime, options);
   inliner::CallTree tree(std::move(root_site), std::move(root_expansion), expander,
                          policy->get());
