@@ -373,7 +373,15 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   if (options_.rewriting_assumption) {
     if (runtime::Assumption* rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
   }
-  std::lock_guard<std::recursive_mutex> tree_lock(callee_root->lock());
+  // Only try: the root's tree is locked already, and another compiler
+  // thread may hold this callee's while it waits for ours (each compilation
+  // locks its own root first). A busy callee stays a call. (The interpreter
+  // never holds two tree locks, so trying is enough to rule out a cycle.)
+  std::unique_lock<std::recursive_mutex> tree_lock(callee_root->lock(), std::try_to_lock);
+  if (!tree_lock.owns_lock()) {
+    options_.inlining->OnInlineBailout(callee_frame, "the callee's tree is being compiled");
+    return std::nullopt;
+  }
   inlined_trees_.push_back(Compilation::InlinedTree{callee_root, callee_root->rewrite_count()});
 
   // The caller's state while the callee runs: after the call, waiting for
@@ -381,6 +389,7 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   // the callee's activation, then the caller's with its result).
   ir::FrameState* caller_state = FrameStateOfKind(ir::DeoptKind::kLazy,
                                                   /*awaiting_inner_result=*/true);
+  const size_t first_callee_block = function_->blocks().size();
   ir::Block* return_block = builder_.CreateBlock();
   ir::Value* payload = builder_.AddBlockParam(return_block, ir::Type::kI64);
   ir::Value* tag = builder_.AddBlockParam(return_block, ir::Type::kI64);
@@ -417,13 +426,23 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   callers_.pop_back();
   bailout_ = std::move(previous_bailout);
 
-  builder_.SetInsertionPoint(before);
   if (!reason.empty()) {
-    // The callee's blocks are unreachable (DCE removes them); the call
-    // stays a call.
+    // The callee's blocks are unreachable (DCE removes them) but must be
+    // well formed for the verifier: every one left open (where the callee
+    // stopped, its return block, merges it never finished) ends in
+    // `unreachable`. The call stays a call.
+    for (size_t i = first_callee_block; i < function_->blocks().size(); ++i) {
+      ir::Block* block = function_->blocks()[i];
+      if (block->terminator() == nullptr) {
+        builder_.SetInsertionPoint(block);
+        builder_.Unreachable();
+      }
+    }
+    builder_.SetInsertionPoint(before);
     options_.inlining->OnInlineBailout(callee_frame, reason);
     return std::nullopt;
   }
+  builder_.SetInsertionPoint(before);
   builder_.Jump(callee_entry);
   builder_.SetInsertionPoint(return_block);
   return PeValue{payload, tag};

@@ -68,7 +68,15 @@ inliner::Expansion Explore(CallTarget& target, ir::RuntimeRegistry& runtime,
   RootNode* root = target.root_node();
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation;
   {
-    std::lock_guard<std::recursive_mutex> guard(root->lock());
+    // Only try (as PartialEvaluator::TryInline does): the compilation holds
+    // its root's lock, and another compiler thread may hold this tree's
+    // while waiting for ours. A busy tree is not explored.
+    std::unique_lock<std::recursive_mutex> guard(root->lock(), std::try_to_lock);
+    if (!guard.owns_lock()) {
+      expansion.bailed_out = true;
+      expansion.bailout_reason = "the callee's tree is being compiled";
+      return expansion;
+    }
     pe::PartialEvaluator evaluator(target, runtime, options);
     compilation = evaluator.Run();
   }
@@ -108,12 +116,20 @@ class PeExpander : public inliner::Expander {
 class TreeDecisions : public pe::InliningDecisions {
  public:
   explicit TreeDecisions(inliner::CallTree& tree) : tree_(tree) {}
-  const void* InlineInto(const void* frame, DirectCallNode* call, CallTarget*) override {
+  const void* InlineInto(const void* frame, DirectCallNode* call, CallTarget* callee) override {
     const inliner::CallNode* parent =
         frame != nullptr ? static_cast<const inliner::CallNode*>(frame) : &tree_.root();
     inliner::CallNode* child = parent->FindChild(call);
     if (child == nullptr) return nullptr;  // a call site exploration did not see
     reached_.insert(child);
+    if (child->site().target != callee) {
+      // The call node was split since exploration: the decision was about
+      // another tree. The call stays a call.
+      if (child->state() == inliner::CallNodeState::kInlined) {
+        OnInlineBailout(child, "the call site was split after exploration");
+      }
+      return nullptr;
+    }
     if (child->state() != inliner::CallNodeState::kInlined || bailed_out_.count(child)) {
       return nullptr;
     }
