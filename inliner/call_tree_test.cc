@@ -25,8 +25,8 @@ using testing::FakeTarget;
 using testing::NodeAt;
 using testing::Shape;
 
-FakeCall Call(const std::string& callee, int call_count = 0) { return {callee, call_count}; }
-FakeCall IndirectCall() { return {"", 0, false, true}; }
+using testing::Call;
+using testing::IndirectCall;
 
 TEST(CallTreeTest, RootIsInlinedWithCutoffChildrenForItsDirectCalls) {
   FakeProgram program;

@@ -22,6 +22,12 @@ struct FakeCall {
   bool indirect = false;  // an indirect call site
 };
 
+// A direct call of `callee` made `call_count` times, and an indirect call.
+inline FakeCall Call(const std::string& callee, int call_count = 0) {
+  return {callee, call_count};
+}
+inline FakeCall IndirectCall() { return {"", 0, false, true}; }
+
 struct FakeTarget {
   int ir_nodes = 0;
   std::vector<FakeCall> calls;

@@ -17,7 +17,7 @@ using testing::FakeCall;
 using testing::FakeProgram;
 using testing::Shape;
 
-FakeCall Call(const std::string& callee) { return {callee, 0}; }
+using testing::Call;
 
 void DefineProgram(FakeProgram& program) {
   program.Define("main", {.ir_nodes = 100,
