@@ -37,11 +37,16 @@ void Node::AdoptChildren() {
 }
 
 int Node::CountNodes() {
-  int count = 1;
-  ForEachChild([&count](ChildSlot& slot) {
-    if (Node* child = slot.get()) count += child->CountNodes();
-  });
+  int count = 0;
+  ForEachNode([&count](Node&) { ++count; });
   return count;
+}
+
+void Node::ForEachNode(absl::FunctionRef<void(Node&)> visit) {
+  visit(*this);
+  ForEachChild([visit](ChildSlot& slot) {
+    if (Node* child = slot.get()) child->ForEachNode(visit);
+  });
 }
 
 void Node::ReplaceImpl(std::unique_ptr<Node> replacement,

@@ -108,6 +108,9 @@ class Node : public heap::RootAllocated {
   }
   // Number of nodes in this subtree, this one included.
   int CountNodes();
+  // Calls `visit` on every node of this subtree, this one first (preorder,
+  // children in execution order).
+  void ForEachNode(absl::FunctionRef<void(Node&)> visit);
 
   // Replaces this node in its parent with `replacement` (which the parent
   // adopts) and retires this node to the root. Must hold the root's lock

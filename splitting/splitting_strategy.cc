@@ -14,13 +14,6 @@ namespace {
 constexpr int kEventWidth = 12;
 constexpr int kSubjectWidth = 60;
 
-void ForEachNode(Node& node, const std::function<void(Node&)>& visit) {
-  visit(node);
-  node.ForEachChild([&](ChildSlot& slot) {
-    if (Node* child = slot.get()) ForEachNode(*child, visit);
-  });
-}
-
 }  // namespace
 
 SplittingStrategy::SplittingStrategy(SplittingOptions options, runtime::EngineLog* log,
@@ -167,7 +160,7 @@ CallTarget* SplittingStrategy::DoSplit(DirectCallNode& call, bool forced) {
 
 void SplittingStrategy::CalculateSplitWasteLocked(CallTarget& target) {
   std::vector<CallTarget*> cloned;
-  ForEachNode(*target.root_node(), [&cloned](Node& node) {
+  target.root_node()->ForEachNode([&cloned](Node& node) {
     if (auto* call = dynamic_cast<DirectCallNode*>(&node)) {
       if (call->IsCallTargetCloned()) cloned.push_back(call->current_call_target());
     }

@@ -63,17 +63,10 @@ std::string ReadFile(const std::string& path) {
   return content.str();
 }
 
-void ForEachNode(Node& node, const std::function<void(Node&)>& visit) {
-  visit(node);
-  node.ForEachChild([&](ChildSlot& slot) {
-    if (Node* child = slot.get()) ForEachNode(*child, visit);
-  });
-}
-
 template <typename T>
 std::vector<T*> NodesOf(CallTarget* target) {
   std::vector<T*> found;
-  ForEachNode(*target->root_node(), [&](Node& node) {
+  target->root_node()->ForEachNode([&](Node& node) {
     if (auto* typed = dynamic_cast<T*>(&node)) found.push_back(typed);
   });
   return found;
