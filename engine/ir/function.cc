@@ -14,6 +14,12 @@ Function::Function(std::string name, std::vector<Type> param_types,
 
 Function::~Function() = default;
 
+int Function::InstructionCount() const {
+  int count = 0;
+  for (const Block* block : layout_) count += static_cast<int>(block->instructions().size());
+  return count;
+}
+
 Block* Function::CreateBlock(std::optional<uint32_t> id) {
   uint32_t block_id = id.value_or(next_block_id_);
   MOREL_CHECK_MSG(!block_ids_.contains(block_id), "block id already in use");

@@ -45,6 +45,8 @@ class Function {
   // Blocks in layout order; blocks()[0] is the entry block.
   const std::vector<Block*>& blocks() const { return layout_; }
   Block* entry() const { return layout_.empty() ? nullptr : layout_[0]; }
+  // Instructions in all blocks (the "IR nodes" of traces and budgets).
+  int InstructionCount() const;
 
   // Appends a new empty block to the layout. With `id`, uses that id
   // (the parser keeps the text's ids); CHECK-fails if it is taken.

@@ -183,10 +183,6 @@ std::unique_ptr<ir::Function> RandomFunction(uint32_t seed, const RandomIrOption
   return Generator(seed, options).Build();
 }
 
-int64_t CountInstructions(const ir::Function& function) {
-  int64_t n = 0;
-  for (const ir::Block* block : function.blocks()) n += block->instructions().size();
-  return n;
-}
+int64_t CountInstructions(const ir::Function& function) { return function.InstructionCount(); }
 
 }  // namespace morel::opt::testing
