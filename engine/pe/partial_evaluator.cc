@@ -88,11 +88,7 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   compilation->resume_templates = std::move(templates_);
   compilation->dependencies = std::move(dependencies_);
   compilation->inlined_trees = std::move(inlined_trees_);
-  int count = 0;
-  for (ir::Block* block : compilation->function->blocks()) {
-    count += static_cast<int>(block->instructions().size());
-  }
-  compilation->ir_nodes_after_pe = count;
+  compilation->ir_nodes_after_pe = compilation->function->InstructionCount();
   compilation->tier = options_.tier;
   return compilation;
 }
@@ -141,7 +137,7 @@ PeValue PartialEvaluator::Constant(Value value) {
 }
 
 PeValue PartialEvaluator::Argument(int index, Value missing) {
-  if (frame_.inlined) {
+  if (!callers_.empty()) {
     // The call's operands: a missing argument folds to `missing`.
     return static_cast<size_t>(index) < frame_.arguments.size() ? frame_.arguments[index]
                                                                  : Constant(missing);
@@ -401,11 +397,10 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   ir::Block* callee_entry = builder_.CreateBlock();
   builder_.SetInsertionPoint(callee_entry);
 
-  callers_.push_back(SavedFrame{std::move(frame_), std::move(locals_), std::move(path_),
-                                std::move(loops_), osr_});
-  frame_ = FrameInfo{callee, callee_frame, return_block, caller_state, /*inlined=*/true,
+  callers_.push_back(
+      SavedFrame{std::move(frame_), std::move(locals_), std::move(path_), std::move(loops_)});
+  frame_ = FrameInfo{callee, callee_frame, return_block, caller_state,
                      std::vector<PeValue>(arguments.begin(), arguments.end())};
-  osr_ = false;
   PeValue unassigned = Constant(Value::Illegal());
   locals_.assign(callee_root->frame_descriptor().size(), unassigned);
   path_.clear();
@@ -422,7 +417,6 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   locals_ = std::move(saved.locals);
   path_ = std::move(saved.path);
   loops_ = std::move(saved.loops);
-  osr_ = saved.osr;
   callers_.pop_back();
   bailout_ = std::move(previous_bailout);
 

@@ -167,11 +167,6 @@ class PartialEvaluator {
   ir::RuntimeRegistry& runtime() { return runtime_; }
   // The compilation's call target (its code's owner).
   CallTarget& target() { return target_; }
-  // The call target whose body is being evaluated: target(), or an inlined
-  // callee.
-  CallTarget& frame_target() { return *frame_.target; }
-  // How many inlined calls the current frame is nested in (0: the root).
-  int inline_depth() const { return static_cast<int>(callers_.size()); }
 
   // ---- inlining (InliningDecisions). A direct call of `callee` through
   // `call`: its body evaluated into this graph if the inliner says so (the
@@ -347,7 +342,6 @@ class PartialEvaluator {
     const void* handle = nullptr;        // InliningDecisions' frame (null: root)
     ir::Block* return_block = nullptr;   // Return() jumps here with the result
     ir::FrameState* caller_state = nullptr;  // parent of this frame's states
-    bool inlined = false;
     std::vector<PeValue> arguments;      // inlined: the call's arguments
   };
   FrameInfo frame_;
@@ -366,13 +360,13 @@ class PartialEvaluator {
   };
   std::vector<Loop> loops_;
   // The callers' frames while an inlined callee is evaluated, outermost
-  // first.
+  // first (empty: the root's frame is current). OSR compilations inline
+  // nothing, so no frame here is OSR's.
   struct SavedFrame {
     FrameInfo frame;
     std::vector<PeValue> locals;
     std::vector<PathEntry> path;
     std::vector<Loop> loops;
-    bool osr;
   };
   std::vector<SavedFrame> callers_;
   std::string bailout_;

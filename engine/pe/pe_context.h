@@ -85,7 +85,13 @@ class PeContext {
     return b().ICmp(ir::Cond::kNe, v.payload, b().I64(0));
   }
   // The value of a constant boolean (an i1 `iconst`), if it is one.
-  static std::optional<bool> KnownBool(Bool value) { return ConstantBool(value); }
+  static std::optional<bool> ConstantBool(Bool value) {
+    const ir::Instruction* definition = value->instruction();
+    if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {
+      return std::nullopt;
+    }
+    return definition->imm() != 0;
+  }
   V BoxLong(Long v) { return V{v, b().I64(kLongTag)}; }
   V BoxBoolean(Bool v) {
     if (std::optional<bool> known = ConstantBool(v)) {
@@ -359,14 +365,6 @@ class PeContext {
     }
     return definition->imm();
   }
-  static std::optional<bool> ConstantBool(Bool value) {
-    const ir::Instruction* definition = value->instruction();
-    if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {
-      return std::nullopt;
-    }
-    return definition->imm() != 0;
-  }
-
   template <typename Rest>
   Bool ShortCircuit(Bool first, Rest& rest, bool is_and) {
     if (std::optional<bool> known = ConstantBool(first)) {

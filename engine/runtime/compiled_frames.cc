@@ -211,10 +211,7 @@ bool VisitDeoptFrames(absl::Span<const ir::DeoptFrame> frames, const FrameVisito
     // scans, so a plain vector may hold them during the visit.
     std::vector<Value> slots(static_cast<size_t>(descriptor.size()), Value::Illegal());
     for (size_t i = 0; i < frame.locals.size() && i < slots.size(); ++i) {
-      const ir::DeoptFrame::Slot& slot = frame.locals[i];
-      if (slot.legal) {
-        slots[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
-      }
+      slots[i] = ValueOfSlot(frame.locals[i]);
     }
     FrameInstance instance{root, &descriptor, absl::Span<const Value>(slots), nullptr};
     if (!visit(instance)) return false;

@@ -97,6 +97,13 @@ class InterpretedIrSegment : public CompiledSegment {
   const std::vector<ir::DeoptFrame>* frames_;
 };
 
+// The guest value of a deoptimization slot (Value::Illegal() for an illegal
+// local).
+inline Value ValueOfSlot(const ir::DeoptFrame::Slot& slot) {
+  return slot.legal ? Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)}
+                    : Value::Illegal();
+}
+
 // Visits evaluated frame states (innermost first) as activations.
 bool VisitDeoptFrames(absl::Span<const ir::DeoptFrame> frames, const FrameVisitor& visit);
 

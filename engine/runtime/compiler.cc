@@ -1,9 +1,9 @@
 #include "engine/runtime/compiler.h"
 
-#include <functional>
 #include <iostream>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "engine/ir/interpreter.h"
 #include "engine/ir/printer.h"
@@ -44,7 +44,7 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     if (rewrite_count != nullptr) *rewrite_count = tree->rewrite_count();
     if (tree == target.root_node()) {
       compilation = PartiallyEvaluateWithInlining(target, runtime, pe_options,
-                                                  engine.InliningSettingsFor(target, tier), inlining);
+                                                  engine.InliningSettingsFor(tier), inlining);
     } else {
       // OSR code inlines nothing yet (PartialEvaluator::TryInline).
       pe::PartialEvaluator evaluator(target, runtime, pe_options);
@@ -169,9 +169,7 @@ std::vector<ResumeEntry> ResumePath(const pe::ResumeTemplate& resume, const ir::
         MOREL_CHECK_MSG(inner_result != nullptr, "an inlined call's state without its callee");
         out.done.push_back(Outcome::OfValue(*inner_result));
       } else if (done.is_value) {
-        const ir::DeoptFrame::Slot& slot = deopt.stack[done.stack_index];
-        out.done.push_back(Outcome::OfValue(
-            Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)}));
+        out.done.push_back(Outcome::OfValue(ValueOfSlot(deopt.stack[done.stack_index])));
       } else {
         out.done.push_back(Outcome::OfStatus(done.status));
       }
@@ -181,15 +179,15 @@ std::vector<ResumeEntry> ResumePath(const pe::ResumeTemplate& resume, const ir::
   return path;
 }
 
-// Rebuilds the interpreter activations of frames[index..] (innermost first:
-// frames[index] is the innermost left to resume, frames.back() the
-// compiled function's own) and finishes them. Every caller's Frame is
-// pushed before its callee resumes, so stack walks from the callee see
-// them as real calls; each callee's result becomes its caller's result of
-// the call, and nothing is evaluated twice.
+// Rebuilds the interpreter activations of frames[0..outer] (innermost
+// first: frames[outer] is the outermost of them, frames.back() the compiled
+// function's own) and finishes them. frames[outer]'s Frame is pushed before
+// its callee, frames[outer - 1], resumes, so stack walks from the callee see
+// it as a real call; the callee's result becomes its result of the call,
+// and nothing is evaluated twice.
 Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::DeoptFrame> frames,
                    size_t outer, absl::Span<const Value> arguments,
-                   const std::function<void()>& notify_engine) {
+                   absl::FunctionRef<void()> notify_engine) {
   const ir::DeoptFrame& deopt = frames[outer];
   CallTarget* target = outer + 1 == frames.size()
                            ? compilation.target
@@ -202,10 +200,7 @@ Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::Deop
   // only these slots reference).
   heap::TracedVector<Value> locals(descriptor.size() + 1, Value::Illegal());
   for (size_t i = 0; i < deopt.locals.size() && i < locals.size(); ++i) {
-    const ir::DeoptFrame::Slot& slot = deopt.locals[i];
-    if (slot.legal) {
-      locals[i] = Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
-    }
+    locals[i] = ValueOfSlot(deopt.locals[i]);
   }
   // Inlined frames have no argument array of their own (their parameters
   // are locals by now; the frame states hold them).
@@ -260,11 +255,7 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
     activation->deoptimized = true;
     for (size_t i = 0;
          i < deopt.locals.size() && i < static_cast<size_t>(frame.descriptor().size()); ++i) {
-      const ir::DeoptFrame::Slot& slot = deopt.locals[i];
-      frame.Set(static_cast<int>(i),
-                slot.legal ? Value{static_cast<uint64_t>(slot.payload),
-                                   static_cast<ValueTag>(slot.tag)}
-                           : Value::Illegal());
+      frame.Set(static_cast<int>(i), ValueOfSlot(deopt.locals[i]));
     }
     notify_engine();
     return Value::Long(ResumeActivation(frame, ResumePath(resume, deopt, nullptr)).status);

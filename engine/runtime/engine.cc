@@ -326,9 +326,13 @@ int Engine::ReprofileThreshold(const CallTarget& target, int extra) const {
   return SaturatingSum(target.call_and_loop_count(), extra);
 }
 
+bool Engine::ProfilesForLastTier(int tier) const {
+  return tier == 1 && tiers_.multi_tier && !tiers_.first_tier_only;
+}
+
 void Engine::SetTierOptions(int tier, pe::PartialEvaluator::Options& options) const {
   options.tier = tier;
-  options.profile_for_next_tier = tier == 1 && tiers_.multi_tier && !tiers_.first_tier_only;
+  options.profile_for_next_tier = ProfilesForLastTier(tier);
   options.last_tier_call_threshold = tiers_.call_threshold_in_first_tier;
   options.profile_back_edges = options.profile_for_next_tier && tiers_.backedge_counts;
 }
@@ -471,19 +475,22 @@ std::string Engine::QueueColumn(const CompileQueue::QueueState& state) const {
       std::string(35, ' '));
 }
 
-void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure, int tier) {
+std::string Engine::NewDumpStem(absl::string_view directory, const CallTarget& target) const {
   static std::atomic<int> counter{0};
   std::string name;
   for (char c : target.name()) name += absl::ascii_isalnum(c) || c == '-' ? c : '_';
-  std::filesystem::path directory = std::filesystem::path(config_.dump_path()) / "diagnostics";
-  std::filesystem::path path =
-      directory / absl::StrCat(name, "-", counter.fetch_add(1) + 1, ".txt");
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
+  std::filesystem::path path = std::filesystem::path(config_.dump_path()) / std::string(directory);
+  std::error_code error;  // a directory that cannot be made fails the file's open
+  std::filesystem::create_directories(path, error);
+  return (path / absl::StrCat(name, "-", counter.fetch_add(1) + 1)).string();
+}
+
+void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure, int tier) {
+  std::string path = NewDumpStem("diagnostics", target) + ".txt";
   std::ofstream out(path);
-  if (error || !out) {
-    log_->Log(absl::StrCat("Cannot write the diagnostics of ", target.name(), " to '",
-                           path.string(), "'"));
+  if (!out) {
+    log_->Log(absl::StrCat("Cannot write the diagnostics of ", target.name(), " to '", path,
+                           "'"));
     return;
   }
   out << ";; compilation of " << target.name() << " failed: " << failure.message() << "\n";
@@ -493,7 +500,7 @@ void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure, i
       CompileToIr(*this, target, runtime_functions_, tier, nullptr, &out);
   if (again.ok()) out << ";; partial evaluation and optimization succeeded this time\n";
   log_->Log(absl::StrCat("Diagnostic output of the failed compilation of ", target.name(),
-                         " saved in '", path.string(), "'"));
+                         " saved in '", path, "'"));
 }
 
 void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int tier) {
@@ -566,10 +573,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int t
   std::vector<pe::Compilation::InlinedTree> inlined_trees = (*compilation)->inlined_trees;
   if (after_pe_hook_) after_pe_hook_(target);
   double pe_milliseconds = absl::ToDoubleMilliseconds(absl::Now() - begin);
-  int ir_nodes = 0;
-  for (ir::Block* block : (*compilation)->function->blocks()) {
-    ir_nodes += static_cast<int>(block->instructions().size());
-  }
+  int ir_nodes = (*compilation)->function->InstructionCount();
   int pe_nodes = (*compilation)->ir_nodes_after_pe;
   std::unique_ptr<InstalledCode> code;
   const void* native_entry = nullptr;
@@ -611,10 +615,8 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int t
       // profile_base + LastTierCompilationThreshold (Truffle:
       // callAndLoopThresholdInFirstTier); other code asks nothing, and the
       // threshold stays INT_MAX from the request.
-      pe::PartialEvaluator::Options profiling;
-      SetTierOptions(tier, profiling);
       int threshold =
-          profiling.profile_for_next_tier
+          ProfilesForLastTier(tier)
               ? SaturatingSum(state->profile_base, tiers_.call_and_loop_threshold_in_first_tier)
               : -1;
       if (InstallCode(target, raw, native_entry, threshold, &discarded)) {
@@ -720,7 +722,7 @@ Assumption* Engine::RewritingAssumption(CallTarget& target) {
   return slot->Get();
 }
 
-InliningSettings Engine::InliningSettingsFor(const CallTarget&, int tier) const {
+InliningSettings Engine::InliningSettingsFor(int tier) const {
   InliningSettings settings;
   settings.options.inlining = config_.inlining();
   settings.options.expansion_budget = config_.inlining_expansion_budget();
@@ -741,36 +743,31 @@ InliningSettings Engine::InliningSettingsFor(const CallTarget&, int tier) const 
 void Engine::ReportInlining(const CallTarget& target, const InliningReport& report) {
   for (const std::string& line : report.trace) log_->Log(line);
   if (config_.dump_call_tree() && !report.dot_before.empty()) {
-    static std::atomic<int> counter{0};
-    std::string name;
-    for (char c : target.name()) name += absl::ascii_isalnum(c) || c == '-' ? c : '_';
-    std::filesystem::path directory = std::filesystem::path(config_.dump_path()) / "calltree";
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    int n = counter.fetch_add(1) + 1;
+    std::string stem = NewDumpStem("calltree", target);
     for (const auto& [suffix, text] : {std::pair<const char*, const std::string*>{
-                                           "before", &report.dot_before},
-                                       {"after", &report.dot_after}}) {
-      std::filesystem::path path = directory / absl::StrCat(name, "-", n, "-", suffix, ".dot");
+                                           "-before.dot", &report.dot_before},
+                                       {"-after.dot", &report.dot_after}}) {
+      std::string path = stem + suffix;
       std::ofstream out(path);
       out << *text;
-      if (error || !out) {
-        log_->Log(absl::StrCat("Cannot write the call tree of ", target.name(), " to '",
-                               path.string(), "'"));
+      if (!out) {
+        log_->Log(absl::StrCat("Cannot write the call tree of ", target.name(), " to '", path,
+                               "'"));
       }
     }
   }
   // Truffle's collectTargetsToDequeue: a target inlined into its only
   // caller has no reason to be compiled on its own.
+  CompileQueue* queue;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    queue = queue_.get();
+  }
+  if (queue == nullptr) return;
   for (CallTarget* dequeued : report.dequeue) {
-    CompileQueue* queue;
-    {
-      std::lock_guard<std::mutex> guard(lock_);
-      queue = queue_.get();
-    }
     CompileQueue::QueueState state;
     int tier = 1;
-    if (queue != nullptr && queue->Cancel(*dequeued, &state, &tier)) {
+    if (queue->Cancel(*dequeued, &state, &tier)) {
       // Like a discarded compilation: it may be requested again later.
       dequeued->set_compilation_threshold(
           ReprofileThreshold(*dequeued, tiers_.call_and_loop_threshold_in_interpreter));

@@ -25,8 +25,8 @@
 #include "engine/ir/frame_state.h"
 #include "engine/ir/runtime_function.h"
 #include "engine/opt/pipeline_options.h"
-#include "engine/runtime/assumption.h"
 #include "engine/pe/partial_evaluator.h"
+#include "engine/runtime/assumption.h"
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
 #include "engine/runtime/inlining.h"
@@ -123,11 +123,13 @@ class Engine : public NodeRuntime {
     int call_and_loop_threshold_in_first_tier = 0;
   };
   static TierPolicy TierPolicyOf(const config::EngineConfig& config);
-  const TierPolicy& tier_policy() const { return tiers_; }
   // The partial evaluator's options for compiling at `tier`: first-tier
   // code profiles for the last tier unless there is none (MultiTier off,
   // Mode=latency).
   void SetTierOptions(int tier, pe::PartialEvaluator::Options& options) const;
+  // Whether code of `tier` profiles for the last tier (first-tier code with
+  // MultiTier, not in Mode=latency).
+  bool ProfilesForLastTier(int tier) const;
   // The call target with `id` in any engine of the process (ids are
   // process-unique): how a deoptimization finds the frame's target.
   static CallTarget* FindCallTargetInProcess(int64_t id);
@@ -174,10 +176,10 @@ class Engine : public NodeRuntime {
   // invalidates it (OnNodeReplaced), so every compilation that inlined the
   // tree is dropped with the target's own code.
   Assumption* RewritingAssumption(CallTarget& target);
-  // The inlining options of a compilation of `target` at `tier`
+  // The inlining options of a compilation at `tier`
   // (FirstTierInliningPolicy or InliningPolicy, the budgets, TraceInlining,
   // DumpCallTree).
-  InliningSettings InliningSettingsFor(const CallTarget& target, int tier) const;
+  InliningSettings InliningSettingsFor(int tier) const;
 
   // Polymorphic specialization reports so far, per node class (kind name).
   std::map<std::string, int> PolymorphicReportsByNodeClass() const;
@@ -235,6 +237,10 @@ class Engine : public NodeRuntime {
   // <DumpPath>/diagnostics/<name>-<n>.txt headed by `failure`, and logs
   // where.
   void WriteDiagnostics(CallTarget& target, const absl::Status& failure, int tier);
+  // A fresh dump-file stem <DumpPath>/<directory>/<target name, file-safe>-<n>
+  // (n counts this process's dump files; the directory is created): the
+  // caller appends its suffix.
+  std::string NewDumpStem(absl::string_view directory, const CallTarget& target) const;
   void LogStart(const CallTarget& target, const CompileQueue::Start& start);
   // Writes compilation_statistics() to the CompilationStatisticsFile (Close).
   void WriteCompilationStatistics();

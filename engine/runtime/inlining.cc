@@ -1,5 +1,6 @@
 #include "engine/runtime/inlining.h"
 
+#include <map>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -14,15 +15,6 @@
 namespace morel::runtime {
 namespace {
 
-// Direct call nodes in a tree ("Truffle Callees").
-int CountDirectCallNodes(Node& node) {
-  int count = dynamic_cast<DirectCallNode*>(&node) != nullptr ? 1 : 0;
-  node.ForEachChild([&](ChildSlot& slot) {
-    if (Node* child = slot.get()) count += CountDirectCallNodes(*child);
-  });
-  return count;
-}
-
 // The original of a split copy: split copies of one target are the same
 // function for recursion depth (Truffle's isSameOrSplit).
 const CallTarget* Family(const CallTarget* target) {
@@ -30,26 +22,68 @@ const CallTarget* Family(const CallTarget* target) {
   return target;
 }
 
-inliner::CallSite IndirectSite(absl::string_view name) {
-  inliner::CallSite site;
-  site.indirect = true;
-  site.name = std::string(name);
-  return site;
-}
+// What the call tree is told about call sites and their callees. One per
+// compilation: a callee's "Truffle Callees" (a walk of its whole tree) is
+// counted once, not at each of its call sites in each explored graph.
+class CallSites {
+ public:
+  // The callee's part of a call site (the root's whole description).
+  inliner::CallSite OfTarget(CallTarget& target) {
+    inliner::CallSite site;
+    site.target = &target;
+    site.target_family = Family(&target);
+    site.name = target.name();
+    site.target_call_count = target.call_count();
+    site.truffle_callees = TruffleCallees(target);
+    site.known_call_site_count = target.call_sites_known();
+    site.trivial = target.root_node()->IsTrivial();
+    return site;
+  }
+  // A direct call of `callee` through `call`.
+  inliner::CallSite OfCall(DirectCallNode& call, CallTarget& callee) {
+    inliner::CallSite site = OfTarget(callee);
+    site.key = &call;
+    site.call_count = call.call_count();
+    site.forced = call.is_inlining_forced();
+    return site;
+  }
+  static inliner::CallSite Indirect(absl::string_view name) {
+    inliner::CallSite site;
+    site.indirect = true;
+    site.name = std::string(name);
+    return site;
+  }
+
+ private:
+  // Direct call nodes in the target's tree.
+  int TruffleCallees(CallTarget& target) {
+    auto [it, inserted] = truffle_callees_.try_emplace(&target, 0);
+    if (inserted) {
+      target.root_node()->ForEachNode([&](Node& node) {
+        if (dynamic_cast<DirectCallNode*>(&node) != nullptr) ++it->second;
+      });
+    }
+    return it->second;
+  }
+
+  std::map<const CallTarget*, int> truffle_callees_;
+};
 
 // Exploration: records the call sites of one graph and inlines nothing.
 class SiteRecorder : public pe::InliningDecisions {
  public:
+  explicit SiteRecorder(CallSites& sites) : sites_(sites) {}
   const void* InlineInto(const void*, DirectCallNode* call, CallTarget* callee) override {
-    if (seen_.insert(call).second) calls_.push_back(DescribeCallSite(*call, *callee));
+    if (seen_.insert(call).second) calls_.push_back(sites_.OfCall(*call, *callee));
     return nullptr;
   }
   void OnIndirectCall(const void*, absl::string_view name) override {
-    calls_.push_back(IndirectSite(name));
+    calls_.push_back(CallSites::Indirect(name));
   }
   std::vector<inliner::CallSite> TakeCalls() { return std::move(calls_); }
 
  private:
+  CallSites& sites_;
   std::set<const DirectCallNode*> seen_;
   std::vector<inliner::CallSite> calls_;
 };
@@ -57,9 +91,9 @@ class SiteRecorder : public pe::InliningDecisions {
 // Partially evaluates `target` on its own (no inlining) and reports its
 // size after dead-code elimination and its call sites.
 inliner::Expansion Explore(CallTarget& target, ir::RuntimeRegistry& runtime,
-                           pe::PartialEvaluator::Options options) {
+                           pe::PartialEvaluator::Options options, CallSites& sites) {
   inliner::Expansion expansion;
-  SiteRecorder recorder;
+  SiteRecorder recorder(sites);
   options.inlining = &recorder;
   options.rewriting_assumption = nullptr;
   // The size of the callee's own code: no first-tier profiling prologue.
@@ -89,26 +123,26 @@ inliner::Expansion Explore(CallTarget& target, ir::RuntimeRegistry& runtime,
   absl::StatusOr<bool> cleaned =
       opt::DeadCodeElimination().Run(*(*compilation)->function, context);
   MOREL_CHECK_MSG(cleaned.ok(), "dead-code elimination of an explored graph failed");
-  for (ir::Block* block : (*compilation)->function->blocks()) {
-    expansion.ir_nodes += static_cast<int>(block->instructions().size());
-  }
+  expansion.ir_nodes = (*compilation)->function->InstructionCount();
   expansion.calls = recorder.TakeCalls();
   return expansion;
 }
 
 class PeExpander : public inliner::Expander {
  public:
-  PeExpander(ir::RuntimeRegistry& runtime, const pe::PartialEvaluator::Options& options)
-      : runtime_(runtime), options_(options) {}
+  PeExpander(ir::RuntimeRegistry& runtime, const pe::PartialEvaluator::Options& options,
+             CallSites& sites)
+      : runtime_(runtime), options_(options), sites_(sites) {}
   inliner::Expansion Expand(const inliner::CallNode& node) override {
-    // The tree holds CallTarget* as the site's target (DescribeCallSite).
+    // The tree holds CallTarget* as the site's target (CallSites).
     auto* callee = static_cast<CallTarget*>(const_cast<void*>(node.site().target));
-    return Explore(*callee, runtime_, options_);
+    return Explore(*callee, runtime_, options_, sites_);
   }
 
  private:
   ir::RuntimeRegistry& runtime_;
   const pe::PartialEvaluator::Options& options_;
+  CallSites& sites_;
 };
 
 // The final partial evaluation: inlines the calls the policy marked
@@ -166,43 +200,21 @@ class TreeDecisions : public pe::InliningDecisions {
 
 }  // namespace
 
-namespace {
-// What the tree knows of a callee, whatever calls it.
-inliner::CallSite TargetSite(CallTarget& target) {
-  inliner::CallSite site;
-  site.target = &target;
-  site.target_family = Family(&target);
-  site.name = target.name();
-  site.target_call_count = target.call_count();
-  site.truffle_callees = CountDirectCallNodes(*target.root_node());
-  site.known_call_site_count = target.call_sites_known();
-  site.trivial = target.root_node()->IsTrivial();
-  return site;
-}
-}  // namespace
-
-inliner::CallSite DescribeCallSite(DirectCallNode& call, CallTarget& callee) {
-  inliner::CallSite site = TargetSite(callee);
-  site.key = &call;
-  site.call_count = call.call_count();
-  site.forced = call.is_inlining_forced();
-  return site;
-}
-
 absl::StatusOr<std::unique_ptr<pe::Compilation>> PartiallyEvaluateWithInlining(
     CallTarget& target, ir::RuntimeRegistry& runtime, const pe::PartialEvaluator::Options& options,
     const InliningSettings& settings, InliningReport* report) {
+  CallSites sites;
   // 1. The root on its own.
-  inliner::Expansion root_expansion = Explore(target, runtime, options);
+  inliner::Expansion root_expansion = Explore(target, runtime, options, sites);
   if (root_expansion.bailed_out) {
     return absl::UnimplementedError(root_expansion.bailout_reason);
   }
   absl::StatusOr<std::unique_ptr<inliner::InliningPolicy>> policy =
       inliner::CreatePolicy(settings.policy, settings.first_tier, settings.options);
   if (!policy.ok()) return policy.status();
-  inliner::CallSite root_site = TargetSite(target);
+  inliner::CallSite root_site = sites.OfTarget(target);
   root_site.call_count = target.call_count();
-  PeExpander expander(runtime, options);
+  PeExpander expander(runtime, options, sites);
   inliner::CallTree tree(std::move(root_site), std::move(root_expansion), expander,
                          policy->get());
   if (settings.dump_call_tree) report->dot_before = tree.ToGraphviz("Before Inline");

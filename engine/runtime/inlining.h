@@ -60,14 +60,11 @@ struct InliningReport {
 };
 
 // Partially evaluates `target` with the inlining phase (steps 1-3 above).
-// The caller holds the target's tree lock; each callee's is taken while it
-// is evaluated.
+// The caller holds the target's tree lock; each callee's is tried while it
+// is evaluated (a callee another compilation holds is not inlined).
 absl::StatusOr<std::unique_ptr<pe::Compilation>> PartiallyEvaluateWithInlining(
     CallTarget& target, ir::RuntimeRegistry& runtime, const pe::PartialEvaluator::Options& options,
     const InliningSettings& settings, InliningReport* report);
-
-// The inliner's view of one call site (exposed for tests).
-inliner::CallSite DescribeCallSite(DirectCallNode& call, CallTarget& callee);
 
 }  // namespace morel::runtime
 

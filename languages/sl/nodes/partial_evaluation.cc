@@ -192,7 +192,7 @@ void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
   PeValue condition = condition_->PartialEvaluate(pe);
   pe.DoneValue(condition);
   ir::Value* taken = ToBooleanInCompiledCode(pe, condition);
-  if (std::optional<bool> known = pe::PeContext::KnownBool(taken)) {
+  if (std::optional<bool> known = pe::PeContext::ConstantBool(taken)) {
     // A constant condition (e.g. an inlined callee's constant argument):
     // only the arm that runs is evaluated.
     if (*known) {

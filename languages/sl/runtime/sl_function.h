@@ -48,9 +48,11 @@ class SLFunction : public heap::RootAllocated {
   std::atomic<CallTarget*> call_target_{nullptr};
   // 1 while call_target()'s root writes its caller's frame
   // (RootNode::WritesCallerFrame; helloEqualsWorld), else 0: compiled
-  // indirect calls read it with one load instead of a runtime call. Set
-  // before the call target changes (set_call_target), so a reader that sees
-  // the new target also sees its flag.
+  // indirect calls read it with one load instead of a runtime call
+  // (InvokeIndirect). set_call_target stores it before the target. Compiled
+  // code reads the flag, then CallIndirect the target: a redefinition
+  // between the two reads could pair an old flag with a new target, which
+  // needs a second guest thread (SL has none).
   int64_t writes_caller_frame_ = 0;
   runtime::CyclicAssumption call_target_stable_;
 };
