@@ -25,7 +25,10 @@
 // TODO(#12): keep the explored graphs and copy them into the caller (as
 // Truffle's CallTree does) instead of evaluating Inlined callees again in
 // step 3; today that second evaluation is most of the inliner's compile
-// time.
+// time. The root is evaluated twice even when nothing is inlined (most
+// first-tier compilations): its explored graph cannot be reused as it is,
+// because exploration measures it without the first tier's profiling
+// prologue and after DCE (the `pe` dump shows the graph before it).
 
 #include <memory>
 #include <string>
