@@ -1,13 +1,11 @@
 #include "inliner/call_tree.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <utility>
 
 #include "absl/base/internal/raw_logging.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "inliner/default_policy.h"
 #include "inliner/event_format.h"
@@ -88,15 +86,18 @@ absl::string_view StateName(CallNodeState state) {
 
 int Expander::CurrentRootSize(const CallTree& tree) { return tree.InlinedIrNodes(); }
 
-CallNode::CallNode(int id, CallSite site, CallNode* parent, double frequency)
-    : id_(id), parent_(parent), site_(std::move(site)), frequency_(frequency) {
+CallNode::CallNode(int id, CallSite site, CallNode* parent)
+    : id_(id), parent_(parent), site_(std::move(site)) {
   if (parent_ != nullptr) depth_ = parent_->depth_ + 1;
   if (site_.indirect) {
     state_ = CallNodeState::kIndirect;
-    return;
+    return;  // frequency 0
   }
+  frequency_ = parent_ == nullptr
+                   ? 1.0
+                   : parent_->frequency_ *
+                         FrequencyFactor(site_.call_count, parent_->site_.target_call_count);
   trivial_ = site_.trivial;
-  forced_ = parent_ != nullptr && site_.forced;
   const void* family = Family(site_);
   for (const CallNode* ancestor = parent_; ancestor != nullptr; ancestor = ancestor->parent_) {
     if (!ancestor->site_.indirect && Family(ancestor->site_) == family) ++recursion_depth_;
@@ -144,26 +145,16 @@ void CallTree::set_policy(InliningPolicy* policy) {
 }
 
 std::unique_ptr<CallNode> CallTree::NewNode(CallSite site, CallNode* parent) {
-  double frequency = 1.0;
-  if (site.indirect) {
-    frequency = 0;
-  } else if (parent != nullptr) {
-    frequency = parent->frequency_ *
-                FrequencyFactor(site.call_count, parent->site_.target_call_count);
-  }
-  return std::unique_ptr<CallNode>(new CallNode(next_id_++, std::move(site), parent, frequency));
+  return std::unique_ptr<CallNode>(new CallNode(next_id_++, std::move(site), parent));
 }
 
 void CallTree::AddChildren(CallNode& node, std::vector<CallSite> calls, bool with_indirect) {
   // Truffle adds the direct calls first (while copying the graph), then the
   // indirect ones; ids follow that order.
-  for (CallSite& call : calls) {
-    if (!call.indirect) node.children_.push_back(NewNode(std::move(call), &node));
-  }
-  if (!with_indirect) return;
-  for (CallSite& call : calls) {
-    if (call.indirect) node.children_.push_back(NewNode(std::move(call), &node));
-  }
+  auto indirect = std::stable_partition(calls.begin(), calls.end(),
+                                        [](const CallSite& call) { return !call.indirect; });
+  if (!with_indirect) calls.erase(indirect, calls.end());
+  for (CallSite& call : calls) node.children_.push_back(NewNode(std::move(call), &node));
 }
 
 void CallTree::Expand(CallNode& node) {
@@ -233,11 +224,11 @@ std::vector<const void*> CallTree::InlinedTargets() const {
 
 std::vector<std::string> CallTree::Trace(bool details) const {
   std::vector<std::string> lines;
-  TraceNode(*root_, details, 0, lines);
+  TraceNode(*root_, details, lines);
   return lines;
 }
 
-void CallTree::TraceNode(const CallNode& node, bool details, int depth,
+void CallTree::TraceNode(const CallNode& node, bool details,
                          std::vector<std::string>& lines) const {
   std::vector<TraceProperty> properties;
   if (node.state_ != CallNodeState::kIndirect) {
@@ -250,18 +241,15 @@ void CallTree::TraceNode(const CallNode& node, bool details, int depth,
     properties.push_back({"IR Nodes", node.ir_nodes_});
     properties.push_back({"Frequency", node.frequency_});
     properties.push_back({"Truffle Callees", node.site_.truffle_callees});
-    properties.push_back({"Forced", node.forced_});
+    properties.push_back({"Forced", node.forced()});
     properties.push_back({"Depth", node.depth_});
   }
-  if (depth == 0) {
-    lines.push_back(FormatEvent(0, "Inline start", node.name(), properties));
-  } else {
-    lines.push_back(FormatEvent(depth, StateName(node.state_), node.name(), properties));
-  }
+  lines.push_back(FormatEvent(node.depth_, node.is_root() ? "Inline start" : StateName(node.state_),
+                              node.name(), properties));
   if (node.state_ == CallNodeState::kInlined || details) {
-    for (const auto& child : node.children_) TraceNode(*child, details, depth + 1, lines);
+    for (const auto& child : node.children_) TraceNode(*child, details, lines);
   }
-  if (depth == 0) lines.push_back(FormatEvent(0, "Inline done", node.name(), properties));
+  if (node.is_root()) lines.push_back(FormatEvent(0, "Inline done", node.name(), properties));
 }
 
 std::string CallTree::ToGraphviz(absl::string_view title) const {

@@ -131,7 +131,7 @@ class CallNode {
   int ir_nodes() const { return ir_nodes_; }
   bool trivial() const { return trivial_; }
   // The root is never forced.
-  bool forced() const { return forced_; }
+  bool forced() const { return !is_root() && !site_.indirect && site_.forced; }
   // The Default policy's analysis (0 until it runs).
   double call_diff() const { return call_diff_; }
   void set_call_diff(double call_diff) { call_diff_ = call_diff; }
@@ -144,19 +144,18 @@ class CallNode {
 
  private:
   friend class CallTree;
-  CallNode(int id, CallSite site, CallNode* parent, double frequency);
+  CallNode(int id, CallSite site, CallNode* parent);
 
   int id_;
   CallNodeState state_ = CallNodeState::kCutoff;
   CallNode* parent_;
   std::vector<std::unique_ptr<CallNode>> children_;
   CallSite site_;
-  double frequency_;
+  double frequency_ = 0;
   int recursion_depth_ = 0;
   int depth_ = 0;
   int ir_nodes_ = 0;
   bool trivial_ = false;
-  bool forced_ = false;
   double call_diff_ = 0;
   std::string bailout_reason_;
 };
@@ -205,10 +204,8 @@ class CallTree {
   // Truffle's counters; both start at 1 (the root).
   int expanded_count() const { return expanded_; }
   int inlined_count() const { return inlined_; }
-  // The root's children count, plus children - 1 per inline
-  // (updateTracingInfo).
-  int frontier_size() const { return frontier_size_; }
-  // "opt done |Inlined xY zN": Y = inlined - 1, N = the frontier size.
+  // "opt done |Inlined xY zN": Y = inlined - 1, N = the frontier size (the
+  // root's children count, plus children - 1 per inline: updateTracingInfo).
   int InlinedY() const { return inlined_ - 1; }
   int InlinedN() const { return frontier_size_; }
 
@@ -247,8 +244,7 @@ class CallTree {
  private:
   std::unique_ptr<CallNode> NewNode(CallSite site, CallNode* parent);
   void AddChildren(CallNode& node, std::vector<CallSite> calls, bool with_indirect);
-  void TraceNode(const CallNode& node, bool details, int depth,
-                 std::vector<std::string>& lines) const;
+  void TraceNode(const CallNode& node, bool details, std::vector<std::string>& lines) const;
 
   Expander& expander_;
   std::unique_ptr<InliningPolicy> default_policy_;

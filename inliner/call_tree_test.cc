@@ -19,14 +19,12 @@
 namespace morel::inliner {
 namespace {
 
-using testing::FakeCall;
+using testing::Call;
 using testing::FakeProgram;
-using testing::FakeTarget;
+using testing::ForcedCall;
+using testing::IndirectCall;
 using testing::NodeAt;
 using testing::Shape;
-
-using testing::Call;
-using testing::IndirectCall;
 
 TEST(CallTreeTest, RootIsInlinedWithCutoffChildrenForItsDirectCalls) {
   FakeProgram program;
@@ -46,7 +44,7 @@ TEST(CallTreeTest, RootIsInlinedWithCutoffChildrenForItsDirectCalls) {
   EXPECT_EQ(NodeAt(tree->root(), {0}).ir_nodes(), 0);
   EXPECT_EQ(tree->expanded_count(), 1);
   EXPECT_EQ(tree->inlined_count(), 1);
-  EXPECT_EQ(tree->frontier_size(), 2);
+  EXPECT_EQ(tree->InlinedN(), 2);  // the frontier: the root's children
   EXPECT_TRUE(program.expanded().empty());
 }
 
@@ -261,8 +259,8 @@ class TraceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     program_.Define("main", {.ir_nodes = 100,
-                             .calls = {Call("a", 10), Call("b", 5),
-                                       {"c", 2, /*forced=*/true}, Call("d", 1)},
+                             .calls = {Call("a", 10), Call("b", 5), ForcedCall("c", 2),
+                                       Call("d", 1)},
                              .call_count = 10});
     program_.Define("a", {.ir_nodes = 50, .calls = {Call("leaf", 5), IndirectCall()},
                           .call_count = 10});

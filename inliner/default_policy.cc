@@ -6,19 +6,17 @@
 namespace morel::inliner {
 namespace {
 
-// True if `a` polls before `b`: non-trivial first, then higher frequency,
-// then lower id.
-bool PollsBefore(const CallNode* a, const CallNode* b) {
-  if (a->trivial() != b->trivial()) return !a->trivial();
-  if (a->frequency() != b->frequency()) return a->frequency() > b->frequency();
-  return a->id() < b->id();
-}
-
+// Both queues poll a non-trivial node before a trivial one, then higher
+// frequency first, then lower id. std::priority_queue pops its greatest
+// element, so this is "`a` polls after `b`".
 struct PollsAfter {
-  bool operator()(const CallNode* a, const CallNode* b) const { return PollsBefore(b, a); }
+  bool operator()(const CallNode* a, const CallNode* b) const {
+    if (a->trivial() != b->trivial()) return a->trivial();
+    if (a->frequency() != b->frequency()) return a->frequency() < b->frequency();
+    return a->id() > b->id();
+  }
 };
 
-// std::priority_queue pops its greatest element: order by "polls after".
 using Queue = std::priority_queue<CallNode*, std::vector<CallNode*>, PollsAfter>;
 
 void QueueChildren(const CallNode& node, CallNodeState state, Queue& queue) {
@@ -42,6 +40,8 @@ void DefaultInliningPolicy::ExpandStep(CallTree& tree) {
   while (!queue.empty()) {
     CallNode* candidate = queue.top();
     queue.pop();
+    // The Default hook only expands children not queued yet; another
+    // policy's AfterExpand (the tree's bound hook) might not.
     if (candidate->state() != CallNodeState::kCutoff) continue;
     // Past the budget only forced call sites (DirectCallNode::ForceInlining)
     // are still expanded: what the language forces is honoured.
@@ -93,27 +93,22 @@ void DefaultInliningPolicy::InlineStep(CallTree& tree) {
       continue;
     }
     int cost = candidate->ir_nodes();
-    if (candidate->forced()) {
-      // Forced (DirectCallNode::ForceInlining): inlined without budget or
-      // call-diff test, like a trivial callee, but its own Expanded
-      // children are still candidates.
-      tree.Inline(*candidate);
-      root_size += cost;
-      QueueChildren(*candidate, CallNodeState::kExpanded, queue);
-      continue;
-    }
-    if (root_size + cost > options_.inlining_budget) {
-      root_size = tree.CurrentRootSize();
+    // Forced (DirectCallNode::ForceInlining): inlined without budget or
+    // call-diff test, like a trivial callee, but its own Expanded children
+    // are still candidates.
+    if (!candidate->forced()) {
       if (root_size + cost > options_.inlining_budget) {
-        budget_spent = true;
-        continue;
+        root_size = tree.CurrentRootSize();
+        if (root_size + cost > options_.inlining_budget) {
+          budget_spent = true;
+          continue;
+        }
       }
+      if (candidate->call_diff() > 0) continue;
     }
-    if (candidate->call_diff() <= 0) {
-      tree.Inline(*candidate);
-      root_size += cost;
-      QueueChildren(*candidate, CallNodeState::kExpanded, queue);
-    }
+    tree.Inline(*candidate);
+    root_size += cost;
+    QueueChildren(*candidate, CallNodeState::kExpanded, queue);
   }
 }
 

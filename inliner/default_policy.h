@@ -47,12 +47,12 @@ class DefaultInliningPolicy : public InliningPolicy {
   void AfterExpand(CallTree& tree, CallNode& node) override;
   bool TracesCallDiff() const override { return true; }
 
-  // The three steps, public for tests.
+ private:
+  // The three steps of Run.
   void ExpandStep(CallTree& tree);
   static void Analyse(CallNode& node);
   void InlineStep(CallTree& tree);
 
- private:
   InliningOptions options_;
 };
 

@@ -16,20 +16,19 @@
 namespace morel::inliner {
 namespace {
 
-using testing::FakeCall;
+using testing::Call;
 using testing::FakeProgram;
 using testing::FakeTarget;
+using testing::ForcedCall;
+using testing::IndirectCall;
 using testing::NodeAt;
 using testing::Shape;
 
-using testing::Call;
-using testing::IndirectCall;
-
-std::unique_ptr<CallTree> RunDefault(FakeProgram& program, const InliningOptions& options,
-                                     const std::string& root = "main") {
-  auto policy = std::make_unique<DefaultInliningPolicy>(options);
-  auto tree = program.Tree(root, policy.get());
-  policy->Run(*tree);
+// Runs the Default policy on a tree rooted at "main".
+std::unique_ptr<CallTree> RunDefault(FakeProgram& program, const InliningOptions& options) {
+  DefaultInliningPolicy policy(options);
+  auto tree = program.Tree("main", &policy);
+  policy.Run(*tree);
   tree->set_policy(nullptr);  // `policy` dies here
   return tree;
 }
@@ -283,7 +282,7 @@ TEST(DefaultPolicyTest, InlineOnlyFiltersCandidates) {
 
 TEST(DefaultPolicyTest, ForcedIsReportedAndExpandedPastTheBudget) {
   FakeProgram program;
-  program.Define("main", {.ir_nodes = 100, .calls = {{"f", 0, /*forced=*/true}}});
+  program.Define("main", {.ir_nodes = 100, .calls = {ForcedCall("f")}});
   program.Define("f", {.ir_nodes = 10});
   auto tree = RunDefault(program, {.expansion_budget = 0, .inlining_budget = 0});
   EXPECT_TRUE(NodeAt(tree->root(), {0}).forced());
@@ -291,49 +290,37 @@ TEST(DefaultPolicyTest, ForcedIsReportedAndExpandedPastTheBudget) {
   EXPECT_EQ(NodeAt(tree->root(), {0}).state(), CallNodeState::kInlined);
 }
 
-}  // namespace
-}  // namespace morel::inliner
-
-namespace morel::inliner {
-namespace {
-
 TEST(DefaultPolicyForcedTest, ForcedCallSitesIgnoreBothBudgetsButNotRecursion) {
-  testing::FakeProgram program;
+  FakeProgram program;
   program.Define("main", {.ir_nodes = 100,
-                          .calls = {{"big", 9}, {"forced", 1, /*forced=*/true}},
+                          .calls = {Call("big", 9), ForcedCall("forced", 1)},
                           .call_count = 10});
   program.Define("big", {.ir_nodes = 500});
-  program.Define("forced", {.ir_nodes = 400, .calls = {{"forced", 1, /*forced=*/true}},
+  program.Define("forced", {.ir_nodes = 400, .calls = {ForcedCall("forced", 1)},
                             .call_count = 1});
-  InliningOptions options{.expansion_budget = 150, .inlining_budget = 150, .recursion_depth = 1};
-  auto policy = std::make_unique<DefaultInliningPolicy>(options);
-  auto tree = program.Tree("main", policy.get());
-  policy->Run(*tree);
-  tree->set_policy(nullptr);
+  auto tree = RunDefault(
+      program, {.expansion_budget = 150, .inlining_budget = 150, .recursion_depth = 1});
   // big is expanded (within the expansion budget) but over the inlining
   // budget: it stays Expanded. forced is expanded past the expansion budget
   // and inlined past the inlining budget, and so is its forced recursive
   // call once (InliningRecursionDepth 1); the next level stays a Cutoff.
-  const CallNode& big = testing::NodeAt(tree->root(), {0});
-  const CallNode& forced = testing::NodeAt(tree->root(), {1});
+  const CallNode& big = NodeAt(tree->root(), {0});
+  const CallNode& forced = NodeAt(tree->root(), {1});
   EXPECT_EQ(big.state(), CallNodeState::kExpanded);
   EXPECT_EQ(forced.state(), CallNodeState::kInlined);
-  EXPECT_EQ(testing::NodeAt(forced, {0}).state(), CallNodeState::kInlined);
-  EXPECT_EQ(testing::NodeAt(forced, {0, 0}).state(), CallNodeState::kCutoff);
+  EXPECT_EQ(NodeAt(forced, {0}).state(), CallNodeState::kInlined);
+  EXPECT_EQ(NodeAt(forced, {0, 0}).state(), CallNodeState::kCutoff);
 }
 
 TEST(DefaultPolicyForcedTest, WithoutTheFlagTheSameTreeStopsAtTheBudgets) {
-  testing::FakeProgram program;
-  program.Define("main", {.ir_nodes = 100, .calls = {{"big", 9}, {"forced", 1}},
+  FakeProgram program;
+  program.Define("main", {.ir_nodes = 100, .calls = {Call("big", 9), Call("forced", 1)},
                           .call_count = 10});
   program.Define("big", {.ir_nodes = 500});
-  program.Define("forced", {.ir_nodes = 400, .calls = {{"forced", 1}}, .call_count = 1});
-  InliningOptions options{.expansion_budget = 150, .inlining_budget = 150, .recursion_depth = 1};
-  auto policy = std::make_unique<DefaultInliningPolicy>(options);
-  auto tree = program.Tree("main", policy.get());
-  policy->Run(*tree);
-  tree->set_policy(nullptr);
-  EXPECT_EQ(testing::NodeAt(tree->root(), {1}).state(), CallNodeState::kCutoff);
+  program.Define("forced", {.ir_nodes = 400, .calls = {Call("forced", 1)}, .call_count = 1});
+  auto tree = RunDefault(
+      program, {.expansion_budget = 150, .inlining_budget = 150, .recursion_depth = 1});
+  EXPECT_EQ(NodeAt(tree->root(), {1}).state(), CallNodeState::kCutoff);
 }
 
 }  // namespace

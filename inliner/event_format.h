@@ -15,8 +15,9 @@
 // FormatJavaFixed reproduces that, so that 0.125 prints "0.13" as in Java
 // (C's printf would print "0.12").
 //
-// Kept inside //inliner (the splitting package has its own copy of the
-// layout) so that this library depends on Abseil only.
+// Not splitting::FormatEvent: that one depends on the node model and the
+// engine's config (this library depends on Abseil only), prints doubles with
+// C's rounding and ends each property with a space (the older formatEvent).
 
 #include <string>
 #include <variant>

@@ -22,9 +22,13 @@ struct FakeCall {
   bool indirect = false;  // an indirect call site
 };
 
-// A direct call of `callee` made `call_count` times, and an indirect call.
+// A direct call of `callee` made `call_count` times, the same forced, and an
+// indirect call.
 inline FakeCall Call(const std::string& callee, int call_count = 0) {
   return {callee, call_count};
+}
+inline FakeCall ForcedCall(const std::string& callee, int call_count = 0) {
+  return {callee, call_count, /*forced=*/true};
 }
 inline FakeCall IndirectCall() { return {"", 0, false, true}; }
 

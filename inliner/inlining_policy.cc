@@ -1,7 +1,10 @@
 #include "inliner/inlining_policy.h"
 
-#include <utility>
+#include <memory>
+#include <string>
+#include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -35,15 +38,9 @@ bool AcceptForInline(absl::string_view name, absl::string_view inline_only) {
       includes.push_back(item);
     }
   }
-  bool included = includes.empty();
-  for (absl::string_view include : includes) {
-    if (absl::StrContains(name, include)) included = true;
-  }
-  if (!included) return false;
-  for (absl::string_view exclude : excludes) {
-    if (absl::StrContains(name, exclude)) return false;
-  }
-  return true;
+  auto in_name = [name](absl::string_view fragment) { return absl::StrContains(name, fragment); };
+  return (includes.empty() || absl::c_any_of(includes, in_name)) &&
+         absl::c_none_of(excludes, in_name);
 }
 
 const std::vector<InliningPolicyProvider>& PolicyProviders() {

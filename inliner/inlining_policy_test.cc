@@ -18,7 +18,7 @@
 namespace morel::inliner {
 namespace {
 
-using testing::FakeCall;
+using testing::Call;
 using testing::FakeProgram;
 using testing::Shape;
 
@@ -62,7 +62,7 @@ TEST(InliningPolicyTest, UnknownNameIsInvalidArgumentNamingTheAcceptedOnes) {
 
 TEST(InliningPolicyTest, CreatedPolicyUsesTheOptions) {
   FakeProgram program;
-  program.Define("main", {.ir_nodes = 100, .calls = {FakeCall{"f", 0}}});
+  program.Define("main", {.ir_nodes = 100, .calls = {Call("f")}});
   program.Define("f", {.ir_nodes = 10});
   InliningOptions options{.expansion_budget = 100};
   auto policy = CreatePolicy("", /*first_tier=*/false, options);
@@ -88,7 +88,7 @@ TEST(InliningPolicyTest, AcceptForInline) {
 
 TEST(InliningPolicyTest, PhaseRunsThePolicyOnlyWithInlining) {
   FakeProgram program;
-  program.Define("main", {.ir_nodes = 100, .calls = {FakeCall{"f", 0}}});
+  program.Define("main", {.ir_nodes = 100, .calls = {Call("f")}});
   program.Define("f", {.ir_nodes = 10});
   DefaultInliningPolicy policy({});
 
@@ -104,7 +104,7 @@ TEST(InliningPolicyTest, PhaseRunsThePolicyOnlyWithInlining) {
 
 TEST(InliningPolicyTest, NonePolicyDecidesNothing) {
   FakeProgram program;
-  program.Define("main", {.ir_nodes = 100, .calls = {FakeCall{"f", 0}, FakeCall{"t", 0}}});
+  program.Define("main", {.ir_nodes = 100, .calls = {Call("f"), Call("t")}});
   program.Define("f", {.ir_nodes = 10});
   program.Define("t", {.ir_nodes = 1, .trivial = true});
   NoInliningPolicy policy({});

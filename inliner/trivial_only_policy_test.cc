@@ -6,18 +6,15 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "inliner/default_policy.h"
 #include "inliner/fake_program.h"
 #include "inliner/inlining_policy.h"
 
 namespace morel::inliner {
 namespace {
 
-using testing::FakeCall;
+using testing::Call;
 using testing::FakeProgram;
 using testing::Shape;
-
-using testing::Call;
 
 void DefineProgram(FakeProgram& program) {
   program.Define("main", {.ir_nodes = 100,
