@@ -442,8 +442,8 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   return PeValue{payload, tag};
 }
 
-void PartialEvaluator::NoteIndirectCall(absl::string_view name) {
-  if (options_.inlining != nullptr) options_.inlining->OnIndirectCall(frame_.handle, name);
+void PartialEvaluator::NoteIndirectCall() {
+  if (options_.inlining != nullptr) options_.inlining->OnIndirectCall(frame_.handle);
 }
 
 void PartialEvaluator::Bailout(std::string reason) {

@@ -104,7 +104,7 @@ class InliningDecisions {
   virtual const void* InlineInto(const void* frame, DirectCallNode* call, CallTarget* callee) = 0;
   // A call in `frame` whose callee is not known (a runtime call that may
   // run guest code, e.g. SL's indirect call): an Indirect call-tree node.
-  virtual void OnIndirectCall(const void* frame, absl::string_view name) {}
+  virtual void OnIndirectCall(const void* frame) {}
   // Partial evaluation of the inlined callee behind `callee_frame` failed
   // (a construct that cannot be compiled): the call stays a call.
   virtual void OnInlineBailout(const void* callee_frame, const std::string& reason) {}
@@ -176,7 +176,7 @@ class PartialEvaluator {
   std::optional<PeValue> TryInline(DirectCallNode* call, CallTarget* callee,
                                    absl::Span<const PeValue> arguments);
   // A call whose callee partial evaluation cannot see (an Indirect node).
-  void NoteIndirectCall(absl::string_view name);
+  void NoteIndirectCall();
 
   // ---- guest values
   PeValue Constant(Value value);

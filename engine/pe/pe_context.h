@@ -283,7 +283,7 @@ class PeContext {
   template <auto F, typename... Args>
   auto CallGuest(Args... args) {
     // A call partial evaluation cannot see into: an Indirect call-tree node.
-    pe_.NoteIndirectCall(runtime_call_internal::FunctionName<F>());
+    pe_.NoteIndirectCall();
     return EmitCall<F>(/*may_run_guest_code=*/true, args...);
   }
 

@@ -47,10 +47,10 @@ class CallSites {
     site.forced = call.is_inlining_forced();
     return site;
   }
-  static inliner::CallSite Indirect(absl::string_view name) {
+  // An indirect call (traced as Truffle does, "<indirect>").
+  static inliner::CallSite Indirect() {
     inliner::CallSite site;
     site.indirect = true;
-    site.name = std::string(name);
     return site;
   }
 
@@ -77,8 +77,8 @@ class SiteRecorder : public pe::InliningDecisions {
     if (seen_.insert(call).second) calls_.push_back(sites_.OfCall(*call, *callee));
     return nullptr;
   }
-  void OnIndirectCall(const void*, absl::string_view name) override {
-    calls_.push_back(CallSites::Indirect(name));
+  void OnIndirectCall(const void*) override {
+    calls_.push_back(CallSites::Indirect());
   }
   std::vector<inliner::CallSite> TakeCalls() { return std::move(calls_); }
 
