@@ -21,11 +21,15 @@ for file in "${files[@]}"; do cp -L "$file" "$tests/"; done
 
 compiled_flags=(--engine.CompileImmediately --engine.BackgroundCompilation=false)
 
-conformance_run() {  # conformance_run <mode name> <flags...>: output, status in $status
+# conformance_run <mode name> <flags...> [-- <runner flags...>]: the output
+# in $out, the exit status in $status
+conformance_run() {
   local name=$1 args=()
   shift
-  for flag in "$@"; do args+=("--launcher_arg=$flag"); done
-  out=$("$conformance" --launcher="$sl" --tests="$tests" --compiled_mode="$name" "${args[@]}" 2>&1)
+  while [[ $# -gt 0 && $1 != "--" ]]; do args+=("--launcher_arg=$1"); shift; done
+  [[ $# -gt 0 ]] && shift  # the "--"
+  out=$("$conformance" --launcher="$sl" --tests="$tests" --compiled_mode="$name" "${args[@]}" \
+    "$@" 2>&1)
   status=$?
 }
 
@@ -77,10 +81,8 @@ expect "conformance, failing compiler" 1 \
 differential_run failing "${compiled_flags[@]}" --engine.Backend=aarch64
 expect "differential, failing compiler" 1 "compilation(s) failed permanently" "1 passed, 2 failed"
 # Allowed for one program: that one passes, the other still fails.
-out=$("$conformance" --launcher="$sl" --tests="$tests" --compiled_mode=failing \
-  --launcher_arg=--engine.CompileImmediately --launcher_arg=--engine.BackgroundCompilation=false \
-  --launcher_arg=--engine.Backend=aarch64 --allow_compilation_failure=FizzBuzz 2>&1)
-status=$?
+conformance_run failing "${compiled_flags[@]}" --engine.Backend=aarch64 \
+  -- --allow_compilation_failure=FizzBuzz
 expect "conformance, one allowance" 1 "PASS FizzBuzz" "FAIL Recursion" "2 passed, 1 failed"
 
 # The recompilation policy giving up without forced deopts.

@@ -1,11 +1,14 @@
 #include "testing/conformance/compilation_check.h"
 
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -17,8 +20,8 @@ namespace morel::conformance {
 
 absl::StatusOr<CompilationStatistics> ParseCompilationStatistics(absl::string_view text) {
   CompilationStatistics statistics;
-  long background = 0;
-  const std::map<std::string, long*> fields = {
+  int background = 0;
+  const std::map<std::string, int*> fields = {
       {"successful", &statistics.successful},
       {"failed", &statistics.failed},
       {"recompilation_limits", &statistics.recompilation_limits},
@@ -61,6 +64,19 @@ absl::StatusOr<std::string> NewStatisticsFile() {
   }
   close(fd);
   return pattern;
+}
+
+absl::StatusOr<RunResult> RunWithCompilationStatistics(std::vector<std::string> argv,
+                                                       const RunOptions& options,
+                                                       std::optional<std::string>* statistics) {
+  absl::StatusOr<std::string> file = NewStatisticsFile();
+  if (!file.ok()) return file.status();
+  argv.insert(argv.end() - 1, kStatisticsFlag + *file);
+  absl::StatusOr<RunResult> result = RunProgram(argv, options);
+  *statistics = ReadFile(*file);
+  std::error_code ignored;
+  std::filesystem::remove(*file, ignored);
+  return result;
 }
 
 std::string DescribeStatistics(const CompilationStatistics& s) {

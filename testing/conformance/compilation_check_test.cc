@@ -1,10 +1,15 @@
 #include "testing/conformance/compilation_check.h"
 
+#include <filesystem>
+#include <optional>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/conformance/run_program.h"
 
 namespace morel::conformance {
 namespace {
@@ -13,8 +18,8 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-std::string Statistics(long successful, long failed, long due, long background = 0,
-                       long limits = 0, long deopt_every_n = 0) {
+std::string Statistics(int successful, int failed, int due, int background = 0,
+                       int limits = 0, int deopt_every_n = 0) {
   return absl::StrCat("successful ", successful, "\nfailed ", failed,
                       "\nrecompilation_limits ", limits, "\ndeopts 4\ninvalidations 1\n",
                       "executed_targets ", due + 1, "\ndue_targets ", due,
@@ -121,6 +126,23 @@ TEST(CompilationCheckTest, NewStatisticsFileIsEmptyAndUnique) {
   absl::StatusOr<std::string> b = NewStatisticsFile();
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_NE(*a, *b);
+  EXPECT_EQ(std::filesystem::file_size(*a), 0u);
+  EXPECT_EQ(std::filesystem::file_size(*b), 0u);
+}
+
+TEST(CompilationCheckTest, RunWithCompilationStatisticsReadsAndRemovesTheFile) {
+  // $0 is the statistics flag (put before the program, $1).
+  std::optional<std::string> statistics;
+  absl::StatusOr<RunResult> result = RunWithCompilationStatistics(
+      {"/bin/sh", "-c", R"(printf 'successful 1\n' > "${0#*=}"; printf '%s %s' "$0" "$1")",
+       "program"},
+      RunOptions(), &statistics);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(statistics, "successful 1\n");
+  std::pair<std::string, std::string> words = absl::StrSplit(result->stdout_text, ' ');
+  EXPECT_TRUE(absl::StartsWith(words.first, kStatisticsFlag)) << words.first;
+  EXPECT_EQ(words.second, "program");
+  EXPECT_FALSE(std::filesystem::exists(words.first.substr(sizeof(kStatisticsFlag) - 1)));
 }
 
 }  // namespace

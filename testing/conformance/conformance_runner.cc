@@ -29,6 +29,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -171,18 +172,18 @@ int Main(int argc, char** argv) {
     if (!absl::StrContains(name, options.filter)) continue;
     names.push_back(name);
   }
-  // A stale or misspelt allowance must not linger unnoticed.
-  for (const std::string& allowed : options.allowed_compilation_failures) {
-    if (!error && all_names.count(allowed) == 0) {
-      absl::FPrintF(stderr, "conformance_runner: --allow_compilation_failure=%s names no program\n",
-                    allowed);
-      return kUsageExitCode;
-    }
-  }
   if (error) {
     absl::FPrintF(stderr, "conformance_runner: cannot list %s: %s\n", options.tests_dir,
                   error.message());
     return kUsageExitCode;
+  }
+  // A stale or misspelt allowance must not linger unnoticed.
+  for (const std::string& allowed : options.allowed_compilation_failures) {
+    if (all_names.count(allowed) == 0) {
+      absl::FPrintF(stderr, "conformance_runner: --allow_compilation_failure=%s names no program\n",
+                    allowed);
+      return kUsageExitCode;
+    }
   }
   std::sort(names.begin(), names.end());
   if (names.empty()) {
@@ -195,7 +196,6 @@ int Main(int argc, char** argv) {
   int passed = 0, failed = 0;
   const bool compiled = !options.compiled_mode.empty() && !options.bless;
   CompilationTally tally;
-  int compiled_programs = 0, due_programs = 0;
   const fs::path dir(options.tests_dir);
   for (const std::string& name : names) {
     const fs::path program = dir / (name + suffix);
@@ -205,29 +205,16 @@ int Main(int argc, char** argv) {
 
     std::vector<std::string> command = {options.launcher};
     command.insert(command.end(), options.launcher_args.begin(), options.launcher_args.end());
-    std::string statistics_file;
-    if (compiled) {
-      absl::StatusOr<std::string> created = NewStatisticsFile();
-      if (!created.ok()) {
-        absl::PrintF("FAIL %s\n    %s\n", name, ToStd(created.status().message()));
-        ++failed;
-        continue;
-      }
-      statistics_file = *created;
-      command.push_back(kStatisticsFlag + statistics_file);
-    }
     command.push_back(program.string());
     std::string input = fs::exists(input_file) ? input_file.string() : "/dev/null";
 
     RunOptions run_options;
     run_options.stdin_path = input;
     run_options.timeout_seconds = options.timeout_seconds;
-    absl::StatusOr<RunResult> run = RunProgram(command, run_options);
     std::optional<std::string> statistics;
-    if (compiled) {
-      statistics = ReadFile(statistics_file);
-      fs::remove(statistics_file, error);
-    }
+    absl::StatusOr<RunResult> run =
+        compiled ? RunWithCompilationStatistics(std::move(command), run_options, &statistics)
+                 : RunProgram(command, run_options);
     if (!run.ok()) {
       absl::PrintF("FAIL %s\n    %s\n", name, ToStd(run.status().message()));
       ++failed;
@@ -295,8 +282,6 @@ int Main(int argc, char** argv) {
       }
       if (verdict.statistics.has_value()) {
         tally.Add(*verdict.statistics);
-        if (verdict.statistics->successful > 0) ++compiled_programs;
-        if (verdict.statistics->due_targets > 0) ++due_programs;
         if (!verdict.problems.empty()) {
           problems.push_back(absl::StrCat("compilation statistics: ",
                                           DescribeStatistics(*verdict.statistics)));
@@ -323,7 +308,7 @@ int Main(int argc, char** argv) {
   bool mode_failed = false;
   if (compiled) {
     absl::PrintF("compiled mode %s: %d of %d programs compiled code, %d had call targets due\n",
-                 options.compiled_mode, compiled_programs, passed + failed, due_programs);
+                 options.compiled_mode, tally.compiled(), passed + failed, tally.due());
     if (std::string problem = tally.Problem(); !problem.empty()) {
       absl::PrintF("FAIL [%s] %s\n", options.compiled_mode, problem);
       mode_failed = true;

@@ -71,13 +71,12 @@ using conformance::CompilationTally;
 using conformance::CompilationVerdict;
 using conformance::DescribeExit;
 using conformance::DescribeStatistics;
-using conformance::kStatisticsFlag;
-using conformance::NewStatisticsFile;
 using conformance::ReadFile;
 using conformance::ResolveUserPath;
 using conformance::RunOptions;
 using conformance::RunProgram;
 using conformance::RunResult;
+using conformance::RunWithCompilationStatistics;
 using conformance::UnifiedDiff;
 
 constexpr int kUsageExitCode = 2;
@@ -91,6 +90,9 @@ constexpr char kUsage[] =
     "           [--allow_compilation_failure=PROGRAM:MODE ...]\n";
 
 std::string ToStd(absl::string_view s) { return std::string(s.data(), s.size()); }
+
+// (program, mode) pairs: --exclude, --allow_compilation_failure.
+using ProgramModePairs = std::set<std::pair<std::string, std::string>>;
 
 // A named set of launcher flags.
 struct Configuration {
@@ -112,9 +114,9 @@ struct Options {
   int shard_index = 0;
   int shard_count = 1;
   int max_diff_lines = 60;
-  std::set<std::pair<std::string, std::string>> exclusions;  // (program, mode)
-  // (program, mode) pairs allowed to have permanent compiler failures.
-  std::set<std::pair<std::string, std::string>> allowed_compilation_failures;
+  ProgramModePairs exclusions;
+  // The pairs allowed to have permanent compiler failures.
+  ProgramModePairs allowed_compilation_failures;
   std::vector<std::string> mask_patterns;
   std::vector<std::regex> masks;
 };
@@ -154,6 +156,19 @@ absl::Status AddConfigurationFlag(absl::string_view spec, absl::string_view opti
     }
     it->flags.push_back(ToStd(parts.second));
   }
+  return absl::OkStatus();
+}
+
+// Adds `PROGRAM:MODE` (the value of --`option`) to `pairs`.
+absl::Status AddProgramModePair(absl::string_view value, absl::string_view option,
+                                ProgramModePairs& pairs) {
+  std::pair<absl::string_view, absl::string_view> parts =
+      absl::StrSplit(value, absl::MaxSplits(':', 1));
+  if (parts.first.empty() || parts.second.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", ToStd(option), ": expected PROGRAM:MODE, got '", ToStd(value), "'"));
+  }
+  pairs.insert({ToStd(parts.first), ToStd(parts.second)});
   return absl::OkStatus();
 }
 
@@ -227,21 +242,10 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
             "--mask=", ToStd(value), ": not a regular expression (", error.what(), ")"));
       }
     } else if (flag("exclude")) {
-      std::pair<absl::string_view, absl::string_view> parts =
-          absl::StrSplit(value, absl::MaxSplits(':', 1));
-      if (parts.first.empty() || parts.second.empty()) {
-        status = absl::InvalidArgumentError(
-            absl::StrCat("--exclude: expected PROGRAM:MODE, got '", ToStd(value), "'"));
-      }
-      options.exclusions.insert({ToStd(parts.first), ToStd(parts.second)});
+      status = AddProgramModePair(value, "exclude", options.exclusions);
     } else if (flag("allow_compilation_failure")) {
-      std::pair<absl::string_view, absl::string_view> parts =
-          absl::StrSplit(value, absl::MaxSplits(':', 1));
-      if (parts.first.empty() || parts.second.empty()) {
-        status = absl::InvalidArgumentError(absl::StrCat(
-            "--allow_compilation_failure: expected PROGRAM:MODE, got '", ToStd(value), "'"));
-      }
-      options.allowed_compilation_failures.insert({ToStd(parts.first), ToStd(parts.second)});
+      status = AddProgramModePair(value, "allow_compilation_failure",
+                                  options.allowed_compilation_failures);
     } else {
       status = absl::InvalidArgumentError(absl::StrCat("unknown argument '", ToStd(arg), "'"));
     }
@@ -357,8 +361,6 @@ class Runner {
     for (auto& results : results_) results.resize(configurations_.size());
     for (auto& statistics : statistics_) statistics.resize(configurations_.size());
     tallies_.resize(configurations_.size());
-    compiled_programs_.assign(configurations_.size(), 0);
-    due_programs_.assign(configurations_.size(), 0);
   }
 
   int Run() {
@@ -418,14 +420,7 @@ class Runner {
     run_options.timeout_seconds = options_.timeout_seconds;
     std::vector<std::string> command = Command(program, configurations_[task.configuration]);
     if (task.configuration == 0) return RunProgram(command, run_options);
-    absl::StatusOr<std::string> statistics_file = NewStatisticsFile();
-    if (!statistics_file.ok()) return statistics_file.status();
-    command.insert(command.end() - 1, kStatisticsFlag + *statistics_file);
-    absl::StatusOr<RunResult> result = RunProgram(command, run_options);
-    *statistics = ReadFile(*statistics_file);
-    std::error_code ignored;
-    fs::remove(*statistics_file, ignored);
-    return result;
+    return RunWithCompilationStatistics(std::move(command), run_options, statistics);
   }
 
   // The command line to paste into a shell (from the directory the runner
@@ -569,11 +564,7 @@ class Runner {
           CompilationVerdict verdict = CheckCompilation(
               statistics[c],
               options_.allowed_compilation_failures.count({program.name, mode.name}) > 0);
-          if (verdict.statistics.has_value()) {
-            tallies_[c].Add(*verdict.statistics);
-            if (verdict.statistics->successful > 0) ++compiled_programs_[c];
-            if (verdict.statistics->due_targets > 0) ++due_programs_[c];
-          }
+          if (verdict.statistics.has_value()) tallies_[c].Add(*verdict.statistics);
           for (const std::string& note : verdict.notes) {
             absl::StrAppend(&notes, "  [", mode.name, "] ", note, "\n");
           }
@@ -653,7 +644,7 @@ class Runner {
     std::string mode_failures;
     for (size_t c = 1; c < configurations_.size(); ++c) {
       compiled.push_back(absl::StrFormat("%s %d/%d", configurations_[c].name,
-                                         compiled_programs_[c], due_programs_[c]));
+                                         tallies_[c].compiled(), tallies_[c].due()));
       if (std::string problem = tallies_[c].Problem(); !problem.empty()) {
         absl::StrAppend(&mode_failures, "FAIL [", configurations_[c].name, "] ", problem, "\n");
       }
@@ -685,8 +676,6 @@ class Runner {
   std::map<std::string, double> time_by_configuration_;
   // Per configuration (index 0, the baseline, unused).
   std::vector<CompilationTally> tallies_;
-  std::vector<int> compiled_programs_;
-  std::vector<int> due_programs_;
   std::string slowest_;
   double slowest_seconds_ = 0;
 };
@@ -750,27 +739,21 @@ int Main(int argc, char** argv) {
                   options.extension, options.files.size());
     return kUsageExitCode;
   }
-  // A stale or misspelt exclusion must not linger unnoticed.
-  for (const auto& [program, mode] : options.exclusions) {
-    bool known_program =
-        std::any_of(all->begin(), all->end(), [&](const Program& p) { return p.name == program; });
-    bool known_mode = std::any_of(options.modes.begin(), options.modes.end(),
-                                  [&](const Configuration& m) { return m.name == mode; });
-    if (!known_program || !known_mode) {
-      absl::FPrintF(stderr, "differential_runner: --exclude=%s:%s names no %s\n", program, mode,
-                    known_program ? "mode" : "program");
-      return kUsageExitCode;
-    }
-  }
-  for (const auto& [program, mode] : options.allowed_compilation_failures) {
-    bool known_program =
-        std::any_of(all->begin(), all->end(), [&](const Program& p) { return p.name == program; });
-    bool known_mode = std::any_of(options.modes.begin(), options.modes.end(),
-                                  [&](const Configuration& m) { return m.name == mode; });
-    if (!known_program || !known_mode) {
-      absl::FPrintF(stderr, "differential_runner: --allow_compilation_failure=%s:%s names no %s\n",
-                    program, mode, known_program ? "mode" : "program");
-      return kUsageExitCode;
+  // A stale or misspelt exclusion or allowance must not linger unnoticed.
+  const std::pair<const char*, const ProgramModePairs*> pair_flags[] = {
+      {"exclude", &options.exclusions},
+      {"allow_compilation_failure", &options.allowed_compilation_failures}};
+  for (const auto& [option, pairs] : pair_flags) {
+    for (const auto& [program, mode] : *pairs) {
+      bool known_program = std::any_of(all->begin(), all->end(),
+                                       [&](const Program& p) { return p.name == program; });
+      bool known_mode = std::any_of(options.modes.begin(), options.modes.end(),
+                                    [&](const Configuration& m) { return m.name == mode; });
+      if (!known_program || !known_mode) {
+        absl::FPrintF(stderr, "differential_runner: --%s=%s:%s names no %s\n", option, program,
+                      mode, known_program ? "mode" : "program");
+        return kUsageExitCode;
+      }
     }
   }
   std::vector<Program> selected;

@@ -18,9 +18,9 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 run() {  # the runner's output without its timing lines
-  local drop='^slowest run'
-  [[ $keep_compilation_line -eq 1 ]] || drop='^slowest run\|^programs that compiled code'
-  "$runner" "$@" 2>&1 | grep -v -e '^time per configuration' -e "$drop"
+  local drop=(-e '^time per configuration' -e '^slowest run')
+  [[ $keep_compilation_line -eq 1 ]] || drop+=(-e '^programs that compiled code')
+  "$runner" "$@" 2>&1 | grep -v "${drop[@]}"
   return "${PIPESTATUS[0]}"
 }
 

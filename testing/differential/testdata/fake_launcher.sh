@@ -10,36 +10,15 @@
 #   exit N            exit with status N
 #   when FLAG CMD     run CMD only if FLAG is one of the launcher flags
 #   unless FLAG CMD   run CMD only if it is not
-#   stat NAME N       set compilation statistic NAME (successful, failed,
-#                     recompilation_limits, due_targets, background_compilation,
-#                     deopt_every_n, ...; all 0 by default)
+#   stat NAME N       set compilation statistic NAME
 #   nostats           do not write the statistics file
-# so a program can behave differently in one "mode" (set of flags). Like a
-# Morel engine, with --engine.CompilationStatisticsFile=PATH it writes the
-# statistics to PATH when it exits (not when it crashes).
+# so a program can behave differently in one "mode" (set of flags). The
+# statistics file it writes like a Morel engine (not when it crashes), and
+# the two commands that set it, are
+# testing/conformance/testdata/fake_statistics.sh's.
 set -u
-flags=()
-statistics_file=""
-while [[ $# -gt 1 ]]; do
-  case $1 in
-    --engine.CompilationStatisticsFile=*) statistics_file=${1#*=} ;;
-    *) flags+=("$1") ;;
-  esac
-  shift
-done
-program=${1:?usage: fake_launcher.sh [flags...] program.fake}
-declare -A stats=([successful]=0 [failed]=0 [recompilation_limits]=0 [deopts]=0
-  [invalidations]=0 [executed_targets]=0 [due_targets]=0 [background_compilation]=0
-  [deopt_every_n]=0)
-write_statistics() {
-  [[ -n "$statistics_file" ]] || return 0
-  local name
-  for name in successful failed recompilation_limits deopts invalidations executed_targets \
-      due_targets background_compilation deopt_every_n; do
-    printf '%s %s\n' "$name" "${stats[$name]}"
-  done > "$statistics_file"
-}
-trap write_statistics EXIT
+source "$TEST_SRCDIR/${TEST_WORKSPACE:-morel}/testing/conformance/testdata/fake_statistics.sh"
+split_arguments "$@"
 
 has_flag() {
   local flag
@@ -59,8 +38,7 @@ run() {  # run <command line>
     sleep) sleep "$arg" ;;
     crash) trap - EXIT; kill -SEGV $$ ;;
     exit) exit "$arg" ;;
-    stat) stats[${arg%% *}]=${arg#* } ;;
-    nostats) statistics_file="" ;;
+    stat|nostats) statistics_command "$cmd" "$arg" ;;
     when|unless)
       local flag=${arg%% *}
       rest=${arg#* }
