@@ -13,9 +13,22 @@
 // references dominates every instruction that uses it. Text form:
 //
 //   fs1 = eager interpreter target 3 resume 17 locals [v0:v1, illegal] stack [v4:v5] parent fs0
+//
+// A slot's payload may be a virtual object instead of a value (`vo2:v5`):
+// an allocation that escape analysis removed (engine/opt/escape_analysis.h).
+// Deoptimizing there allocates it, with the field values it had at that
+// point, before the interpreter resumes; every slot (of every frame of the
+// chain) that names the same virtual object gets the same new object.
+// Virtual objects are function-level entities like frame states:
+//
+//   vo2 = object 64 [0: ptr v7, 8: i64 v8, 16: ptr vo3]
+//
+// Fields not listed are zero, as in the memory `alloc` returns.
 
 #include <cstdint>
 #include <vector>
+
+#include "engine/ir/types.h"
 
 namespace morel::ir {
 
@@ -45,14 +58,34 @@ enum class DeoptAction : uint8_t {
   kKeepCode,
 };
 
+struct VirtualObject;
+
 // A guest Value as two SSA values: payload (i64) and tag (i64). Both null:
-// `illegal` (an unassigned or dead local).
+// `illegal` (an unassigned or dead local). `object` instead of `payload`:
+// the payload is the address of a virtual object, allocated on deopt.
 struct ValuePair {
   Value* payload = nullptr;
   Value* tag = nullptr;
+  VirtualObject* object = nullptr;
 
-  bool is_illegal() const { return payload == nullptr && tag == nullptr; }
+  bool is_illegal() const { return payload == nullptr && tag == nullptr && object == nullptr; }
   static ValuePair Illegal() { return ValuePair{}; }
+};
+
+// An allocation (`alloc`) that escape analysis removed, as deoptimization
+// must recreate it: `size` bytes, zero except for `fields`.
+struct VirtualObject {
+  struct Field {
+    int32_t offset = 0;
+    Type type = Type::kI64;  // the width stored: i32, i64, f64 or ptr
+    // Exactly one: the field's value, or another virtual object's address
+    // (a ptr field).
+    Value* value = nullptr;
+    VirtualObject* object = nullptr;
+  };
+  uint32_t id = 0;  // printed as vo<id>; set by the Function
+  int64_t size = 0;
+  std::vector<Field> fields;  // by increasing offset, not overlapping
 };
 
 struct FrameState {
@@ -73,17 +106,51 @@ struct FrameState {
   FrameState* parent = nullptr;
 
   // Calls f(Value*&) for every value referenced by this frame state only
-  // (not its parent).
+  // (not its parent), including the fields of the virtual objects it
+  // references (each object once).
   template <typename F>
   void ForEachValue(F&& f) {
+    std::vector<VirtualObject*> objects;
+    ForEachValue(f, &objects);
+  }
+  // The virtual objects this frame state references, directly or through
+  // other objects' fields; each once, in a stable order.
+  std::vector<VirtualObject*> VirtualObjects() {
+    std::vector<VirtualObject*> objects;
+    ForEachValue([](Value*&) {}, &objects);
+    return objects;
+  }
+
+ private:
+  template <typename F>
+  void ForEachValue(F&& f, std::vector<VirtualObject*>* objects) {
     for (ValuePair& p : locals) {
       if (p.is_illegal()) continue;
-      f(p.payload);
-      f(p.tag);
+      VisitPair(p, f, *objects);
     }
-    for (ValuePair& p : stack) {
+    for (ValuePair& p : stack) VisitPair(p, f, *objects);
+  }
+  template <typename F>
+  static void VisitPair(ValuePair& p, F& f, std::vector<VirtualObject*>& objects) {
+    if (p.object != nullptr) {
+      VisitObject(p.object, f, objects);
+    } else {
       f(p.payload);
-      f(p.tag);
+    }
+    f(p.tag);
+  }
+  template <typename F>
+  static void VisitObject(VirtualObject* object, F& f, std::vector<VirtualObject*>& seen) {
+    for (VirtualObject* s : seen) {
+      if (s == object) return;
+    }
+    seen.push_back(object);
+    for (VirtualObject::Field& field : object->fields) {
+      if (field.object != nullptr) {
+        VisitObject(field.object, f, seen);
+      } else {
+        f(field.value);
+      }
     }
   }
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/container/flat_hash_set.h"
+
 #include "engine/ir/check.h"
 
 namespace morel::ir {
@@ -116,6 +118,30 @@ FrameState* Function::CreateFrameState(std::optional<uint32_t> id) {
   frame_state_ids_[fs_id] = fs;
   frame_states_.push_back(fs);
   return fs;
+}
+
+VirtualObject* Function::CreateVirtualObject(std::optional<uint32_t> id) {
+  uint32_t object_id = id.value_or(next_object_id_);
+  MOREL_CHECK_MSG(!object_ids_.contains(object_id), "virtual object id already in use");
+  next_object_id_ = std::max(next_object_id_, object_id + 1);
+  object_arena_.push_back(std::make_unique<VirtualObject>());
+  VirtualObject* object = object_arena_.back().get();
+  object->id = object_id;
+  object_ids_[object_id] = object;
+  return object;
+}
+
+std::vector<VirtualObject*> Function::ReferencedVirtualObjects() const {
+  absl::flat_hash_set<VirtualObject*> seen;
+  std::vector<VirtualObject*> objects;
+  for (FrameState* fs : frame_states_) {
+    for (VirtualObject* object : fs->VirtualObjects()) {
+      if (seen.insert(object).second) objects.push_back(object);
+    }
+  }
+  std::sort(objects.begin(), objects.end(),
+            [](const VirtualObject* a, const VirtualObject* b) { return a->id < b->id; });
+  return objects;
 }
 
 void Function::RemoveFrameState(FrameState* fs) {

@@ -75,6 +75,12 @@ class Function {
   const std::vector<FrameState*>& frame_states() const { return frame_states_; }
   void RemoveFrameState(FrameState* fs);
 
+  // A new virtual object (fresh id, or `id`), owned by the function; it
+  // exists in the IR while a frame state references it.
+  VirtualObject* CreateVirtualObject(std::optional<uint32_t> id = std::nullopt);
+  // The virtual objects the function's frame states reference, by id.
+  std::vector<VirtualObject*> ReferencedVirtualObjects() const;
+
   // Replaces every use (operands, block arguments, frame-state inputs) of a
   // key of `map` by its value, following chains (a->b, b->c gives a->c).
   void ReplaceUses(const absl::flat_hash_map<Value*, Value*>& map);
@@ -97,6 +103,7 @@ class Function {
   std::vector<std::unique_ptr<Instruction>> inst_arena_;
   std::vector<std::unique_ptr<Value>> value_arena_;
   std::vector<std::unique_ptr<FrameState>> frame_state_arena_;
+  std::vector<std::unique_ptr<VirtualObject>> object_arena_;
 
   std::vector<Block*> layout_;
   std::vector<FrameState*> frame_states_;
@@ -106,6 +113,8 @@ class Function {
   uint32_t next_value_id_ = 0;
   uint32_t next_block_id_ = 0;
   uint32_t next_frame_state_id_ = 0;
+  uint32_t next_object_id_ = 0;
+  absl::flat_hash_map<uint32_t, VirtualObject*> object_ids_;
 };
 
 }  // namespace morel::ir

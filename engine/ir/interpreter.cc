@@ -70,19 +70,44 @@ class Machine {
     r.kind = ExecutionResult::Kind::kDeoptimized;
     r.reason = reason;
     r.action = action;
-    r.frames = Frames(fs);
+    r.frames = Frames(fs, &r.objects);
     return r;
   }
 
-  // The frames `fs` and its parents describe, innermost first.
-  std::vector<DeoptFrame> Frames(const FrameState* fs) const {
+  // The frames `fs` and its parents describe, innermost first, and the
+  // virtual objects they name (each once, numbered in order of first use).
+  std::vector<DeoptFrame> Frames(const FrameState* fs,
+                                 std::vector<DeoptObject>* objects = nullptr) const {
     std::vector<DeoptFrame> frames;
+    std::vector<DeoptObject> unused;  // lazy frame states name no objects (verifier)
+    if (objects == nullptr) objects = &unused;
+    std::vector<const VirtualObject*> numbered;
+    std::function<int32_t(const VirtualObject*)> number = [&](const VirtualObject* o) {
+      for (size_t i = 0; i < numbered.size(); ++i) {
+        if (numbered[i] == o) return static_cast<int32_t>(i);
+      }
+      const int32_t index = static_cast<int32_t>(numbered.size());
+      numbered.push_back(o);
+      objects->emplace_back();
+      (*objects)[index].size = o->size;
+      for (const VirtualObject::Field& field : o->fields) {
+        DeoptObject::Field out{field.offset, field.type};
+        if (field.object != nullptr) {
+          out.object = number(field.object);
+        } else {
+          out.bits = Get(field.value);
+        }
+        (*objects)[index].fields.push_back(out);
+      }
+      return index;
+    };
     for (; fs != nullptr; fs = fs->parent) {
       DeoptFrame frame;
       frame.call_target_id = fs->call_target_id;
       frame.resume_point = fs->resume_point;
-      auto slot = [this](const ValuePair& p) {
+      auto slot = [&](const ValuePair& p) {
         if (p.is_illegal()) return DeoptFrame::Slot{};
+        if (p.object != nullptr) return DeoptFrame::Slot{true, 0, Get(p.tag), number(p.object)};
         return DeoptFrame::Slot{true, Get(p.payload), Get(p.tag)};
       };
       for (const ValuePair& p : fs->locals) frame.locals.push_back(slot(p));
@@ -167,6 +192,13 @@ class Machine {
         return std::nullopt;
       case Opcode::kSafepoint:
         return std::nullopt;
+      case Opcode::kAlloc: {
+        if (!options_.allocate) return Undefined(inst, "no allocate hook");
+        void* object = options_.allocate(inst.imm());
+        if (object == nullptr) return absl::ResourceExhaustedError("allocation failed");
+        Set(inst.result(), reinterpret_cast<int64_t>(object));
+        return std::nullopt;
+      }
       case Opcode::kJump:
       case Opcode::kBr: {
         const BlockCall& t =
@@ -239,11 +271,24 @@ std::string DebugString(const ExecutionResult& result) {
   for (const DeoptFrame& f : result.frames) {
     auto slots = [](const std::vector<DeoptFrame::Slot>& v) {
       return absl::StrJoin(v, ", ", [](std::string* out, const DeoptFrame::Slot& s) {
-        absl::StrAppend(out, s.legal ? absl::StrCat(s.payload, ":", s.tag) : "illegal");
+        if (!s.legal) return absl::StrAppend(out, "illegal");
+        absl::StrAppend(out, s.object >= 0 ? absl::StrCat("o", s.object) : absl::StrCat(s.payload),
+                        ":", s.tag);
       });
     };
     absl::StrAppend(&s, " [target ", f.call_target_id, " resume ", f.resume_point,
                     " locals (", slots(f.locals), ") stack (", slots(f.stack), ")]");
+  }
+  for (size_t i = 0; i < result.objects.size(); ++i) {
+    absl::StrAppend(
+        &s, " o", i, " = object ", result.objects[i].size, " [",
+        absl::StrJoin(result.objects[i].fields, ", ",
+                      [](std::string* out, const DeoptObject::Field& field) {
+                        absl::StrAppend(out, field.offset, ": ", TypeName(field.type), " ",
+                                        field.object >= 0 ? absl::StrCat("o", field.object)
+                                                          : absl::StrCat(field.bits));
+                      }),
+        "]");
   }
   return s;
 }

@@ -29,6 +29,9 @@ struct ExecutionResult {
   // kDeoptimized: the guard's/deopt's action (whether the code stays).
   DeoptAction action = DeoptAction::kInvalidate;
   std::vector<DeoptFrame> frames;  // kDeoptimized: innermost first, then parents
+  // kDeoptimized: the virtual objects the frames name (DeoptFrame::Slot::
+  // object), not yet allocated (MaterializeDeoptObjects).
+  std::vector<DeoptObject> objects;
   bool operator==(const ExecutionResult&) const = default;
 };
 
@@ -43,6 +46,9 @@ struct InterpreterOptions {
   std::function<absl::StatusOr<std::vector<int64_t>>(int64_t target,
                                                      absl::Span<const int64_t>)>
       call_target;
+  // `alloc`: zero-filled memory of the given size (a guest heap's traced
+  // allocation). Unset: `alloc` is undefined.
+  std::function<void*(int64_t bytes)> allocate;
   // Where the SSA values live. Empty: the interpreter's own memory. Else
   // caller-owned storage of at least ValueTableSize(function) words, which
   // the interpreter clears and uses for every SSA value, the arguments of

@@ -42,6 +42,75 @@ block3:
   EXPECT_EQ(DebugString(*r), "returned (55)");
 }
 
+TEST(InterpreterTest, AllocReturnsZeroFilledMemoryFromTheHook) {
+  RuntimeRegistry registry;
+  auto f = Parse(R"(func @a(i64) -> (i64) {
+block0(v0: i64):
+  v1 = alloc 24
+  store.i64 v0, v1, 8
+  v2 = load.i64 v1, 8
+  v3 = load.i64 v1, 16
+  v4 = iadd v2, v3
+  return v4
+}
+)",
+                 &registry);
+  std::vector<std::vector<int64_t>> heap;
+  InterpreterOptions options;
+  options.allocate = [&](int64_t bytes) {
+    heap.emplace_back(bytes / 8, 0);
+    return static_cast<void*>(heap.back().data());
+  };
+  auto r = Interpret(*f, {5}, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DebugString(*r), "returned (5)");
+  EXPECT_EQ(heap.size(), 1u);
+  // Without the hook, `alloc` is undefined.
+  EXPECT_FALSE(Interpret(*f, {5}).ok());
+}
+
+TEST(InterpreterTest, DeoptReportsVirtualObjectsOnceAndMaterializesThemWithIdentity) {
+  RuntimeRegistry registry;
+  // vo0 is named by a local of the inner frame, a stack entry of the outer
+  // frame and (cyclically) by vo1's field: one object, allocated once.
+  auto f = Parse(R"(func @v(i64, i64) -> (i64) {
+  vo0 = object 24 [0: i64 v0, 16: ptr vo1]
+  vo1 = object 16 [8: ptr vo0]
+  fs0 = eager interpreter target 1 resume 2 locals [vo0:v1] stack [] parent fs1
+  fs1 = eager interpreter target 9 resume 3 locals [] stack [vo0:v1, v0:v1]
+block0(v0: i64, v1: i64):
+  v2 = iconst.i1 0
+  guard v2, fs0, "always"
+  return v0
+}
+)",
+                 &registry);
+  auto r = Interpret(*f, {7, 3});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DebugString(*r),
+            "deoptimized \"always\" [target 1 resume 2 locals (o0:3) stack ()] [target 9 "
+            "resume 3 locals () stack (o0:3, 7:3)] o0 = object 24 [0: i64 7, 16: ptr o1] o1 = "
+            "object 16 [8: ptr o0]");
+  std::vector<std::vector<int64_t>> heap;
+  heap.reserve(2);
+  std::vector<void*> addresses(r->objects.size());
+  MaterializeDeoptObjects(
+      r->objects,
+      [&](int64_t bytes) {
+        heap.emplace_back(bytes / 8, 0);
+        return static_cast<void*>(heap.back().data());
+      },
+      absl::MakeSpan(addresses), r->frames);
+  ASSERT_EQ(heap.size(), 2u);
+  const int64_t o0 = reinterpret_cast<int64_t>(heap[0].data());
+  const int64_t o1 = reinterpret_cast<int64_t>(heap[1].data());
+  EXPECT_EQ(r->frames[0].locals[0].payload, o0);
+  EXPECT_EQ(r->frames[1].stack[0].payload, o0);
+  EXPECT_EQ(r->frames[1].stack[1].payload, 7);
+  EXPECT_EQ(heap[0], (std::vector<int64_t>{7, 0, o1}));
+  EXPECT_EQ(heap[1], (std::vector<int64_t>{0, o0}));
+}
+
 TEST(InterpreterTest, GuardsDeoptimizeWithEvaluatedFrameStates) {
   RuntimeRegistry registry;
   auto f = Parse(R"(func @g(i64, i64) -> (i64) {

@@ -22,6 +22,7 @@ enum class OpFormat : uint8_t {
   kConvert,             // v = op.T a
   kLoadFormat,          // v = load.T p, offset
   kStoreFormat,         // store.T x, p, offset
+  kAllocFormat,         // v = alloc N
   kCallRuntimeFormat,   // v, w = call_runtime @name(args) -> (T, T)[, fsN]
   kCallTargetFormat,    // v, w = call_target @id(args) -> (T, T)[, fsN]
   kGuardFormat,         // guard c, fsN, "reason"
@@ -65,6 +66,9 @@ enum class ResultRule : uint8_t {
 };
 
 enum class Effects : uint8_t { kPure, kEffect, kTerminator };
+
+// The largest object `alloc` (and a virtual object) may have.
+inline constexpr int64_t kMaxAllocBytes = int64_t{1} << 16;
 
 enum class Opcode : uint8_t {
 #define MOREL_IR_OPCODE(id, name, format, arity, operands, result, effects, doc) id,

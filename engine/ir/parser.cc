@@ -37,6 +37,19 @@ struct ParsedInst {
 
 struct ParsedPair {
   std::optional<Ref> payload, tag;  // both empty: illegal
+  bool object = false;              // payload names a virtual object voN
+};
+
+struct ParsedField {
+  int32_t offset = 0;
+  Type type = Type::kI64;
+  Ref value;
+  bool object = false;  // value names a virtual object voN
+};
+
+struct ParsedObject {
+  VirtualObject* object = nullptr;
+  std::vector<ParsedField> fields;
 };
 
 struct ParsedFrameState {
@@ -230,14 +243,18 @@ class Parser {
     function_ = f.get();
     insts_.clear();
     frame_states_.clear();
+    objects_.clear();
     blocks_.clear();
     fs_by_id_.clear();
+    objects_by_id_.clear();
     value_def_.clear();
     Block* current = nullptr;
     while (!PeekIs("}")) {
       if (Peek().kind == TokenKind::kEof) return Expected("'}'");
       if (Numbered(Peek(), "fs") && PeekIs("=", 1)) {
         if (absl::Status s = ParseFrameStateLine(); !s.ok()) return s;
+      } else if (Numbered(Peek(), "vo") && PeekIs("=", 1)) {
+        if (absl::Status s = ParseObjectLine(); !s.ok()) return s;
       } else if (Numbered(Peek(), "block")) {
         absl::StatusOr<Block*> b = ParseBlockHeader();
         if (!b.ok()) return b.status();
@@ -295,7 +312,9 @@ class Parser {
       if (PeekIs("illegal")) {
         Next();
       } else {
-        absl::StatusOr<Ref> a = ParseRef("v", "'illegal' or a pair vP:vT");
+        p.object = Numbered(Peek(), "vo").has_value();
+        absl::StatusOr<Ref> a =
+            ParseRef(p.object ? "vo" : "v", "'illegal' or a pair vP:vT or voN:vT");
         if (!a.ok()) return a.status();
         if (absl::Status s = Expect(":"); !s.ok()) return s;
         absl::StatusOr<Ref> b = ParseRef("v", "the tag value of a pair vP:vT");
@@ -309,6 +328,45 @@ class Parser {
     }
     if (absl::Status s = Expect("]"); !s.ok()) return s;
     return pairs;
+  }
+
+  // vo2 = object 64 [0: ptr v7, 16: ptr vo3]
+  absl::Status ParseObjectLine() {
+    const Token& t = Peek();
+    uint32_t id = *Numbered(t, "vo");
+    Next();
+    Next();  // =
+    if (objects_by_id_.contains(id)) return Error(t, absl::StrCat("vo", id, " is defined twice"));
+    if (!PeekIs("object")) return Expected("'object'");
+    Next();
+    ParsedObject p;
+    p.object = function_->CreateVirtualObject(id);
+    objects_by_id_[id] = p.object;
+    absl::StatusOr<int64_t> size = ParseInt();
+    if (!size.ok()) return size.status();
+    p.object->size = *size;
+    if (absl::Status s = Expect("["); !s.ok()) return s;
+    while (!PeekIs("]")) {
+      ParsedField field;
+      absl::StatusOr<int64_t> offset = ParseInt();
+      if (!offset.ok()) return offset.status();
+      field.offset = static_cast<int32_t>(*offset);
+      if (absl::Status s = Expect(":"); !s.ok()) return s;
+      absl::StatusOr<Type> type = ParseTypeToken();
+      if (!type.ok()) return type.status();
+      field.type = *type;
+      field.object = Numbered(Peek(), "vo").has_value();
+      absl::StatusOr<Ref> value =
+          ParseRef(field.object ? "vo" : "v", "a field value (vN or voN)");
+      if (!value.ok()) return value.status();
+      field.value = *value;
+      p.fields.push_back(field);
+      if (!PeekIs(",")) break;
+      Next();
+    }
+    if (absl::Status s = Expect("]"); !s.ok()) return s;
+    objects_.push_back(std::move(p));
+    return EndOfLine(t.line);
   }
 
   absl::Status ParseFrameStateLine() {
@@ -443,6 +501,12 @@ class Parser {
         absl::StatusOr<int64_t> v = ParseInt();
         if (!v.ok()) return v.status();
         imm = info.format == OpFormat::kConst ? Normalize(*suffix, *v) : *v;
+        break;
+      }
+      case OpFormat::kAllocFormat: {
+        absl::StatusOr<int64_t> v = ParseInt();
+        if (!v.ok()) return v.status();
+        imm = *v;
         break;
       }
       case OpFormat::kUnary:
@@ -615,12 +679,42 @@ class Parser {
         for (Value* v : inst->results()) values_by_id_[v->id()] = v;
       }
     }
+    auto object = [&](const Ref& r) -> absl::StatusOr<VirtualObject*> {
+      auto it = objects_by_id_.find(r.id);
+      if (it == objects_by_id_.end()) {
+        return absl::InvalidArgumentError(PositionedMessage(
+            r.line, r.column, absl::StrCat("use of undefined virtual object vo", r.id)));
+      }
+      return it->second;
+    };
+    for (ParsedObject& p : objects_) {
+      for (const ParsedField& pf : p.fields) {
+        VirtualObject::Field field;
+        field.offset = pf.offset;
+        field.type = pf.type;
+        if (pf.object) {
+          absl::StatusOr<VirtualObject*> o = object(pf.value);
+          if (!o.ok()) return o.status();
+          field.object = *o;
+        } else {
+          absl::StatusOr<Value*> v = LookupValue(pf.value);
+          if (!v.ok()) return v.status();
+          field.value = *v;
+        }
+        p.object->fields.push_back(field);
+      }
+    }
     auto pair = [&](const ParsedPair& pp) -> absl::StatusOr<ValuePair> {
       if (!pp.payload) return ValuePair::Illegal();
-      absl::StatusOr<Value*> a = LookupValue(*pp.payload);
-      if (!a.ok()) return a.status();
       absl::StatusOr<Value*> b = LookupValue(*pp.tag);
       if (!b.ok()) return b.status();
+      if (pp.object) {
+        absl::StatusOr<VirtualObject*> o = object(*pp.payload);
+        if (!o.ok()) return o.status();
+        return ValuePair{nullptr, *b, *o};
+      }
+      absl::StatusOr<Value*> a = LookupValue(*pp.payload);
+      if (!a.ok()) return a.status();
       return ValuePair{*a, *b};
     };
     auto frame_state = [&](const Ref& r) -> absl::StatusOr<FrameState*> {
@@ -702,6 +796,8 @@ class Parser {
   Function* function_ = nullptr;
   std::vector<ParsedInst> insts_;
   std::vector<ParsedFrameState> frame_states_;
+  std::vector<ParsedObject> objects_;
+  absl::flat_hash_map<uint32_t, VirtualObject*> objects_by_id_;
   absl::flat_hash_map<uint32_t, Block*> blocks_;
   absl::flat_hash_map<uint32_t, FrameState*> fs_by_id_;
   absl::flat_hash_map<uint32_t, bool> value_def_;

@@ -24,6 +24,8 @@ std::string Values(const std::vector<Value*>& values) {
   });
 }
 
+std::string ObjectName(const VirtualObject* object) { return absl::StrCat("vo", object->id); }
+
 std::string FrameStateName(const FrameState* fs) {
   return fs == nullptr ? "<null>" : absl::StrCat("fs", fs->id);
 }
@@ -36,7 +38,8 @@ std::string BlockCallText(const BlockCall& call) {
 
 std::string Pair(const ValuePair& p) {
   if (p.is_illegal()) return "illegal";
-  return absl::StrCat(ValueName(p.payload), ":", ValueName(p.tag));
+  return absl::StrCat(p.object != nullptr ? ObjectName(p.object) : ValueName(p.payload), ":",
+                      ValueName(p.tag));
 }
 
 std::string Pairs(const std::vector<ValuePair>& pairs) {
@@ -72,6 +75,9 @@ std::string PrintInstruction(const Instruction& inst) {
       break;
     case OpFormat::kPointerConst:
       absl::StrAppend(&s, absl::StrFormat(" 0x%x", static_cast<uint64_t>(inst.imm())));
+      break;
+    case OpFormat::kAllocFormat:
+      absl::StrAppend(&s, " ", inst.imm());
       break;
     case OpFormat::kUnary:
     case OpFormat::kBinary:
@@ -128,6 +134,18 @@ std::string PrintInstruction(const Instruction& inst) {
   return s;
 }
 
+std::string PrintVirtualObject(const VirtualObject& object) {
+  return absl::StrCat(
+      ObjectName(&object), " = object ", object.size, " [",
+      absl::StrJoin(object.fields, ", ",
+                    [](std::string* out, const VirtualObject::Field& field) {
+                      absl::StrAppend(out, field.offset, ": ", TypeName(field.type), " ",
+                                      field.object != nullptr ? ObjectName(field.object)
+                                                              : ValueName(field.value));
+                    }),
+      "]");
+}
+
 std::string PrintFrameState(const FrameState& fs) {
   std::string s = absl::StrCat(FrameStateName(&fs), " = ",
                                fs.deopt_kind == DeoptKind::kEager ? "eager" : "lazy",
@@ -156,6 +174,9 @@ std::string PrintBlockHeader(const Block& block) {
 std::string PrintFunction(const Function& function) {
   std::string s = absl::StrCat("func @", function.name(), Types(function.param_types()), " -> ",
                                Types(function.result_types()), " {\n");
+  for (const VirtualObject* object : function.ReferencedVirtualObjects()) {
+    absl::StrAppend(&s, "  ", PrintVirtualObject(*object), "\n");
+  }
   for (const FrameState* fs : function.frame_states()) {
     absl::StrAppend(&s, "  ", PrintFrameState(*fs), "\n");
   }

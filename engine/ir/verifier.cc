@@ -145,6 +145,12 @@ class Verifier {
         inst->opcode() != Opcode::kStore) {
       InstError(b, inst, "an alias class on an instruction that is not a load or store");
     }
+    if (inst->opcode() == Opcode::kAlloc &&
+        (inst->imm() <= 0 || inst->imm() % 8 != 0 || inst->imm() > kMaxAllocBytes)) {
+      InstError(b, inst,
+                absl::StrCat("allocates ", inst->imm(), " bytes; expects a multiple of 8 in 8..",
+                             kMaxAllocBytes));
+    }
     CheckFrameStateUse(b, inst);
     CheckTargets(b, inst);
   }
@@ -172,6 +178,16 @@ class Verifier {
       if (!known_frame_states_.contains(fs)) {
         InstError(b, inst, absl::StrCat("fs", fs->id, " does not belong to this function"));
         return;
+      }
+    }
+    // A call's callee may walk the stack and read this activation's frame
+    // (compiled_frames.h), which must then see one object per allocation:
+    // escape analysis materializes objects before calls instead.
+    for (const FrameState* f = fs; is_call && f != nullptr; f = f->parent) {
+      if (!const_cast<FrameState*>(f)->VirtualObjects().empty()) {
+        InstError(b, inst, absl::StrCat("lazy frame state fs", f->id,
+                                        " references a virtual object"));
+        break;
       }
     }
     DeoptKind want = is_call ? DeoptKind::kLazy : DeoptKind::kEager;
@@ -224,7 +240,10 @@ class Verifier {
         return;
       }
       for (const Value* v : {p.payload, p.tag}) {
-        if (v == nullptr) {
+        if (v == nullptr && v == p.payload && p.object != nullptr) continue;
+        if (v != nullptr && v == p.payload && p.object != nullptr) {
+          Error(absl::StrCat(name, ": ", where, " pair has both a payload and an object"));
+        } else if (v == nullptr) {
           Error(absl::StrCat(name, ": ", where, " pair has a missing half"));
         } else if (v->type() != Type::kI64) {
           Error(absl::StrCat(name, ": ", where, " value ", ValueName(v), " is ",
@@ -234,11 +253,45 @@ class Verifier {
     };
     for (const ValuePair& p : fs->locals) check_pair(p, "local", true);
     for (const ValuePair& p : fs->stack) check_pair(p, "stack", false);
+    for (const VirtualObject* object : const_cast<FrameState*>(fs)->VirtualObjects()) {
+      CheckVirtualObject(name, *object);
+    }
     absl::flat_hash_set<const FrameState*> seen = {fs};
     for (const FrameState* p = fs->parent; p != nullptr; p = p->parent) {
       if (!seen.insert(p).second) {
         Error(absl::StrCat(name, ": parent chain is cyclic"));
         break;
+      }
+    }
+  }
+
+  void CheckVirtualObject(absl::string_view fs_name, const VirtualObject& object) {
+    std::string name = absl::StrCat(fs_name, ": vo", object.id);
+    if (object.size <= 0 || object.size % 8 != 0 || object.size > kMaxAllocBytes) {
+      Error(absl::StrCat(name, ": size ", object.size, " is not a multiple of 8 in 8..",
+                         kMaxAllocBytes));
+    }
+    int64_t end = 0;  // of the previous field
+    for (const VirtualObject::Field& field : object.fields) {
+      const int width = ByteWidth(field.type);
+      if (field.type != Type::kI32 && field.type != Type::kI64 && field.type != Type::kF64 &&
+          field.type != Type::kPtr) {
+        Error(absl::StrCat(name, ": field at ", field.offset, " has type ",
+                           TypeName(field.type), " (i32, i64, f64 or ptr)"));
+        continue;
+      }
+      if (field.offset < end || field.offset % width != 0 ||
+          field.offset + width > object.size) {
+        Error(absl::StrCat(name, ": field at ", field.offset,
+                           " is out of order, misaligned, overlapping or out of bounds"));
+      }
+      end = field.offset + width;
+      if ((field.value == nullptr) == (field.object == nullptr)) {
+        Error(absl::StrCat(name, ": field at ", field.offset,
+                           " needs exactly one of a value and an object"));
+      } else if (field.object != nullptr ? field.type != Type::kPtr
+                                         : field.value->type() != field.type) {
+        Error(absl::StrCat(name, ": field at ", field.offset, " stores a value of another type"));
       }
     }
   }
