@@ -79,7 +79,7 @@ struct VirtualObject {
     int32_t offset = 0;
     Type type = Type::kI64;  // the width stored: i32, i64, f64 or ptr
     // Exactly one: the field's value, or another virtual object's address
-    // (a ptr field).
+    // (a ptr or i64 field).
     Value* value = nullptr;
     VirtualObject* object = nullptr;
   };

@@ -289,8 +289,9 @@ class Verifier {
       if ((field.value == nullptr) == (field.object == nullptr)) {
         Error(absl::StrCat(name, ": field at ", field.offset,
                            " needs exactly one of a value and an object"));
-      } else if (field.object != nullptr ? field.type != Type::kPtr
-                                         : field.value->type() != field.type) {
+      } else if (field.object != nullptr
+                     ? field.type != Type::kPtr && field.type != Type::kI64
+                     : field.value->type() != field.type) {
         Error(absl::StrCat(name, ": field at ", field.offset, " stores a value of another type"));
       }
     }

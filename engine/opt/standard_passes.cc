@@ -3,6 +3,7 @@
 #include "engine/ir/check.h"
 #include "engine/opt/canonicalize.h"
 #include "engine/opt/dce.h"
+#include "engine/opt/escape_analysis.h"
 #include "engine/opt/guard_elimination.h"
 #include "engine/opt/guard_hoisting.h"
 #include "engine/opt/gvn.h"
@@ -19,6 +20,7 @@ void RegisterStandardPasses(PassRegistry& registry) {
   MOREL_CHECK(registry.Register<GuardHoisting>().ok());
   MOREL_CHECK(registry.Register<GlobalValueNumbering>().ok());
   MOREL_CHECK(registry.Register<LoadElimination>().ok());
+  MOREL_CHECK(registry.Register<PartialEscapeAnalysis>().ok());
   MOREL_CHECK(registry.Register<SimplifyCfg>().ok());
 }
 

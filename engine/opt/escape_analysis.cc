@@ -1,0 +1,1056 @@
+#include "engine/opt/escape_analysis.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "engine/ir/cfg.h"
+#include "engine/ir/dominators.h"
+#include "engine/opt/rewrite_util.h"
+
+namespace morel::opt {
+namespace {
+
+using ir::Block;
+using ir::Function;
+using ir::Instruction;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+// Restarts of loops before the analysis gives up (leaving the function as
+// it was). Each restart adds a fact to a loop's requests, so the number is
+// bounded anyway; this bounds the work on pathological functions.
+constexpr int kMaxRestarts = 200;
+
+bool IsWord(Type t) { return t == Type::kI64 || t == Type::kPtr; }
+
+// A field of a virtual object: a value, or the address of an object.
+struct Field {
+  int32_t offset = 0;
+  Type type = Type::kI64;
+  Value* value = nullptr;
+  int object = -1;
+  const ir::AliasClass* alias = nullptr;
+
+  bool SameContent(const Field& o) const {
+    return offset == o.offset && type == o.type && value == o.value && object == o.object;
+  }
+};
+
+struct ObjectState {
+  bool is_virtual = true;
+  Value* materialized = nullptr;  // the ptr, once materialized
+  std::vector<Field> fields;      // by offset, not overlapping; absent = zero
+
+  const Field* FieldAt(int32_t offset) const {
+    for (const Field& f : fields) {
+      if (f.offset == offset) return &f;
+    }
+    return nullptr;
+  }
+};
+
+// What the analysis knows at a program point: the state of every object
+// allocated on all paths to it.
+struct State {
+  std::map<int, ObjectState> objects;
+};
+
+struct Edge {
+  Block* from = nullptr;
+  Instruction* terminator = nullptr;
+  int target = 0;
+};
+
+// Where new instructions go: before `before`, or (null) on `edge`: before
+// the terminator of its source, or in a block of its own when the source
+// has two successors (so the other path does not run them).
+struct InsertPoint {
+  Instruction* before = nullptr;
+  Edge edge;
+};
+
+// A block parameter the analysis adds (a merged field or address); its
+// value is a placeholder until the IR is changed.
+struct Phi {
+  Block* block = nullptr;
+  Value* placeholder = nullptr;
+  Type type = Type::kI64;
+  std::vector<std::pair<Edge, Value*>> args;  // filled by effects
+};
+
+// A frame state chain as it must be rewritten for one instruction.
+struct SnapshotObject {
+  int64_t size = 0;
+  struct SField {
+    int32_t offset;
+    Type type;
+    Value* value;  // or
+    int object;    // index into the snapshot's objects
+  };
+  std::vector<SField> fields;
+};
+struct SnapshotSlot {
+  Value* payload = nullptr;
+  Value* tag = nullptr;
+  int object = -1;  // index into objects
+  ir::VirtualObject* existing = nullptr;  // named before this pass ran
+  bool illegal = false;
+};
+struct SnapshotFrame {
+  const ir::FrameState* original = nullptr;
+  std::vector<SnapshotSlot> locals, stack;
+};
+struct Snapshot {
+  std::vector<SnapshotFrame> frames;  // innermost first
+  std::vector<SnapshotObject> objects;
+};
+
+// Requests a restarted loop header honours.
+struct LoopRequests {
+  std::set<int> materialize;           // objects materialized before the loop
+  std::set<const Value*> plain_params;  // parameters that are not one object
+  std::map<std::pair<int, int32_t>, Type> field_phis;
+};
+
+struct LoopSpec {
+  State state;                                  // at the header, speculated
+  absl::flat_hash_map<const Value*, int> param_objects;  // parameter -> object
+  absl::flat_hash_map<std::pair<int, int32_t>, int> field_phis;  // -> phis_ index
+  bool conservative = false;  // several entry edges: nothing stays virtual
+};
+
+struct RestartRequest {
+  Block* header = nullptr;
+};
+
+class Analysis {
+ public:
+  Analysis(Function& f, PassContext& ctx) : f_(f), ctx_(ctx) {}
+
+  // Returns whether the function changed.
+  absl::StatusOr<bool> Run() {
+    bool any_alloc = false;
+    for (Block* b : f_.blocks()) {
+      for (Instruction* inst : b->instructions()) any_alloc |= inst->opcode() == Opcode::kAlloc;
+    }
+    if (!any_alloc) return false;
+    rpo_ = ir::ReversePostorder(f_);
+    for (size_t i = 0; i < rpo_.size(); ++i) rpo_index_[rpo_[i]] = static_cast<int>(i);
+    for (Block* b : rpo_) {
+      Instruction* term = b->terminator();
+      if (term == nullptr) return false;
+      for (size_t t = 0; t < term->targets().size(); ++t) {
+        edges_in_[term->targets()[t].block].push_back(Edge{b, term, static_cast<int>(t)});
+      }
+    }
+    // Only reducible control flow: every edge to an earlier block in RPO
+    // goes to a loop header that dominates its source.
+    ir::DominatorTree dom(f_);
+    for (Block* b : rpo_) {
+      for (const Edge& e : edges_in_[b]) {
+        if (rpo_index_.at(e.from) >= rpo_index_.at(b)) {
+          if (!dom.Dominates(b, e.from)) return false;
+          headers_.insert(b);
+        }
+      }
+    }
+    end_state_.assign(rpo_.size(), std::nullopt);
+    int restarts = 0;
+    for (size_t pos = 0; pos < rpo_.size();) {
+      Block* b = rpo_[pos];
+      if (headers_.contains(b)) marks_[b] = {effects_.size(), phis_.size()};
+      std::optional<RestartRequest> restart = ProcessBlock(b, pos);
+      if (failed_) return false;
+      if (restart) {
+        if (++restarts > kMaxRestarts) return false;
+        auto [effects, phis] = marks_.at(restart->header);
+        effects_.resize(effects);
+        phis_.resize(phis);
+        pos = rpo_index_.at(restart->header);
+        for (size_t i = pos; i < rpo_.size(); ++i) end_state_[i].reset();
+        continue;
+      }
+      ++pos;
+    }
+    if (!virtualized_) return false;
+    Apply();
+    return true;
+  }
+
+ private:
+  // ------------------------------------------------------------ helpers
+  int ObjectOf(const Value* v) const {
+    auto it = alias_.find(v);
+    return it == alias_.end() ? -1 : it->second;
+  }
+
+  void Fail() { failed_ = true; }
+
+  void Insert(InsertPoint at, Instruction* inst) {
+    if (at.before == nullptr && at.edge.terminator->targets().size() > 1) {
+      split_edges_.insert({at.edge.terminator, at.edge.target});
+    }
+    effects_.push_back([this, at, inst] {
+      if (at.before != nullptr) {
+        at.before->block()->InsertBefore(at.before, inst);
+        return;
+      }
+      auto [term, target] = ResolveEdge(at.edge);
+      term->block()->InsertBefore(term, inst);
+    });
+  }
+
+  // The terminator and target an edge's arguments and instructions go to
+  // once critical edges are split (Apply).
+  std::pair<Instruction*, int> ResolveEdge(const Edge& e) const {
+    auto it = split_jumps_.find({e.terminator, e.target});
+    if (it != split_jumps_.end()) return {it->second, 0};
+    return {e.terminator, e.target};
+  }
+
+  Instruction* NewInst(Opcode op, std::vector<Type> results) {
+    return f_.CreateInstruction(op, results);
+  }
+
+  // A constant, created once and put at the start of the entry block.
+  Value* Constant(Type type, int64_t bits) {
+    auto key = std::make_pair(type, bits);
+    if (auto it = constants_.find(key); it != constants_.end()) return it->second;
+    Value* v;
+    if (type == Type::kPtr) {
+      Instruction* c = NewInst(Opcode::kPconst, {Type::kPtr});
+      c->set_imm(bits);
+      constant_insts_.push_back(c);
+      v = c->result();
+    } else if (type == Type::kF64) {
+      Instruction* c = NewInst(Opcode::kIconst, {Type::kI64});
+      c->set_type_suffix(Type::kI64);
+      c->set_imm(bits);
+      Instruction* cast = NewInst(Opcode::kBitcast, {Type::kF64});
+      cast->set_type_suffix(Type::kF64);
+      cast->mutable_operands().push_back(c->result());
+      constant_insts_.push_back(c);
+      constant_insts_.push_back(cast);
+      v = cast->result();
+    } else {
+      Instruction* c = NewInst(Opcode::kIconst, {type});
+      c->set_type_suffix(type);
+      c->set_imm(bits);
+      constant_insts_.push_back(c);
+      v = c->result();
+    }
+    constants_[key] = v;
+    return v;
+  }
+
+  Value* Bitcast(Value* v, Type to, InsertPoint at) {
+    if (v->type() == to) return v;
+    Instruction* cast = NewInst(Opcode::kBitcast, {to});
+    cast->set_type_suffix(to);
+    cast->mutable_operands().push_back(v);
+    Insert(at, cast);
+    return cast->result();
+  }
+
+  void RemoveInst(Instruction* inst) {
+    effects_.push_back([this, inst] { to_remove_.push_back(inst); });
+  }
+  void ReplaceValue(Value* from, Value* to) {
+    effects_.push_back([this, from, to] { substitution_.Replace(from, to); });
+  }
+  void SetOperand(Instruction* inst, int i, Value* v) {
+    effects_.push_back([inst, i, v] { inst->set_operand(i, v); });
+  }
+  void SetArg(const Edge& e, int i, Value* v) {
+    effects_.push_back([this, e, i, v] {
+      auto [term, t] = ResolveEdge(e);
+      term->mutable_targets()[t].args[i] = v;
+    });
+  }
+  int NewPhi(Block* block, Type type) {
+    Instruction* placeholder = NewInst(type == Type::kPtr ? Opcode::kPconst : Opcode::kIconst,
+                                       {type});
+    phis_.push_back(Phi{block, placeholder->result(), type, {}});
+    return static_cast<int>(phis_.size()) - 1;
+  }
+  void AddPhiArg(int phi, const Edge& e, Value* v) {
+    effects_.push_back([this, phi, e, v] { phis_[phi].args.push_back({e, v}); });
+  }
+
+  // Materializes `object` (and the virtual objects reachable from it) at
+  // `at`; returns its address.
+  Value* Materialize(State& s, int object, InsertPoint at) {
+    ObjectState& os = s.objects.at(object);
+    if (!os.is_virtual) return os.materialized;
+    std::vector<int> group;
+    std::vector<int> work = {object};
+    while (!work.empty()) {
+      int o = work.back();
+      work.pop_back();
+      if (std::find(group.begin(), group.end(), o) != group.end()) continue;
+      auto it = s.objects.find(o);
+      if (it == s.objects.end()) {
+        Fail();
+        return Constant(Type::kPtr, 0);
+      }
+      if (!it->second.is_virtual) continue;
+      group.push_back(o);
+      for (const Field& field : it->second.fields) {
+        if (field.object >= 0) work.push_back(field.object);
+      }
+    }
+    std::vector<std::vector<Field>> fields;
+    for (int o : group) {
+      ObjectState& g = s.objects.at(o);
+      Instruction* alloc = NewInst(Opcode::kAlloc, {Type::kPtr});
+      alloc->set_imm(objects_[o].size);
+      Insert(at, alloc);
+      fields.push_back(std::move(g.fields));
+      g = ObjectState{false, alloc->result(), {}};
+    }
+    for (size_t i = 0; i < group.size(); ++i) {
+      Value* base = s.objects.at(group[i]).materialized;
+      for (const Field& field : fields[i]) {
+        Value* v = field.object >= 0
+                       ? Bitcast(s.objects.at(field.object).materialized, field.type, at)
+                       : field.value;
+        Instruction* store = NewInst(Opcode::kStore, {});
+        store->set_type_suffix(field.type);
+        store->set_imm(field.offset);
+        store->set_alias_class(field.alias);
+        store->mutable_operands().push_back(v);
+        store->mutable_operands().push_back(base);
+        Insert(at, store);
+      }
+    }
+    return s.objects.at(object).materialized;
+  }
+
+  // The real value for a use of `v` (an object's address) at `at`.
+  Value* Use(State& s, Value* v, InsertPoint at) {
+    int o = ObjectOf(v);
+    if (o < 0) return v;
+    if (!s.objects.contains(o)) {
+      Fail();
+      return v;
+    }
+    return Bitcast(Materialize(s, o, at), v->type(), at);
+  }
+
+  bool IsVirtual(const State& s, int o) const {
+    auto it = s.objects.find(o);
+    return it != s.objects.end() && it->second.is_virtual;
+  }
+
+  // Whether a `width`-byte access at `offset` fits object `o`'s layout:
+  // in bounds, aligned, and either exactly a tracked field or overlapping
+  // none.
+  bool Fits(const ObjectState& os, int o, int32_t offset, Type type) const {
+    const int width = ir::ByteWidth(type);
+    if (type != Type::kI32 && type != Type::kI64 && type != Type::kPtr && type != Type::kF64) {
+      return false;
+    }
+    if (offset < 0 || offset % width != 0 || offset + width > objects_[o].size) return false;
+    for (const Field& f : os.fields) {
+      const int fw = ir::ByteWidth(f.type);
+      if (f.offset == offset) return fw == width;
+      if (f.offset < offset + width && offset < f.offset + fw) return false;
+    }
+    return true;
+  }
+
+  void SetField(ObjectState& os, Field field) {
+    for (Field& f : os.fields) {
+      if (f.offset == field.offset) {
+        f = field;
+        return;
+      }
+    }
+    os.fields.push_back(field);
+    std::sort(os.fields.begin(), os.fields.end(),
+              [](const Field& a, const Field& b) { return a.offset < b.offset; });
+  }
+
+  // ---------------------------------------------------- frame states
+  // Rewrites the frame state chain of `inst` if it names objects: virtual
+  // ones stay virtual when `eager`, else they are materialized first.
+  void FixFrameState(State& s, Instruction* inst, bool eager) {
+    bool names_objects = false;
+    for (ir::FrameState* fs = inst->frame_state(); fs != nullptr; fs = fs->parent) {
+      fs->ForEachValue([&](Value*& v) { names_objects |= ObjectOf(v) >= 0; });
+    }
+    if (!names_objects) return;
+    InsertPoint at{inst, {}};
+    Snapshot snapshot;
+    absl::flat_hash_map<int, int> numbered;
+    std::function<int(int)> snap_object = [&](int o) -> int {
+      if (auto it = numbered.find(o); it != numbered.end()) return it->second;
+      const int index = static_cast<int>(snapshot.objects.size());
+      numbered[o] = index;
+      snapshot.objects.push_back(SnapshotObject{objects_[o].size, {}});
+      std::vector<Field> fields = s.objects.at(o).fields;
+      for (const Field& f : fields) {
+        SnapshotObject::SField sf{f.offset, f.type, nullptr, -1};
+        if (f.object >= 0 && IsVirtual(s, f.object)) {
+          sf.object = snap_object(f.object);
+        } else if (f.object >= 0) {
+          sf.value = Bitcast(s.objects.at(f.object).materialized, f.type, at);
+        } else {
+          sf.value = f.value;
+        }
+        snapshot.objects[index].fields.push_back(sf);
+      }
+      return index;
+    };
+    auto slot = [&](const ir::ValuePair& p) {
+      SnapshotSlot out;
+      if (p.is_illegal()) {
+        out.illegal = true;
+        return out;
+      }
+      if (p.object != nullptr) {
+        // An earlier run's virtual object stays as it is, unless its fields
+        // name this run's objects (not handled: the analysis gives up).
+        ir::FrameState probe;
+        probe.stack.push_back(p);
+        probe.ForEachValue([&](Value*& v) {
+          if (ObjectOf(v) >= 0) Fail();
+        });
+        out.existing = p.object;
+        out.tag = Use(s, p.tag, at);
+        return out;
+      }
+      int o = ObjectOf(p.payload);
+      if (o >= 0 && eager && IsVirtual(s, o)) {
+        out.object = snap_object(o);
+      } else {
+        out.payload = Use(s, p.payload, at);
+      }
+      out.tag = Use(s, p.tag, at);
+      return out;
+    };
+    for (const ir::FrameState* fs = inst->frame_state(); fs != nullptr; fs = fs->parent) {
+      SnapshotFrame frame;
+      frame.original = fs;
+      for (const ir::ValuePair& p : fs->locals) frame.locals.push_back(slot(p));
+      for (const ir::ValuePair& p : fs->stack) frame.stack.push_back(slot(p));
+      snapshot.frames.push_back(std::move(frame));
+    }
+    effects_.push_back([this, inst, snapshot = std::move(snapshot)] {
+      std::vector<ir::VirtualObject*> objects;
+      for (size_t i = 0; i < snapshot.objects.size(); ++i) {
+        objects.push_back(f_.CreateVirtualObject());
+        objects.back()->size = snapshot.objects[i].size;
+      }
+      for (size_t i = 0; i < snapshot.objects.size(); ++i) {
+        for (const SnapshotObject::SField& sf : snapshot.objects[i].fields) {
+          ir::VirtualObject::Field field;
+          field.offset = sf.offset;
+          field.type = sf.type;
+          if (sf.object >= 0) {
+            field.object = objects[sf.object];
+          } else {
+            field.value = sf.value;
+          }
+          objects[i]->fields.push_back(field);
+        }
+      }
+      auto pair = [&](const SnapshotSlot& slot) {
+        if (slot.illegal) return ir::ValuePair::Illegal();
+        ir::ValuePair p;
+        p.tag = slot.tag;
+        if (slot.existing != nullptr) {
+          p.object = slot.existing;
+        } else if (slot.object >= 0) {
+          p.object = objects[slot.object];
+        } else {
+          p.payload = slot.payload;
+        }
+        return p;
+      };
+      ir::FrameState* copy_parent = nullptr;
+      for (auto it = snapshot.frames.rbegin(); it != snapshot.frames.rend(); ++it) {
+        ir::FrameState* copy = f_.CreateFrameState();
+        copy->kind = it->original->kind;
+        copy->deopt_kind = it->original->deopt_kind;
+        copy->call_target_id = it->original->call_target_id;
+        copy->resume_point = it->original->resume_point;
+        for (const SnapshotSlot& slot : it->locals) copy->locals.push_back(pair(slot));
+        for (const SnapshotSlot& slot : it->stack) copy->stack.push_back(pair(slot));
+        copy->parent = copy_parent;
+        copy_parent = copy;
+      }
+      inst->set_frame_state(copy_parent);
+    });
+  }
+
+  // ------------------------------------------------------ instructions
+  void ProcessInstruction(State& s, Instruction* inst) {
+    const auto& ops = inst->operands();
+    InsertPoint here{inst, {}};
+    switch (inst->opcode()) {
+      case Opcode::kAlloc: {
+        auto [it, fresh] = alloc_object_.try_emplace(inst, -1);
+        if (fresh && ctx_.ConsumeFuel()) {
+          it->second = static_cast<int>(objects_.size());
+          objects_.push_back(Allocation{inst, inst->imm()});
+        }
+        if (it->second < 0) return;
+        virtualized_ = true;
+        alias_[inst->result()] = it->second;
+        s.objects[it->second] = ObjectState{};
+        RemoveInst(inst);
+        return;
+      }
+      case Opcode::kBitcast: {
+        int o = ObjectOf(ops[0]);
+        if (o >= 0 && IsWord(inst->type_suffix())) {
+          alias_[inst->result()] = o;
+          RemoveInst(inst);
+          return;
+        }
+        break;
+      }
+      case Opcode::kStore: {
+        int base = ObjectOf(ops[1]);
+        if (base >= 0 && IsVirtual(s, base) &&
+            Fits(s.objects.at(base), base, static_cast<int32_t>(inst->imm()),
+                 inst->type_suffix())) {
+          Field field;
+          field.offset = static_cast<int32_t>(inst->imm());
+          field.type = inst->type_suffix();
+          field.alias = inst->alias_class();
+          int stored = ObjectOf(ops[0]);
+          if (stored >= 0 && IsWord(field.type)) {
+            field.object = stored;
+          } else {
+            field.value = ops[0];
+          }
+          SetField(s.objects.at(base), field);
+          RemoveInst(inst);
+          return;
+        }
+        break;
+      }
+      case Opcode::kLoad: {
+        int base = ObjectOf(ops[0]);
+        const int32_t offset = static_cast<int32_t>(inst->imm());
+        const Type type = inst->type_suffix();
+        if (base >= 0 && IsVirtual(s, base) && Fits(s.objects.at(base), base, offset, type)) {
+          const Field* field = s.objects.at(base).FieldAt(offset);
+          if (field == nullptr) {
+            ReplaceValue(inst->result(), Constant(type, 0));
+          } else if (field->object >= 0 && IsWord(type)) {
+            alias_[inst->result()] = field->object;
+          } else if (field->object >= 0) {
+            break;  // an address read as f64: escapes
+          } else {
+            ReplaceValue(inst->result(), Bitcast(field->value, type, here));
+          }
+          RemoveInst(inst);
+          return;
+        }
+        break;
+      }
+      case Opcode::kIcmp: {
+        int a = ObjectOf(ops[0]), b = ObjectOf(ops[1]);
+        const bool decided = (inst->cond() == ir::Cond::kEq || inst->cond() == ir::Cond::kNe) &&
+                             ((a >= 0 && IsVirtual(s, a)) || (b >= 0 && IsVirtual(s, b)) ||
+                              (a >= 0 && a == b));
+        if (decided) {
+          const bool same = a == b;
+          ReplaceValue(inst->result(),
+                       Constant(Type::kI1, (inst->cond() == ir::Cond::kEq) == same ? 1 : 0));
+          RemoveInst(inst);
+          return;
+        }
+        break;
+      }
+      case Opcode::kGuard:
+      case Opcode::kSafepoint:
+      case Opcode::kDeopt:
+        FixFrameState(s, inst, /*eager=*/true);
+        break;
+      case Opcode::kCallRuntime:
+      case Opcode::kCallTarget:
+        if (inst->frame_state() != nullptr) FixFrameState(s, inst, /*eager=*/false);
+        break;
+      default:
+        break;
+    }
+    // Every other use of an object's address escapes.
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ObjectOf(ops[i]) >= 0) SetOperand(inst, static_cast<int>(i), Use(s, ops[i], here));
+    }
+  }
+
+  // --------------------------------------------------------- merges
+  // The state at the start of `b` from its processed predecessors' edges.
+  // Objects in `force` (and, with `all`, every object) are materialized.
+  State MergeEdges(Block* b, const std::vector<Edge>& edges, const std::set<int>& force,
+                   bool all, const LoopRequests* requests, LoopSpec* spec) {
+    std::vector<State> in;
+    for (const Edge& e : edges) in.push_back(*end_state_[rpo_index_.at(e.from)]);
+    auto end_of = [](const Edge& e) { return InsertPoint{nullptr, e}; };
+    // Block parameters: one object on every edge becomes that object.
+    for (size_t i = 0; i < b->params().size(); ++i) {
+      Value* param = b->params()[i];
+      int same = -2;
+      for (const Edge& e : edges) {
+        int o = ObjectOf(e.terminator->targets()[e.target].args[i]);
+        same = same == -2 || same == o ? o : -1;
+      }
+      const bool plain = requests != nullptr && requests->plain_params.contains(param);
+      if (same >= 0 && !all && !plain) {
+        alias_[param] = same;
+        if (spec != nullptr) spec->param_objects[param] = same;
+        effects_.push_back([this, param] { removed_params_.push_back(param); });
+        continue;
+      }
+      for (size_t k = 0; k < edges.size(); ++k) {
+        Value* arg = edges[k].terminator->targets()[edges[k].target].args[i];
+        if (ObjectOf(arg) >= 0) SetArg(edges[k], static_cast<int>(i), Use(in[k], arg, end_of(edges[k])));
+      }
+    }
+    // Objects present on every edge.
+    std::set<int> common;
+    for (const auto& [o, os] : in[0].objects) {
+      bool everywhere = true;
+      for (const State& s : in) everywhere &= s.objects.contains(o);
+      if (everywhere) common.insert(o);
+    }
+    // Which of them must be materialized: materialized somewhere, forced,
+    // or with fields that cannot merge; and objects whose address differs
+    // between edges in a field that stays virtual.
+    std::set<int> materialize;
+    for (int o : common) {
+      if (all || force.contains(o)) materialize.insert(o);
+      for (const State& s : in) {
+        if (!s.objects.at(o).is_virtual) materialize.insert(o);
+      }
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (int o : common) {
+        if (materialize.contains(o)) continue;
+        if (!FieldsMerge(in, o, materialize)) {
+          materialize.insert(o);
+          changed = true;
+        }
+      }
+      // Materializing an object materializes the virtual objects it
+      // references (on that edge): common ones must then be materialized
+      // on every edge.
+      for (size_t k = 0; k < in.size(); ++k) {
+        std::vector<int> seeds(materialize.begin(), materialize.end());
+        for (int o : common) {
+          if (materialize.contains(o)) continue;
+          for (const Field& f : in[k].objects.at(o).fields) {
+            if (f.object < 0) continue;
+            bool same = true;
+            for (const State& t : in) {
+              const Field* g = t.objects.at(o).FieldAt(f.offset);
+              same &= g != nullptr && g->SameContent(f);
+            }
+            if (!same) seeds.push_back(f.object);
+          }
+        }
+        for (int o : Reach(in[k], seeds)) {
+          if (common.contains(o) && !materialize.contains(o)) {
+            materialize.insert(o);
+            changed = true;
+          }
+        }
+      }
+    }
+    State out;
+    for (int o : common) {
+      if (materialize.contains(o)) {
+        std::vector<Value*> values;
+        for (size_t k = 0; k < in.size(); ++k) {
+          values.push_back(Materialize(in[k], o, end_of(edges[k])));
+        }
+        out.objects[o] = ObjectState{false, MergeValues(b, edges, values, Type::kPtr), {}};
+      }
+    }
+    for (int o : common) {
+      if (materialize.contains(o)) continue;
+      ObjectState merged;
+      std::set<int32_t> offsets;
+      for (const State& s : in) {
+        for (const Field& f : s.objects.at(o).fields) offsets.insert(f.offset);
+      }
+      for (int32_t offset : offsets) {
+        const Field* first = in[0].objects.at(o).FieldAt(offset);
+        bool same = true;
+        Type type = Type::kInvalid;
+        for (const State& s : in) {
+          const Field* f = s.objects.at(o).FieldAt(offset);
+          same &= f != nullptr && first != nullptr && f->SameContent(*first);
+          if (f != nullptr) type = f->type;
+        }
+        if (same) {
+          merged.fields.push_back(*first);
+          continue;
+        }
+        std::vector<Value*> values;
+        const ir::AliasClass* alias = nullptr;
+        for (size_t k = 0; k < in.size(); ++k) {
+          const Field* f = in[k].objects.at(o).FieldAt(offset);
+          if (f == nullptr) {
+            values.push_back(Constant(type, 0));
+          } else if (f->object >= 0) {
+            values.push_back(
+                Bitcast(Materialize(in[k], f->object, end_of(edges[k])), type, end_of(edges[k])));
+          } else {
+            values.push_back(Bitcast(f->value, type, end_of(edges[k])));
+          }
+          if (f != nullptr) alias = f->alias;
+        }
+        Field field;
+        field.offset = offset;
+        field.type = type;
+        field.alias = alias;
+        field.value = MergeValues(b, edges, values, type);
+        merged.fields.push_back(field);
+      }
+      out.objects[o] = std::move(merged);
+    }
+    return out;
+  }
+
+  // The virtual objects of `s` reachable from `seeds` through fields.
+  static std::set<int> Reach(const State& s, const std::vector<int>& seeds) {
+    std::set<int> reached;
+    std::vector<int> work = seeds;
+    while (!work.empty()) {
+      int o = work.back();
+      work.pop_back();
+      auto it = s.objects.find(o);
+      if (it == s.objects.end() || !it->second.is_virtual || !reached.insert(o).second) continue;
+      for (const Field& f : it->second.fields) {
+        if (f.object >= 0) work.push_back(f.object);
+      }
+    }
+    return reached;
+  }
+
+  // Whether object `o`'s fields merge as a virtual object over `in`: every
+  // offset has one width; a field holding an address holds the same one on
+  // every edge, else that object is added to `materialize` (when common).
+  bool FieldsMerge(const std::vector<State>& in, int o, std::set<int>& materialize) {
+    std::map<int32_t, int> width;
+    for (const State& s : in) {
+      for (const Field& f : s.objects.at(o).fields) {
+        auto [it, fresh] = width.try_emplace(f.offset, ir::ByteWidth(f.type));
+        if (!fresh && it->second != ir::ByteWidth(f.type)) return false;
+      }
+    }
+    for (auto it = width.begin(); it != width.end(); ++it) {
+      auto next = std::next(it);
+      if (next != width.end() && it->first + it->second > next->first) return false;
+    }
+    for (const auto& [offset, w] : width) {
+      const Field* first = in[0].objects.at(o).FieldAt(offset);
+      bool same = true;
+      for (const State& s : in) {
+        const Field* f = s.objects.at(o).FieldAt(offset);
+        same &= f != nullptr && first != nullptr && f->SameContent(*first);
+      }
+      if (same) continue;
+      for (const State& s : in) {
+        const Field* f = s.objects.at(o).FieldAt(offset);
+        if (f == nullptr || f->object < 0) continue;
+        if (!IsWord(f->type)) return false;
+        if (s.objects.contains(f->object) && in[0].objects.contains(f->object) &&
+            !materialize.contains(f->object)) {
+          bool common = true;
+          for (const State& t : in) common &= t.objects.contains(f->object);
+          if (common) {
+            materialize.insert(f->object);
+          }
+        }
+      }
+      // Types must agree for a block parameter (widths do).
+      Type type = Type::kInvalid;
+      for (const State& s : in) {
+        const Field* f = s.objects.at(o).FieldAt(offset);
+        if (f == nullptr) continue;
+        if (type != Type::kInvalid && type != f->type && !(IsWord(type) && IsWord(f->type))) {
+          return false;
+        }
+        type = f->type;
+      }
+    }
+    return true;
+  }
+
+  // One value per edge merged: the value itself if they agree, else a new
+  // parameter of `b`.
+  Value* MergeValues(Block* b, const std::vector<Edge>& edges, const std::vector<Value*>& values,
+                     Type type) {
+    bool same = true;
+    for (Value* v : values) same &= v == values[0];
+    if (same) return values[0];
+    int phi = NewPhi(b, type);
+    for (size_t k = 0; k < edges.size(); ++k) AddPhiArg(phi, edges[k], values[k]);
+    return phis_[phi].placeholder;
+  }
+
+  // ------------------------------------------------------------ loops
+  // The speculated state at loop header `h` (entered by `entry`).
+  State EnterLoop(Block* h, const Edge& entry) {
+    LoopRequests& requests = requests_[h];
+    LoopSpec spec;
+    State s = MergeEdges(h, {entry}, requests.materialize, /*all=*/false, &requests, &spec);
+    const InsertPoint at{nullptr, entry};
+    // The entry edge's end state, for values a new field parameter needs.
+    for (auto& [o, os] : s.objects) {
+      if (!os.is_virtual) continue;
+      for (Field& f : os.fields) {
+        if (f.object >= 0) continue;
+        int phi = NewPhi(h, f.type);
+        AddPhiArg(phi, entry, f.value);
+        f.value = phis_[phi].placeholder;
+        spec.field_phis[{o, f.offset}] = phi;
+      }
+      for (const auto& [key, type] : requests.field_phis) {
+        if (key.first != o || spec.field_phis.contains(key)) continue;
+        const Field* existing = os.FieldAt(key.second);
+        Value* initial;
+        if (existing == nullptr) {
+          if (!Fits(os, o, key.second, type)) continue;
+          initial = Constant(type, 0);
+        } else if (existing->object >= 0 && !IsVirtual(s, existing->object)) {
+          initial = Bitcast(s.objects.at(existing->object).materialized, existing->type, at);
+        } else {
+          continue;  // still a virtual object's address: materialized next time
+        }
+        const Type phi_type = existing != nullptr ? existing->type : type;
+        int phi = NewPhi(h, phi_type);
+        AddPhiArg(phi, entry, initial);
+        Field field;
+        field.offset = key.second;
+        field.type = phi_type;
+        field.value = phis_[phi].placeholder;
+        if (existing != nullptr) field.alias = existing->alias;
+        SetField(os, field);
+        spec.field_phis[key] = phi;
+      }
+    }
+    spec.state = s;
+    specs_[h] = std::move(spec);
+    return s;
+  }
+
+  // Checks the back edge `e` (state `s` at its end) against its header's
+  // speculation; adds the field parameters' arguments. Returns the header
+  // to restart if the speculation does not hold.
+  std::optional<RestartRequest> LeaveLoop(State s, const Edge& e) {
+    Block* h = e.terminator->targets()[e.target].block;
+    LoopSpec& spec = specs_.at(h);
+    LoopRequests& requests = requests_[h];
+    const InsertPoint at{nullptr, e};
+    auto restart = [&] { return RestartRequest{h}; };
+    const auto& args = e.terminator->targets()[e.target].args;
+    for (size_t i = 0; i < h->params().size(); ++i) {
+      Value* param = h->params()[i];
+      if (auto it = spec.param_objects.find(param); it != spec.param_objects.end()) {
+        if (ObjectOf(args[i]) != it->second) {
+          requests.plain_params.insert(param);
+          return restart();
+        }
+        continue;
+      }
+      if (ObjectOf(args[i]) >= 0) SetArg(e, static_cast<int>(i), Use(s, args[i], at));
+    }
+    if (spec.conservative) return std::nullopt;
+    std::vector<std::pair<int, Value*>> phi_args;
+    for (const auto& [o, expected] : spec.state.objects) {
+      auto found = s.objects.find(o);
+      if (found == s.objects.end()) {
+        Fail();
+        return std::nullopt;
+      }
+      if (!expected.is_virtual) continue;
+      if (!found->second.is_virtual) {
+        requests.materialize.insert(o);
+        return restart();
+      }
+      std::set<int32_t> offsets;
+      for (const Field& f : expected.fields) offsets.insert(f.offset);
+      for (const Field& f : found->second.fields) offsets.insert(f.offset);
+      for (int32_t offset : offsets) {
+        const Field* want = expected.FieldAt(offset);
+        const Field* have = found->second.FieldAt(offset);
+        auto phi = spec.field_phis.find({o, offset});
+        if (phi != spec.field_phis.end()) {
+          const Type type = phis_[phi->second].type;
+          Value* v;
+          if (have == nullptr) {
+            v = Constant(type, 0);
+          } else if (ir::ByteWidth(have->type) != ir::ByteWidth(type)) {
+            requests.materialize.insert(o);
+            return restart();
+          } else if (have->object >= 0) {
+            if (!IsWord(type)) {
+              requests.materialize.insert(o);
+              return restart();
+            }
+            v = Bitcast(Materialize(s, have->object, at), type, at);
+          } else {
+            v = Bitcast(have->value, type, at);
+          }
+          phi_args.push_back({phi->second, v});
+          continue;
+        }
+        if (want != nullptr && have != nullptr && want->SameContent(*have)) continue;
+        // A field the header does not have as a parameter changed.
+        const Field* any = have != nullptr ? have : want;
+        if (!IsWord(any->type) && any->object >= 0) {
+          requests.materialize.insert(o);
+          return restart();
+        }
+        if (requests.field_phis.contains({o, offset})) {
+          // Asked for already and still not possible: give the object up.
+          requests.materialize.insert(o);
+          return restart();
+        }
+        requests.field_phis[{o, offset}] = any->type;
+        if (want != nullptr && want->object >= 0) requests.materialize.insert(want->object);
+        return restart();
+      }
+    }
+    for (const auto& [phi, v] : phi_args) AddPhiArg(phi, e, v);
+    return std::nullopt;
+  }
+
+  // ------------------------------------------------------------ blocks
+  std::optional<RestartRequest> ProcessBlock(Block* b, size_t pos) {
+    State s;
+    if (b != f_.entry()) {
+      std::vector<Edge> forward;
+      for (const Edge& e : edges_in_[b]) {
+        if (rpo_index_.at(e.from) < static_cast<int>(pos)) forward.push_back(e);
+      }
+      if (forward.empty()) {
+        Fail();
+        return std::nullopt;
+      }
+      if (headers_.contains(b)) {
+        if (forward.size() == 1) {
+          s = EnterLoop(b, forward[0]);
+        } else {
+          LoopSpec spec;
+          spec.conservative = true;
+          s = MergeEdges(b, forward, {}, /*all=*/true, nullptr, nullptr);
+          spec.state = s;
+          specs_[b] = std::move(spec);
+        }
+      } else {
+        s = MergeEdges(b, forward, {}, /*all=*/false, nullptr, nullptr);
+      }
+    }
+    for (Instruction* inst : b->instructions()) {
+      ProcessInstruction(s, inst);
+      if (failed_) return std::nullopt;
+    }
+    Instruction* term = b->terminator();
+    for (size_t t = 0; t < term->targets().size(); ++t) {
+      Block* target = term->targets()[t].block;
+      if (rpo_index_.at(target) <= static_cast<int>(pos)) {
+        std::optional<RestartRequest> r = LeaveLoop(s, Edge{b, term, static_cast<int>(t)});
+        if (r || failed_) return r;
+      }
+    }
+    end_state_[pos] = std::move(s);
+    return std::nullopt;
+  }
+
+  // ------------------------------------------------------------ apply
+  void Apply() {
+    // Unreachable blocks may use the removed values; dce would drop them.
+    f_.RemoveBlocksIf([this](Block* b) { return !rpo_index_.contains(b); });
+    for (const auto& [term, target] : split_edges_) {
+      Block* middle = f_.CreateBlock();
+      Instruction* jump = f_.CreateInstruction(Opcode::kJump);
+      jump->mutable_targets().push_back(std::move(term->mutable_targets()[target]));
+      middle->Append(jump);
+      term->mutable_targets()[target] = ir::BlockCall{middle, {}};
+      split_jumps_[{term, target}] = jump;
+    }
+    for (auto& effect : effects_) effect();
+    Block* entry = f_.entry();
+    Instruction* first = entry->instructions().empty() ? nullptr : entry->instructions()[0];
+    for (Instruction* c : constant_insts_) {
+      if (first != nullptr) {
+        entry->InsertBefore(first, c);
+      } else {
+        entry->Append(c);
+      }
+    }
+    // Parameters that became objects go first (argument indices of the
+    // edges refer to the original parameters until now).
+    std::sort(removed_params_.begin(), removed_params_.end(),
+              [](const Value* a, const Value* b) { return a->index() > b->index(); });
+    for (Value* param : removed_params_) f_.RemoveBlockParam(param->param_block(), param->index());
+    for (Phi& phi : phis_) {
+      Value* param = f_.AddBlockParam(phi.block, phi.type);
+      for (auto& [edge, v] : phi.args) {
+        auto [term, target] = ResolveEdge(edge);
+        term->mutable_targets()[target].args.push_back(v);
+      }
+      substitution_.Replace(phi.placeholder, param);
+    }
+    substitution_.ApplyTo(f_);
+    for (Instruction* inst : to_remove_) inst->block()->Remove(inst);
+  }
+
+  struct Allocation {
+    Instruction* alloc;
+    int64_t size;
+  };
+
+  Function& f_;
+  PassContext& ctx_;
+  std::vector<Block*> rpo_;
+  absl::flat_hash_map<const Block*, int> rpo_index_;
+  absl::flat_hash_map<const Block*, std::vector<Edge>> edges_in_;
+  absl::flat_hash_set<const Block*> headers_;
+  std::vector<std::optional<State>> end_state_;
+  absl::flat_hash_map<const Block*, std::pair<size_t, size_t>> marks_;
+  absl::flat_hash_map<const Block*, LoopRequests> requests_;
+  absl::flat_hash_map<const Block*, LoopSpec> specs_;
+
+  std::vector<Allocation> objects_;
+  absl::flat_hash_map<const Instruction*, int> alloc_object_;
+  absl::flat_hash_map<const Value*, int> alias_;
+  bool virtualized_ = false;
+  bool failed_ = false;
+
+  std::vector<std::function<void()>> effects_;
+  std::vector<Phi> phis_;
+  std::map<std::pair<Type, int64_t>, Value*> constants_;
+  std::vector<Instruction*> constant_insts_;
+  std::vector<Instruction*> to_remove_;
+  std::vector<Value*> removed_params_;
+  std::set<std::pair<Instruction*, int>> split_edges_;
+  absl::flat_hash_map<std::pair<Instruction*, int>, Instruction*> split_jumps_;
+  Substitution substitution_;
+};
+
+}  // namespace
+
+absl::StatusOr<bool> PartialEscapeAnalysis::Run(ir::Function& function, PassContext& ctx) {
+  return Analysis(function, ctx).Run();
+}
+
+}  // namespace morel::opt
