@@ -14,7 +14,9 @@
 //     are proved safe where they are made: guard_elim/canonicalize remove
 //     guards known to hold, guard_hoist adds a guard that deoptimizes
 //     exactly where an existing one would, load_elim removes loads whose
-//     value is known.
+//     value is known, partial_escape removes allocations no other code can
+//     see (with their loads and stores) and allocates them again only
+//     where they escape.
 
 #include <cstdint>
 

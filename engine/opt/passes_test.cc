@@ -100,7 +100,7 @@ TEST(PassesTest, ContractHoldsForEveryStandardPass) {
 TEST(PassesTest, RegistryKnowsTheStandardPasses) {
   EXPECT_EQ(PassRegistry::Standard().names(),
             (std::vector<std::string>{"canonicalize", "dce", "guard_elim", "guard_hoist", "gvn",
-                                      "load_elim", "simplify_cfg"}));
+                                      "load_elim", "partial_escape", "simplify_cfg"}));
   PassRegistry r;
   EXPECT_TRUE(r.Register<Canonicalize>().ok());
   EXPECT_EQ(r.Register<Canonicalize>().code(), absl::StatusCode::kAlreadyExists);

@@ -93,7 +93,7 @@ TEST(PipelineTest, UnknownPassNamesAreErrorsNamingThem) {
   auto pipeline = BuildPipeline("canonicalize,bogus", {});
   EXPECT_EQ(std::string(pipeline.status().message()),
             "unknown pass 'bogus' (known passes: canonicalize, dce, guard_elim, guard_hoist, gvn, load_elim, "
-            "simplify_cfg)");
+            "partial_escape, simplify_cfg)");
 }
 
 TEST(PipelineTest, DumpsAfterNamedPasses) {

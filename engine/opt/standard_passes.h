@@ -11,13 +11,13 @@
 
 namespace morel::opt {
 
-// Registers canonicalize, dce, guard_elim, guard_hoist, gvn, load_elim and
-// simplify_cfg.
+// Registers canonicalize, dce, guard_elim, guard_hoist, gvn, load_elim,
+// partial_escape and simplify_cfg.
 void RegisterStandardPasses(PassRegistry& registry);
 
 // The pass list of the default pipeline, for BuildPipeline.
 inline constexpr char kDefaultPassList[] =
-    "canonicalize,guard_hoist,guard_elim,simplify_cfg,gvn,load_elim,gvn,canonicalize,"
+    "canonicalize,guard_hoist,guard_elim,simplify_cfg,partial_escape,canonicalize,gvn,load_elim,gvn,canonicalize,"
     "guard_elim,simplify_cfg,dce";
 
 // BuildPipeline(kDefaultPassList, options).

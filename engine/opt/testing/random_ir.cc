@@ -1,6 +1,7 @@
 #include "engine/opt/testing/random_ir.h"
 
 #include <random>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -40,11 +41,14 @@ class Generator {
       ints_ = i == 0 ? entry_ints
                      : Concat(entry_ints, {blocks[i]->params().begin(), blocks[i]->params().end()});
       bools_ = i == 0 ? std::vector<Value*>{} : entry_bools;
+      objects_ = i == 0 ? std::vector<Value*>{} : entry_objects_;
+      known_ptr_fields_.clear();
       const int n = Pick(options_.min_block_steps, options_.max_block_steps);
       for (int k = 0; k < n; ++k) Emit(b, i);
       if (i == 0) {
         entry_ints = ints_;
         entry_bools = bools_;
+        entry_objects_ = objects_;
       }
       Terminate(b, blocks, i);
     }
@@ -78,6 +82,10 @@ class Generator {
         Opcode::kXor, Opcode::kShl, Opcode::kLshr, Opcode::kAshr};
     static constexpr Opcode kOverflow[] = {Opcode::kIaddOverflows, Opcode::kIsubOverflows,
                                            Opcode::kImulOverflows};
+    if (options_.objects && Pick(0, 2) == 0) {
+      EmitObjects(b, block_index);
+      return;
+    }
     switch (Pick(0, 11)) {
       case 0:
       case 1:
@@ -132,6 +140,62 @@ class Generator {
     }
   }
 
+  // Objects of 1 to 4 words; sizes are recorded so accesses stay in bounds.
+  void EmitObjects(Builder& b, int block_index) {
+    if (objects_.empty() || Pick(0, 5) == 0) {
+      Value* o = b.Append(b.function()->CreateInstruction(Opcode::kAlloc, {Type::kPtr}))->result();
+      o->instruction()->set_imm(8 * Pick(1, 4));
+      objects_.push_back(o);
+      return;
+    }
+    // Words [0, ints) hold integers, the rest objects (or zero): an
+    // address never becomes an integer of the function.
+    Value* o = Any(objects_);
+    const int words = static_cast<int>(o->instruction()->imm() / 8);
+    const int ints = (words + 1) / 2;
+    const int32_t int_offset = 8 * Pick(0, ints - 1);
+    const int32_t ptr_offset = words > ints ? 8 * Pick(ints, words - 1) : -1;
+    switch (Pick(0, 7)) {
+      case 0:
+      case 1:
+        b.Store(Any(ints_), o, int_offset);
+        break;
+      case 2:
+        ints_.push_back(b.Load(Type::kI64, o, int_offset));
+        break;
+      case 3:  // an object into a field; read back as a pointer while known
+        if (ptr_offset < 0) break;
+        b.Store(Any(objects_), o, ptr_offset);
+        known_ptr_fields_.push_back({o, ptr_offset});
+        break;
+      case 4: {
+        const auto& known = known_ptr_fields_;
+        if (known.empty()) break;
+        auto [base, at] = known[Pick(0, static_cast<int>(known.size()) - 1)];
+        Value* loaded = b.Load(Type::kPtr, base, at);
+        // Word 0 of every object is an integer.
+        ints_.push_back(b.Load(Type::kI64, loaded, 0));
+        break;
+      }
+      case 5:
+        bools_.push_back(b.ICmp(Pick(0, 1) ? ir::Cond::kEq : ir::Cond::kNe, o, Any(objects_)));
+        break;
+      case 6: {  // a guard whose frame state holds the object
+        Value* payload = b.Convert(Opcode::kBitcast, Type::kI64, o);
+        ir::FrameState* fs = b.CreateFrameState(ir::DeoptKind::kEager, block_index, 7,
+                                                {{payload, Any(ints_)}}, {});
+        b.Guard(b.ICmp(ir::Cond::kNe, Any(ints_), b.I64(Pick(0, 3) == 0 ? 0 : 12345)), fs,
+                "object");
+        break;
+      }
+      case 7:  // escapes
+        if (options_.escape_slot != nullptr) {
+          b.Store(o, b.PConst(reinterpret_cast<uint64_t>(options_.escape_slot)), 0);
+        }
+        break;
+    }
+  }
+
   void Terminate(Builder& b, const std::vector<Block*>& blocks, int i) {
     const int n = static_cast<int>(blocks.size());
     auto args_for = [&](Block* target) {
@@ -175,6 +239,10 @@ class Generator {
   const RandomIrOptions& options_;
   std::vector<Value*> ints_;
   std::vector<Value*> bools_;
+  std::vector<Value*> objects_;
+  std::vector<Value*> entry_objects_;
+  // (object, offset) holding an object, as stored in this block.
+  std::vector<std::pair<Value*, int32_t>> known_ptr_fields_;
 };
 
 }  // namespace

@@ -34,6 +34,14 @@ struct RandomIrOptions {
   // only the last block returns or deopts. Off: any terminator, to any
   // later block — large functions are then mostly unreachable.
   bool all_blocks_reachable = false;
+  // Also objects: `alloc`, i64 and ptr fields stored and loaded back,
+  // objects stored into objects, address comparisons, objects in guard
+  // frame states (as i64 payloads), and objects escaping into `escape_slot`
+  // (a word the caller owns, written through a pconst). Addresses never
+  // reach the integers a function returns, so results do not depend on
+  // where objects are allocated; run with InterpreterOptions::allocate.
+  bool objects = false;
+  const void* escape_slot = nullptr;
 };
 
 // The same seed and options always give the same function.
