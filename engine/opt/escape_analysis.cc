@@ -494,6 +494,8 @@ class Analysis {
 
   // ------------------------------------------------------ instructions
   void ProcessInstruction(State& s, Instruction* inst) {
+    // A restarted loop may decide differently for the same values.
+    for (Value* r : inst->results()) alias_.erase(r);
     const auto& ops = inst->operands();
     InsertPoint here{inst, {}};
     switch (inst->opcode()) {
@@ -603,6 +605,7 @@ class Analysis {
     // Block parameters: one object on every edge becomes that object.
     for (size_t i = 0; i < b->params().size(); ++i) {
       Value* param = b->params()[i];
+      alias_.erase(param);
       int same = -2;
       for (const Edge& e : edges) {
         int o = ObjectOf(e.terminator->targets()[e.target].args[i]);
