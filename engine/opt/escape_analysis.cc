@@ -124,6 +124,9 @@ struct LoopSpec {
   State state;                                  // at the header, speculated
   absl::flat_hash_map<const Value*, int> param_objects;  // parameter -> object
   absl::flat_hash_map<std::pair<int, int32_t>, int> field_phis;  // -> phis_ index
+  // Objects materialized on the entry edges whose addresses differ: the
+  // header parameter (phis_ index) each back edge must feed too.
+  std::vector<std::pair<int, int>> object_phis;
   bool conservative = false;  // several entry edges: nothing stays virtual
 };
 
@@ -681,7 +684,11 @@ class Analysis {
         for (size_t k = 0; k < in.size(); ++k) {
           values.push_back(Materialize(in[k], o, end_of(edges[k])));
         }
+        const size_t phis_before = phis_.size();
         out.objects[o] = ObjectState{false, MergeValues(b, edges, values, Type::kPtr), {}};
+        if (spec != nullptr && phis_.size() > phis_before) {
+          spec->object_phis.push_back({o, static_cast<int>(phis_before)});
+        }
       }
     }
     for (int o : common) {
@@ -875,8 +882,15 @@ class Analysis {
       }
       if (ObjectOf(args[i]) >= 0) SetArg(e, static_cast<int>(i), Use(s, args[i], at));
     }
-    if (spec.conservative) return std::nullopt;
     std::vector<std::pair<int, Value*>> phi_args;
+    for (const auto& [o, phi] : spec.object_phis) {
+      auto found = s.objects.find(o);
+      if (found == s.objects.end() || found->second.is_virtual) {
+        Fail();
+        return std::nullopt;
+      }
+      phi_args.push_back({phi, found->second.materialized});
+    }
     for (const auto& [o, expected] : spec.state.objects) {
       auto found = s.objects.find(o);
       if (found == s.objects.end()) {
@@ -954,7 +968,7 @@ class Analysis {
         } else {
           LoopSpec spec;
           spec.conservative = true;
-          s = MergeEdges(b, forward, {}, /*all=*/true, nullptr, nullptr);
+          s = MergeEdges(b, forward, {}, /*all=*/true, nullptr, &spec);
           spec.state = s;
           specs_[b] = std::move(spec);
         }

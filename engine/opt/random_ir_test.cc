@@ -93,7 +93,10 @@ class Heap {
   std::map<int64_t, std::vector<int64_t>*> objects_;
 };
 
+int64_t loop_counter = 0;
+
 std::string ExecuteWithObjects(const ir::Function& f, const std::vector<int64_t>& args) {
+  loop_counter = 0;
   Heap heap;
   ir::InterpreterOptions options;
   options.allocate = [&](int64_t bytes) { return heap.Allocate(bytes); };
@@ -117,7 +120,7 @@ std::string ExecuteWithObjects(const ir::Function& f, const std::vector<int64_t>
   return out;
 }
 
-// With objects: escape analysis (in the default pipeline) removes
+// With objects and loops: escape analysis (in the default pipeline) removes
 // allocations, puts virtual objects in frame states and materializes them
 // where they escape; every run must see the same values, and deoptimization
 // the same objects (contents and identity).
@@ -126,6 +129,7 @@ TEST(RandomIrTest, ObjectsSurviveEscapeAnalysisUnchanged) {
   testing::RandomIrOptions options;
   options.objects = true;
   options.escape_slot = &escape_slot;
+  options.loop_counter = &loop_counter;
   const std::vector<std::vector<int64_t>> inputs = {
       {0, 0, 0}, {1, 2, 3}, {-1, 5, 1}, {12345, 0, 7}, {42, 42, 1}};
   int virtualized = 0;

@@ -1,5 +1,6 @@
 #include "engine/opt/testing/random_ir.h"
 
+#include <algorithm>
 #include <random>
 #include <utility>
 #include <string>
@@ -206,6 +207,22 @@ class Generator {
     // With all_blocks_reachable, every block but the last jumps or branches
     // to the next one (the other arm of a br still goes anywhere forward).
     const bool chain = options_.all_blocks_reachable && i + 1 < n;
+    if (options_.loop_counter != nullptr && i > 0 && i + 1 < n && Pick(0, 2) == 0) {
+      std::vector<Block*> headers;
+      for (int j = 1; j <= i; ++j) {
+        if (Dominates(blocks, j, i)) headers.push_back(blocks[j]);
+      }
+      if (!headers.empty()) {
+        Block* header = Any(headers);
+        Value* counter = b.PConst(reinterpret_cast<uint64_t>(options_.loop_counter));
+        Value* count = b.Binary(Opcode::kIadd, b.Load(Type::kI64, counter, 0), b.I64(1));
+        b.Store(count, counter, 0);
+        Block* next = blocks[i + 1];
+        b.Br(b.ICmp(ir::Cond::kSlt, count, b.I64(6)), header, args_for(header), next,
+             args_for(next));
+        return;
+      }
+    }
     int choice;
     if (chain) {
       choice = Pick(0, 2) == 0 ? 1 : 4;
@@ -233,6 +250,29 @@ class Generator {
       Value* c = Pick(0, 3) == 0 ? b.Bool(Pick(0, 1)) : Bool(b);
       b.Br(c, t, args_for(t), e, args_for(e));
     }
+  }
+
+  // Whether every path from the entry to blocks[to] passes blocks[from],
+  // over the edges of the blocks terminated so far (all edges into blocks
+  // up to the current one).
+  static bool Dominates(const std::vector<Block*>& blocks, int from, int to) {
+    if (from == to) return true;
+    std::vector<const Block*> work = {blocks[0]};
+    std::vector<const Block*> seen = {blocks[0]};
+    while (!work.empty()) {
+      const Block* b = work.back();
+      work.pop_back();
+      if (b == blocks[to]) return false;
+      const ir::Instruction* term = b->terminator();
+      if (term == nullptr) continue;
+      for (const ir::BlockCall& t : term->targets()) {
+        if (t.block == blocks[from]) continue;
+        if (std::find(seen.begin(), seen.end(), t.block) != seen.end()) continue;
+        seen.push_back(t.block);
+        work.push_back(t.block);
+      }
+    }
+    return true;
   }
 
   std::mt19937 rng_;

@@ -42,6 +42,10 @@ struct RandomIrOptions {
   // where objects are allocated; run with InterpreterOptions::allocate.
   bool objects = false;
   const void* escape_slot = nullptr;
+  // Loops: a block may branch back to an earlier block that dominates it,
+  // while `*loop_counter` (a word the caller zeroes before each run,
+  // incremented at every back edge) is below 6 -- so every run ends.
+  int64_t* loop_counter = nullptr;
 };
 
 // The same seed and options always give the same function.
