@@ -446,6 +446,17 @@ absl::Status Lowerer::LowerInst(const ir::Instruction& inst) {
     }
     case Opcode::kCallRuntime:
     case Opcode::kCallTarget: return LowerCall(inst);
+    case Opcode::kAlloc: {
+      const void* allocate = options_.heap.allocate;
+      if (allocate == nullptr) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "cannot lower '", ir::PrintInstruction(inst), "': no LoweringOptions::heap.allocate"));
+      }
+      std::optional<int32_t> head;
+      if (options_.heap.free_list_head) head = options_.heap.free_list_head(inst.imm());
+      Emit(mi::Alloc(Op::VReg(VRegOf(inst.result())), inst.imm(), allocate, head));
+      return absl::OkStatus();
+    }
     default:
       if (inst.info().effects == ir::Effects::kTerminator) return LowerTerminator(inst);
       return LowerPure(inst);
