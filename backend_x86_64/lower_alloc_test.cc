@@ -2,7 +2,9 @@
 // function_emitter.cc), differentially against ir::Interpret: objects
 // allocated, written and read back (through the inline fast path, its
 // out-of-line refill call, and without a fast path), lists built across
-// many refills, and values in every register live across an allocation.
+// many refills, values in every register live across an allocation, and
+// deopts whose frame states name virtual objects, decoded with the same
+// objects the interpreter reports (and materialized alike).
 
 #include <cstdint>
 #include <cstring>
@@ -299,6 +301,121 @@ block0:
   auto got = (*native)->Run({});
   ASSERT_TRUE(got.ok());
   EXPECT_NE(got->values[0], 0);
+}
+
+// ----------------------------------------------- deopts naming virtual objects
+
+constexpr char kVirtual[] = R"(func @virtual(i64, i64) -> (i64) {
+  vo0 = object 40 [0: i64 v0, 8: i32 v2, 16: ptr vo1, 24: i64 v3, 32: ptr vo3]
+  vo1 = object 16 [0: ptr vo0, 8: i64 v1]
+  vo2 = object 8 [0: i64 v4]
+  vo3 = object 24 [8: ptr vo3, 16: ptr v5]
+  fs0 = eager interpreter target 7 resume 1 locals [vo1:v1, v0:v1, illegal, vo2:v0] stack [vo0:v1]
+  fs1 = eager interpreter target 3 resume 9 locals [vo0:v3, illegal, vo2:v4] stack [vo1:v1] parent fs0
+  fs2 = eager interpreter target 3 resume 10 locals [v3:v1] stack [vo2:v3]
+block0(v0: i64, v1: i64):
+  v2 = trunc.i32 v0
+  v3 = iadd v0, v1
+  v4 = iconst.i64 99
+  v5 = pconst 0
+  v6 = icmp slt v0, v1
+  guard v6, fs1, "ordered"
+  v7 = iadd v0, v0
+  v8 = iadd_overflows v0, v0
+  v9 = not v8
+  guard v9, fs1, "overflow"
+  v10 = iconst.i64 1000
+  v11 = icmp sgt v7, v10
+  br v11, block1, block2
+block1:
+  deopt fs2, "big"
+block2:
+  return v7
+}
+)";
+
+TEST_F(LowerAllocTest, DeoptsNameTheInterpretersObjects) {
+  auto f = Parse(kVirtual);
+  ASSERT_NE(f, nullptr);
+  // Returns, guard fails, overflow, the deopt terminator.
+  ExpectSame(*f, {{1, 2}, {5, 2}, {INT64_MAX - 1, INT64_MAX}, {600, 700}});
+  // The numbering and the decoded fields, as the interpreter has them:
+  // first use, innermost frame first, an object before the objects its
+  // fields name.
+  auto native = h_.Compile(*f);
+  ASSERT_TRUE(native.ok()) << native.status();
+  auto got = (*native)->Run({5, 2});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->kind, ir::ExecutionResult::Kind::kDeoptimized);
+  ASSERT_EQ(got->objects.size(), 4u) << ir::DebugString(*got);
+  EXPECT_EQ(got->frames[0].locals[0].object, 0);  // vo0
+  EXPECT_EQ(got->frames[0].locals[2].object, 3);  // vo2, after vo1 and vo3
+  EXPECT_EQ(got->frames[1].locals[0].object, 1);  // vo1
+  EXPECT_EQ(got->objects[0].fields[1].bits, 5);   // the i32 field
+  EXPECT_EQ(got->objects[0].fields[2].object, 1);
+  EXPECT_EQ(got->objects[2].fields[0].object, 2);  // vo3 names itself
+  EXPECT_NE((*native)->compiled().deopt_map.DebugString().find("o0 = object 40 ["),
+            std::string::npos)
+      << (*native)->compiled().deopt_map.DebugString();
+}
+
+// What materialization makes of a result: every slot's payload replaced by
+// a description of what it points to, so two results compare by shape.
+std::string Materialized(ir::ExecutionResult result) {
+  std::vector<void*> addresses(result.objects.size());
+  ir::MaterializeDeoptObjects(
+      result.objects,
+      [](int64_t bytes) {
+        void* p = new uint64_t[static_cast<size_t>(bytes / 8)]();  // leaked: a test
+        return p;
+      },
+      absl::MakeSpan(addresses), result.frames);
+  auto name = [&](int64_t address) -> std::string {
+    for (size_t i = 0; i < addresses.size(); ++i) {
+      if (reinterpret_cast<int64_t>(addresses[i]) == address) return absl::StrCat("@", i);
+    }
+    return absl::StrCat(address);
+  };
+  std::string out;
+  for (const ir::DeoptFrame& frame : result.frames) {
+    for (const auto* slots : {&frame.locals, &frame.stack}) {
+      for (const ir::DeoptFrame::Slot& s : *slots) {
+        EXPECT_EQ(s.object, -1);
+        absl::StrAppend(&out, s.legal ? absl::StrCat(name(s.payload), ":", s.tag) : "-", " ");
+      }
+    }
+    out += "| ";
+  }
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    absl::StrAppend(&out, "@", i, "[");
+    const auto* words = static_cast<const int64_t*>(addresses[i]);
+    for (int64_t w = 0; w < result.objects[i].size / 8; ++w) {
+      absl::StrAppend(&out, name(words[w]), " ");
+    }
+    out += "] ";
+  }
+  return out;
+}
+
+TEST_F(LowerAllocTest, MaterializedObjectsMatchTheInterpreters) {
+  auto f = Parse(kVirtual);
+  ASSERT_NE(f, nullptr);
+  auto native = h_.Compile(*f);
+  ASSERT_TRUE(native.ok()) << native.status();
+  for (const std::vector<int64_t>& in : {std::vector<int64_t>{5, 2}, {600, 700}}) {
+    auto want = ir::Interpret(*f, in, testing::NativeEquivalentHooks());
+    auto got = (*native)->Run(in);
+    ASSERT_TRUE(want.ok() && got.ok());
+    const std::string materialized = Materialized(*got);
+    EXPECT_EQ(materialized, Materialized(*want));
+    // One allocation per object however many slots and fields name it:
+    // vo0 in two slots and two fields, and vo3 points at itself.
+    if (in[0] == 5) {
+      EXPECT_EQ(materialized,
+                "@0:7 - @3:99 @1:2 | @1:2 5:2 - @3:5 @0:2 | "
+                "@0[5 5 @1 7 @2 ] @1[@0 2 ] @2[0 @2 0 ] @3[99 ] ");
+    }
+  }
 }
 
 }  // namespace

@@ -213,6 +213,7 @@ absl::StatusOr<ir::ExecutionResult> NativeFunction::Run(absl::Span<const int64_t
     result.reason = rec.decoded->reason;
     result.action = rec.decoded->action;
     result.frames = rec.decoded->frames;
+    result.objects = rec.decoded->objects;
     return result;
   }
   const int64_t raw[] = {static_cast<int64_t>(p.first), static_cast<int64_t>(p.second)};
