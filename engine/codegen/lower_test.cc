@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -93,7 +94,17 @@ absl::StatusOr<std::string> RunLowered(const LoweredFunction& lowered, const Mac
   return ir::DebugString(result);
 }
 
-TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
+// `alloc` for the machine-IR interpreter and ir::Interpret alike: zeroed
+// memory, kept until the process ends.
+void* ZeroedObject(int64_t bytes) {
+  static auto* objects = new std::vector<std::unique_ptr<uint64_t[]>>();
+  objects->push_back(std::make_unique<uint64_t[]>(static_cast<size_t>(bytes / 8 + 1)));
+  return objects->back().get();
+}
+
+// Seeds 1..300, with or without objects (alloc, virtual objects in deopt
+// states).
+void RunRandomFunctions(bool objects) {
   ToyBackend backend;
   ir::RuntimeRegistry registry;
   auto call1 = registry.Register({"call1", reinterpret_cast<const void*>(&Call1),
@@ -103,7 +114,11 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
   testing::RandomIrOptions gen;
   gen.call1 = *call1;
   gen.memory = memory;
+  gen.objects = objects;
+  LoweringOptions options;
+  options.heap.allocate = reinterpret_cast<const void*>(&ZeroedObject);
   ir::InterpreterOptions hooks;
+  hooks.allocate = &ZeroedObject;
   hooks.call_runtime = [](const ir::RuntimeFunction&, absl::Span<const int64_t> a)
       -> absl::StatusOr<std::vector<int64_t>> { return std::vector<int64_t>{Call1(a[0], a[1])}; };
   const std::vector<std::vector<int64_t>> inputs = {
@@ -112,7 +127,7 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
   for (uint32_t seed = 1; seed <= 300; ++seed) {
     auto f = testing::RandomFunction(seed, gen);
     ASSERT_TRUE(ir::Verify(*f).ok()) << ir::Verify(*f);
-    auto lowered = Lower(*f, backend);
+    auto lowered = Lower(*f, backend, options);
     ASSERT_TRUE(lowered.ok()) << lowered.status();
     MachineFunction allocated = lowered->mf;
     auto alloc = AllocateRegisters(allocated, backend.register_info());
@@ -144,6 +159,12 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
   EXPECT_GT(spilled, 200);  // four registers: most functions spill
   EXPECT_GT(runs, 3000);
 }
+
+TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
+  RunRandomFunctions(/*objects=*/false);
+}
+
+TEST(LowerTest, RandomIrWithObjectsOnTheMirInterpreter) { RunRandomFunctions(/*objects=*/true); }
 
 // The toy dispatcher: a hash of the call's operands (read from the
 // caller's outgoing-argument area) and their count.
