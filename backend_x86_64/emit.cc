@@ -173,8 +173,16 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
     imm(ops.disp);
     inst.addOperand(MCOperand::createReg(0));     // no segment
   };
+  auto fs_mem = [&]() {  // %fs:disp
+    inst.addOperand(MCOperand::createReg(0));  // no base: absolute
+    imm(1);
+    inst.addOperand(MCOperand::createReg(0));  // no index
+    imm(ops.disp);
+    inst.addOperand(MCOperand::createReg(t.fs));
+  };
   const bool needs_dst = info.layout != Layout::kNone && info.layout != Layout::kI &&
-                         info.layout != Layout::kMR;
+                         info.layout != Layout::kMR && info.layout != Layout::kFsR &&
+                         info.layout != Layout::kMI;
   if (needs_dst && ops.dst == kNoGpr) {
     return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a destination"));
   }
@@ -200,20 +208,20 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
     case Layout::kI: imm(ops.imm); break;
     case Layout::kRFs:
       reg(ops.dst);
-      inst.addOperand(MCOperand::createReg(0));  // no base: absolute
-      imm(1);
-      inst.addOperand(MCOperand::createReg(0));  // no index
-      imm(ops.disp);
-      inst.addOperand(MCOperand::createReg(t.fs));
+      fs_mem();
       break;
+    case Layout::kFsR: fs_mem(); reg(ops.src); break;
+    case Layout::kMI: mem(); imm(ops.imm); break;
   }
   if ((info.layout == Layout::kRR || info.layout == Layout::kRRTied ||
        info.layout == Layout::kRRI || info.layout == Layout::kR32R8 ||
-       info.layout == Layout::kMR || info.layout == Layout::kRRTiedCond) &&
+       info.layout == Layout::kMR || info.layout == Layout::kRRTiedCond ||
+       info.layout == Layout::kFsR) &&
       ops.src == kNoGpr) {
     return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a source"));
   }
-  if ((info.layout == Layout::kRM || info.layout == Layout::kMR) && ops.base == kNoGpr) {
+  if ((info.layout == Layout::kRM || info.layout == Layout::kMR || info.layout == Layout::kMI) &&
+      ops.base == kNoGpr) {
     return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a base"));
   }
   llvm::SmallVector<char, 16> bytes;

@@ -53,7 +53,7 @@ class EmitTest : public ::testing::Test {
 
 bool UsesImm(Layout l) {
   return l == Layout::kRI || l == Layout::kRITied || l == Layout::kRRI || l == Layout::kRel32 ||
-         l == Layout::kRel32Cond || l == Layout::kI;
+         l == Layout::kRel32Cond || l == Layout::kI || l == Layout::kMI;
 }
 
 // An immediate the form can hold.
@@ -82,7 +82,10 @@ TEST_F(EmitTest, EveryFormEveryRegister) {
         ops.disp = (d % 3 == 0) ? 0 : (d % 3 == 1 ? -8 * d : 4096 + d);
         ops.imm = ImmFor(info.form, rng);
         ops.cc = static_cast<X86Cond>(d);
-        if (info.layout != Layout::kRM && info.layout != Layout::kMR) ops.base = kNoGpr;
+        if (info.layout != Layout::kRM && info.layout != Layout::kMR &&
+            info.layout != Layout::kMI) {
+          ops.base = kNoGpr;
+        }
         std::string err = RoundTrip(info.form, ops);
         EXPECT_EQ(err, "") << "dst=" << d << " src=" << s;
         ++checked;
@@ -208,7 +211,7 @@ TEST_F(EmitTest, RandomizedRoundTrip) {
     ops.dst = static_cast<Gpr>(rng() % 16);
     ops.src = static_cast<Gpr>(rng() % 16);
     const Layout l = GetForm(f).layout;
-    if (l == Layout::kRM || l == Layout::kMR) {
+    if (l == Layout::kRM || l == Layout::kMR || l == Layout::kMI) {
       ops.base = static_cast<Gpr>(rng() % 16);
       ops.disp = static_cast<int32_t>(rng() % 3 == 0 ? static_cast<int8_t>(rng()) : rng());
     }

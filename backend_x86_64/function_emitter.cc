@@ -275,8 +275,75 @@ class FunctionEmitter {
         as_.Load(R(inst.defs[0]), kRbp, frame_.SlotOffset(inst.uses[0].index));
         return;
       case MOp::kOutgoingArea: as_.Mov(R(inst.defs[0]), kRsp); return;
+      case MOp::kAlloc: Alloc(inst); return;
       case MOp::kTarget: EmitTarget(inst); return;
     }
+  }
+
+  // kAlloc. With a free list at %fs:head (the inline fast path, as Boehm's
+  // GC_FAST_MALLOC_GRANS):
+  //     movq %fs:head, d
+  //     testq d, d
+  //     je slow                 ; empty: the runtime refills it
+  //     movq (d), t             ; t = r11 (r10 if d is r11: a spilled def)
+  //     movq t, %fs:head        ; pop
+  //     movq $0, (d)            ; clear the link (the rest is zero already)
+  //   done:
+  // and out of line `slow: <AllocateCall>; jmp done`. Without one, the call
+  // inline. Every moment the object is in d or the head and the next one in
+  // t or the head, which the conservative collector scans (a collection may
+  // stop this thread anywhere).
+  void Alloc(const MachineInst& inst) {
+    const Gpr d = R(inst.defs[0]);
+    const int64_t bytes = inst.uses[0].imm;
+    const uint64_t allocate = static_cast<uint64_t>(inst.uses[1].imm);
+    if (inst.uses.size() < 3) {
+      AllocateCall(d, bytes, allocate);
+      return;
+    }
+    if (!FitsInt32(inst.uses[2].imm)) {
+      as_.Fail(absl::InvalidArgumentError("free-list offset does not fit in 32 bits"));
+      return;
+    }
+    const int32_t head = static_cast<int32_t>(inst.uses[2].imm);
+    const Gpr next = d == kR11 ? kR10 : kR11;
+    FormOperands load{d};
+    load.disp = head;
+    as_.Emit(Form::kLoadFs, load);
+    as_.Emit(Form::kTestRR, {d, d});
+    SlowAlloc slow{as_.buffer().NewLabel(), as_.buffer().NewLabel(), d, bytes, allocate};
+    as_.Jcc(X86Cond::kE, slow.entry);
+    as_.Load(next, d, 0);
+    FormOperands store;
+    store.src = next;
+    store.disp = head;
+    as_.Emit(Form::kStoreFs, store);
+    as_.Emit(Form::kStoreI32, {kNoGpr, kNoGpr, d, 0, 0});
+    as_.buffer().Bind(slow.done);
+    slow_allocs_.push_back(slow);
+  }
+
+  // d = allocate(bytes), every other register preserved: the allocatable
+  // caller-saved registers but d are pushed (r10/r11 are scratch, never live
+  // across an instruction; callee-saved ones the callee keeps), with rsp
+  // kept 16-byte aligned for the call.
+  void AllocateCall(Gpr d, int64_t bytes, uint64_t allocate) {
+    const codegen::RegisterInfo& ri = SysVRegisterInfo();
+    std::vector<Gpr> saved;
+    for (codegen::PReg r : ri.allocatable[0]) {
+      if ((ri.caller_saved & codegen::RegisterInfo::Bit(r)) != 0 && r != d) {
+        saved.push_back(static_cast<Gpr>(r));
+      }
+    }
+    const bool pad = saved.size() % 2 != 0;
+    for (Gpr r : saved) as_.Push(r);
+    if (pad) as_.AddImm(kRsp, -8);
+    as_.MovImm(kRdi, bytes);
+    as_.CallAbsolute(allocate);
+    out_.metadata.call_sites.push_back({as_.offset(), -1});  // runs no guest code
+    as_.Mov(d, kRax);
+    if (pad) as_.AddImm(kRsp, 8);
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) as_.Pop(*it);
   }
 
   // kTarget: target_opcode is a Form; defs[0] -> dst, register uses -> (dst
@@ -312,6 +379,11 @@ class FunctionEmitter {
   }
 
   void EmitOutOfLine() {
+    for (const SlowAlloc& slow : slow_allocs_) {
+      as_.buffer().Bind(slow.entry);
+      AllocateCall(slow.d, slow.bytes, slow.allocate);
+      as_.Jmp(slow.done);
+    }
     if (!deopt_order_.empty()) {
       if (options_.deopt_entry == nullptr) {
         as_.Fail(absl::InvalidArgumentError("function has deopt exits but no deopt_entry"));
@@ -357,6 +429,14 @@ class FunctionEmitter {
   std::map<int32_t, Label> deopt_labels_;
   std::map<int32_t, uint32_t> deopt_pc_;
   std::vector<int32_t> deopt_order_;
+  // kAlloc's out-of-line calls of the runtime (empty free list).
+  struct SlowAlloc {
+    Label entry, done;
+    Gpr d;
+    int64_t bytes;
+    uint64_t allocate;
+  };
+  std::vector<SlowAlloc> slow_allocs_;
   uint32_t next_block_ = 0;
 };
 

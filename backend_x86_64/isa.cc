@@ -62,6 +62,9 @@ constexpr FormInfo kForms[] = {
     {Form::kPop, "POP64r", L::kR, "popq {d}"},
     {Form::kPushI32, "PUSH64i32", L::kI, "pushq ${i}"},
     {Form::kCmpRFs, "CMP64rm", L::kRFs, "cmpq {fs}, {d}"},
+    {Form::kLoadFs, "MOV64rm", L::kRFs, "movq {fs}, {d}"},
+    {Form::kStoreFs, "MOV64mr", L::kFsR, "movq {s}, {fs}"},
+    {Form::kStoreI32, "MOV64mi32", L::kMI, "movq ${i}, {m}"},
 };
 static_assert(sizeof(kForms) / sizeof(kForms[0]) == static_cast<int>(Form::kNumForms));
 

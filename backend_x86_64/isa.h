@@ -40,6 +40,8 @@ enum class Layout : uint8_t {
   kRel32Cond,   // i, cc
   kI,           // i
   kRFs,         // d, %fs:disp (thread-pointer relative: static TLS)
+  kFsR,         // %fs:disp, s
+  kMI,          // [base + disp], i (32-bit, sign-extended)
 };
 
 enum class Form : uint16_t {
@@ -52,7 +54,7 @@ enum class Form : uint16_t {
   kShlCL, kSarCL, kShrCL, kShlRI, kSarRI, kShrRI,
   kSetcc, kMovzxR32R8, kCmov,
   kJcc, kJmp, kCallRel32, kCallR, kRet, kPush, kPop, kPushI32,
-  kCmpRFs,
+  kCmpRFs, kLoadFs, kStoreFs, kStoreI32,
   kNumForms,
 };
 

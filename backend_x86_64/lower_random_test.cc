@@ -1,7 +1,8 @@
 // Randomized differential test: seeded random IR (engine/codegen/testing/
 // random_ir.h) -> engine/opt default pipeline -> lowering -> native x86_64
 // code, against ir::Interpret of the unoptimized function: same return
-// values, or the same deopt (reason and every decoded frame), the same
+// values, or the same deopt (reason, every decoded frame and virtual
+// object), the same
 // memory writes, the same runtime calls. Both the unoptimized and the
 // optimized function are compiled, each with linear scan and (alternating
 // seeds) with every vreg spilled.
@@ -61,10 +62,9 @@ Outcome Record(const absl::StatusOr<ir::ExecutionResult>& r) {
   return o;
 }
 
-TEST(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
-#if !defined(__x86_64__)
-  GTEST_SKIP() << "executes x86_64 code";
-#endif
+// Seeds 1..`seeds` with or without objects (alloc, virtual objects in
+// frame states); returns the deopts among the runs.
+void RunRandomFunctions(bool objects, uint32_t seeds) {
   ir::RuntimeRegistry registry;
   auto call1 = registry.Register({"call1", reinterpret_cast<const void*>(&Call1),
                                   {{Type::kI64, Type::kI64}, {Type::kI64}},
@@ -80,11 +80,12 @@ TEST(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
   // outgoing-argument area like every dispatched call).
   gen.call_target_arities = {2, 3, 5, 9};
   gen.memory = memory;
+  gen.objects = objects;
 
   testing::NativeHarness harness;
   const ir::InterpreterOptions hooks = testing::NativeEquivalentHooks();
-  int runs = 0, deopts = 0, changed = 0;
-  for (uint32_t seed = 1; seed <= 400; ++seed) {
+  int runs = 0, deopts = 0, changed = 0, object_deopts = 0, allocating = 0;
+  for (uint32_t seed = 1; seed <= seeds; ++seed) {
     std::unique_ptr<ir::Function> f = codegen::testing::RandomFunction(seed, gen);
     ASSERT_TRUE(ir::Verify(*f).ok()) << "seed " << seed << ": generator bug\n"
                                      << ir::Verify(*f) << "\n" << ir::PrintFunction(*f);
@@ -96,6 +97,7 @@ TEST(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
     auto r = (*pipeline)->Run(*g);
     ASSERT_TRUE(r.ok()) << "seed " << seed << ": " << r.status();
     changed += *r ? 1 : 0;
+    allocating += ir::PrintFunction(*f).find(" = alloc ") != std::string::npos ? 1 : 0;
 
     codegen::NativeCompileOptions options = harness.DefaultOptions();
     options.codegen.allocation.spill_everything = seed % 2 == 0;
@@ -108,6 +110,7 @@ TEST(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
         Reset();
         Outcome want = Record(ir::Interpret(*f, in, hooks));
         Reset();
+        testing::ResetTestHeap();  // each run empties its free lists a few times
         Outcome got = Record((*native)->Run(in));
         const char* which = fn == f.get() ? "unoptimized" : "optimized";
         if (got.result != want.result && fn == g.get()) {
@@ -128,15 +131,38 @@ TEST(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
         ASSERT_EQ(got.calls, want.calls) << "seed " << seed << " (" << which << ")";
         ++runs;
         deopts += want.result.rfind("deoptimized", 0) == 0 ? 1 : 0;
+        object_deopts += want.result.find(" = object ") != std::string::npos ? 1 : 0;
       }
     }
   }
   // The generator exercises both outcomes and gives the optimizer work.
   EXPECT_GT(deopts, runs / 20);
   EXPECT_LT(deopts, runs * 3 / 4);
-  EXPECT_GT(changed, 200);
-  std::cout << runs << " runs, " << deopts << " deoptimized, " << changed
-            << " functions changed by engine/opt\n";
+  EXPECT_GT(changed, seeds / 2);
+  if (objects) {
+    EXPECT_GT(allocating, seeds / 2);
+    EXPECT_GT(object_deopts, deopts / 10);
+  }
+  std::cout << runs << " runs, " << deopts << " deoptimized (" << object_deopts
+            << " with virtual objects), " << changed << " functions changed by engine/opt, "
+            << allocating << " allocate\n";
+}
+
+TEST(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "executes x86_64 code";
+#endif
+  RunRandomFunctions(/*objects=*/false, 400);
+}
+
+// With allocations (through the test heap's free lists and refills) and
+// deopts whose frame states name virtual objects: the decoded objects equal
+// the interpreter's.
+TEST(LowerRandomTest, WithObjectsAndVirtualObjects) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "executes x86_64 code";
+#endif
+  RunRandomFunctions(/*objects=*/true, 300);
 }
 
 }  // namespace

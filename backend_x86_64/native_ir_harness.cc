@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -64,7 +66,78 @@ ValuePair Handler(uint64_t id, uint64_t* saved_regs, uint8_t* frame_pointer,
 
 int64_t Arg(absl::Span<const int64_t> a, size_t i) { return i < a.size() ? a[i] : 0; }
 
+// ------------------------------------------------------------- test heap
+
+// Zero-filled, 16-byte aligned, kept for the life of the process (objects
+// may be reachable from anywhere a test looks).
+void* ZeroedObject(int64_t bytes) {
+  static std::mutex mu;
+  static auto* chunks = new std::vector<std::unique_ptr<uint64_t[]>>();
+  const size_t words = static_cast<size_t>((bytes + 15) / 16 * 2);
+  std::lock_guard<std::mutex> lock(mu);
+  chunks->push_back(std::make_unique<uint64_t[]>(words == 0 ? 2 : words));  // zeroed
+  return chunks->back().get();
+}
+
+constexpr int kTestFreeLists = static_cast<int>(kTestFreeListMaxBytes / 16) + 1;  // index 0 unused
+// In the static TLS block (this library is linked in, never dlopen'ed): at
+// the same offset from the thread pointer on every thread.
+thread_local void* test_heads[kTestFreeLists];
+thread_local TestHeapCounts test_counts;
+
+int FreeListIndex(int64_t bytes) {
+  const int64_t k = (bytes + 15) / 16;
+  return k > 0 && k < kTestFreeLists ? static_cast<int>(k) : -1;
+}
+
+intptr_t ThreadPointer() {
+  uintptr_t tp;
+  asm("mov %%fs:0, %0" : "=r"(tp));  // the TCB's self pointer (x86_64 glibc)
+  return static_cast<intptr_t>(tp);
+}
+
 }  // namespace
+
+void* TestAllocate(int64_t bytes) {
+  ++test_counts.slow_calls;
+  const int k = FreeListIndex(bytes);
+  if (k < 0) return ZeroedObject(bytes);
+  if (test_heads[k] == nullptr) {
+    ++test_counts.refills;
+    for (int i = 0; i < kTestRefillObjects; ++i) {
+      void* object = ZeroedObject(16 * k);
+      *static_cast<void**>(object) = test_heads[k];
+      test_heads[k] = object;
+    }
+  }
+  void* object = test_heads[k];
+  test_heads[k] = *static_cast<void**>(object);
+  *static_cast<void**>(object) = nullptr;
+  return object;
+}
+
+codegen::HeapAllocation TestHeap(bool fast_path) {
+  codegen::HeapAllocation heap;
+  heap.allocate = reinterpret_cast<const void*>(&TestAllocate);
+  if (fast_path) {
+    // Taken on the compiling thread; the same on every thread (static TLS).
+    const intptr_t base =
+        reinterpret_cast<intptr_t>(&test_heads[0]) - ThreadPointer();
+    heap.free_list_head = [base](int64_t bytes) -> std::optional<int32_t> {
+      const int k = FreeListIndex(bytes);
+      if (k < 0) return std::nullopt;
+      return static_cast<int32_t>(base + 8 * k);
+    };
+  }
+  return heap;
+}
+
+TestHeapCounts TestHeapCountsOnThisThread() { return test_counts; }
+
+void ResetTestHeap() {
+  test_counts = {};
+  for (void*& head : test_heads) head = nullptr;
+}
 
 std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> a,
                                        size_t num_results) {
@@ -120,6 +193,7 @@ ir::InterpreterOptions NativeEquivalentHooks() {
   };
   options.call_target = [](int64_t target, absl::Span<const int64_t> args)
       -> absl::StatusOr<std::vector<int64_t>> { return DispatchSemantics(target, args, 2); };
+  options.allocate = [](int64_t bytes) { return ZeroedObject(bytes); };
   return options;
 }
 
@@ -139,6 +213,7 @@ absl::StatusOr<ir::ExecutionResult> NativeFunction::Run(absl::Span<const int64_t
     result.reason = rec.decoded->reason;
     result.action = rec.decoded->action;
     result.frames = rec.decoded->frames;
+    result.objects = rec.decoded->objects;
     return result;
   }
   const int64_t raw[] = {static_cast<int64_t>(p.first), static_cast<int64_t>(p.second)};
@@ -160,6 +235,7 @@ codegen::NativeCompileOptions NativeHarness::DefaultOptions() const {
   codegen::NativeCompileOptions options;
   options.codegen.deopt_entry = deopt_entry_;
   options.lowering.call_target_dispatch = reinterpret_cast<const void*>(&TestDispatch);
+  options.lowering.heap = TestHeap();
   return options;
 }
 

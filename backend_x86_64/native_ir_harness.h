@@ -17,6 +17,7 @@
 #include "absl/types/span.h"
 #include "engine/codegen/backend.h"
 #include "engine/codegen/compile.h"
+#include "engine/codegen/lower.h"
 #include "engine/ir/interpreter.h"
 
 namespace morel::x86_64::testing {
@@ -31,9 +32,31 @@ codegen::ValuePair TestDispatch(int64_t id, const int64_t* operands, int64_t cou
 std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> args,
                                        size_t num_results);
 
+// A test heap for `alloc` (engine/codegen/lower.h HeapAllocation), as a
+// runtime's looks to compiled code but small enough to empty often: free
+// lists per 16-byte size class (objects up to kTestFreeListMaxBytes) in
+// this thread's static TLS, refilled `kTestRefillObjects` at a time by
+// TestAllocate, the slow path; larger objects come from TestAllocate
+// directly. Objects are zero-filled, 16-byte aligned and never freed; a
+// listed object's word 0 links to the next and, to catch a fast path that
+// forgot to clear it, its other words are zero.
+inline constexpr int64_t kTestFreeListMaxBytes = 112;
+inline constexpr int kTestRefillObjects = 3;
+void* TestAllocate(int64_t bytes);
+// `fast_path`: with the free lists (else every alloc calls TestAllocate).
+codegen::HeapAllocation TestHeap(bool fast_path = true);
+struct TestHeapCounts {
+  int64_t slow_calls = 0;  // TestAllocate calls (from compiled code)
+  int64_t refills = 0;     // lists refilled
+};
+// This thread's counts since the last reset.
+TestHeapCounts TestHeapCountsOnThisThread();
+void ResetTestHeap();  // counts to zero and this thread's lists emptied
+
 // Interpreter hooks matching the native conventions: call_runtime calls the
 // function's address (integer arguments, results in rax:rdx, normalized to
-// the result types); call_target calls DispatchSemantics.
+// the result types); call_target calls DispatchSemantics; allocate gives
+// zero-filled memory (not from the free lists).
 ir::InterpreterOptions NativeEquivalentHooks();
 
 // Deopts of compiled code called directly from the compiled code a Run
@@ -60,7 +83,8 @@ class NativeHarness {
 
   codegen::Backend& backend() { return *backend_; }
   codegen::CodeCache& cache() { return cache_; }
-  // Options with the deopt entry and the test dispatcher filled in.
+  // Options with the deopt entry, the test dispatcher and the test heap
+  // (with its fast path) filled in.
   codegen::NativeCompileOptions DefaultOptions() const;
 
   absl::StatusOr<std::unique_ptr<NativeFunction>> Compile(const ir::Function& f);

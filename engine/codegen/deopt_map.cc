@@ -59,6 +59,7 @@ absl::StatusOr<DecodedDeopt> DeoptMap::Decode(uint64_t id, const uint64_t* saved
   };
   auto slot = [&](const DeoptSlotDesc& d) {
     if (!d.legal) return ir::DeoptFrame::Slot{};
+    if (d.object >= 0) return ir::DeoptFrame::Slot{true, 0, read(d.tag), d.object};
     return ir::DeoptFrame::Slot{true, read(d.payload), read(d.tag)};
   };
   for (const DeoptFrameDesc& f : e->frames) {
@@ -68,6 +69,14 @@ absl::StatusOr<DecodedDeopt> DeoptMap::Decode(uint64_t id, const uint64_t* saved
     for (const DeoptSlotDesc& d : f.locals) frame.locals.push_back(slot(d));
     for (const DeoptSlotDesc& d : f.stack) frame.stack.push_back(slot(d));
     out.frames.push_back(std::move(frame));
+  }
+  for (const DeoptObjectDesc& o : e->objects) {
+    ir::DeoptObject object;
+    object.size = o.size;
+    for (const DeoptObjectDesc::Field& f : o.fields) {
+      object.fields.push_back({f.offset, f.type, f.object >= 0 ? 0 : read(f.value), f.object});
+    }
+    out.objects.push_back(std::move(object));
   }
   return out;
 }
@@ -97,7 +106,12 @@ std::string DeoptMap::DebugString() const {
     };
     auto slots = [&](const std::vector<DeoptSlotDesc>& v) {
       return absl::StrJoin(v, ", ", [&](std::string* o, const DeoptSlotDesc& d) {
-        absl::StrAppend(o, d.legal ? absl::StrCat(value(d.payload), ":", value(d.tag)) : "illegal");
+        if (!d.legal) {
+          absl::StrAppend(o, "illegal");
+        } else {
+          absl::StrAppend(o, d.object >= 0 ? absl::StrCat("o", d.object) : value(d.payload), ":",
+                          value(d.tag));
+        }
       });
     };
     absl::StrAppend(&out, "#", e.id, " ", CauseName(e.cause), " ",
@@ -106,6 +120,17 @@ std::string DeoptMap::DebugString() const {
     for (const DeoptFrameDesc& f : e.frames) {
       absl::StrAppend(&out, " [target ", f.call_target_id, " resume ", f.resume_point,
                       " locals (", slots(f.locals), ") stack (", slots(f.stack), ")]");
+    }
+    for (size_t i = 0; i < e.objects.size(); ++i) {
+      absl::StrAppend(
+          &out, " o", i, " = object ", e.objects[i].size, " [",
+          absl::StrJoin(e.objects[i].fields, ", ",
+                        [&](std::string* o, const DeoptObjectDesc::Field& f) {
+                          absl::StrAppend(o, f.offset, ": ", ir::TypeName(f.type), " ",
+                                          f.object >= 0 ? absl::StrCat("o", f.object)
+                                                        : value(f.value));
+                        }),
+          "]");
     }
     out += "\n";
   }

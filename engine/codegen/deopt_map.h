@@ -13,6 +13,12 @@
 // as the IR's FrameState chain. Each frame has its
 // call_target_id, resume_point, and per local/stack entry either `illegal`
 // or the indices of its payload and tag among the deopt point's values.
+// A slot may name a virtual object instead of a payload value (escape
+// analysis removed the allocation; ir::VirtualObject): the entry lists the
+// objects its frames name, numbered as the IR interpreter numbers them
+// (first use, walking the frames innermost first, locals then stack, an
+// object's fields depth-first), each with its size and fields, whose values
+// are deopt values too (or other objects).
 //
 // After installation, Resolve() copies each point's ValueLocations from the
 // backend's CodeMetadata, and Decode() reads them from a deopt handler's
@@ -32,9 +38,25 @@ namespace morel::codegen {
 
 struct DeoptSlotDesc {
   bool legal = false;
-  int32_t payload = -1;  // index into the point's values
+  int32_t payload = -1;  // index into the point's values (-1 if `object`)
   int32_t tag = -1;
+  int32_t object = -1;   // >= 0: the payload is this object of the entry
   bool operator==(const DeoptSlotDesc&) const = default;
+};
+
+// A virtual object of a deopt point: what the runtime allocates before it
+// resumes (ir::DeoptObject once evaluated).
+struct DeoptObjectDesc {
+  struct Field {
+    int32_t offset = 0;
+    ir::Type type = ir::Type::kI64;  // the width written
+    int32_t value = -1;   // index into the point's values, unless `object`
+    int32_t object = -1;  // >= 0: another object of the entry (its address)
+    bool operator==(const Field&) const = default;
+  };
+  int64_t size = 0;
+  std::vector<Field> fields;
+  bool operator==(const DeoptObjectDesc&) const = default;
 };
 
 struct DeoptFrameDesc {
@@ -61,6 +83,7 @@ struct DeoptEntry {
   std::string reason;
   ir::DeoptAction action = ir::DeoptAction::kInvalidate;  // the guard's/deopt's
   std::vector<DeoptFrameDesc> frames;  // innermost first
+  std::vector<DeoptObjectDesc> objects;  // the virtual objects `frames` name
   uint32_t num_values = 0;             // size of the DeoptState
   // After Resolve(): where each value lives at the exit (size num_values).
   std::vector<ValueLocation> locations;
@@ -75,6 +98,10 @@ struct DecodedDeopt {
   std::string reason;
   ir::DeoptAction action = ir::DeoptAction::kInvalidate;
   std::vector<ir::DeoptFrame> frames;  // innermost first, then parents
+  // The virtual objects the frames name (ir::DeoptFrame::Slot::object), not
+  // yet allocated: ir::MaterializeDeoptObjects. Exactly ir::Interpret's
+  // ExecutionResult::objects for the same state.
+  std::vector<ir::DeoptObject> objects;
 };
 
 class DeoptMap {
@@ -97,7 +124,9 @@ class DeoptMap {
   // One line per entry (after Resolve, with locations), for dumps and tests:
   //   #3 guard eager "overflow": [target 1 resume 4 locals (0:1, illegal) stack ()]
   //   (`"reason" keep_code:` for a deopt that keeps the code)
-  //   where 0:1 are value indices (and @loc after Resolve).
+  //   where 0:1 are value indices (and @loc after Resolve); a slot naming
+  //   a virtual object prints `o0:1`, and the objects follow the frames:
+  //   ` o0 = object 16 [0: i64 2, 8: ptr o1]`.
   std::string DebugString() const;
 
  private:

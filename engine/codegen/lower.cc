@@ -4,6 +4,7 @@
 
 #include "engine/codegen/lower.h"
 
+#include <functional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -209,8 +210,33 @@ int32_t Lowerer::AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause,
     state.values.push_back(c ? Op::Imm(*c) : Op::VReg(VRegOf(v)));
     return static_cast<int32_t>(state.values.size() - 1);
   };
+  // Virtual objects, numbered on first use as ir::Interpret numbers them:
+  // an object's index is taken before its fields name further objects.
+  std::vector<const ir::VirtualObject*> numbered;
+  std::function<int32_t(const ir::VirtualObject*)> number = [&](const ir::VirtualObject* o) {
+    for (size_t i = 0; i < numbered.size(); ++i) {
+      if (numbered[i] == o) return static_cast<int32_t>(i);
+    }
+    const int32_t index = static_cast<int32_t>(numbered.size());
+    numbered.push_back(o);
+    entry.objects.push_back({o->size, {}});
+    for (const ir::VirtualObject::Field& field : o->fields) {
+      DeoptObjectDesc::Field out{field.offset, field.type};
+      if (field.object != nullptr) {
+        out.object = number(field.object);
+      } else {
+        out.value = add(field.value);
+      }
+      entry.objects[index].fields.push_back(out);
+    }
+    return index;
+  };
   auto slot = [&](const ir::ValuePair& p) {
     if (p.is_illegal()) return DeoptSlotDesc{};
+    if (p.object != nullptr) {
+      const int32_t object = number(p.object);
+      return DeoptSlotDesc{true, -1, add(p.tag), object};
+    }
     int32_t payload = add(p.payload);
     return DeoptSlotDesc{true, payload, add(p.tag)};
   };
@@ -446,6 +472,17 @@ absl::Status Lowerer::LowerInst(const ir::Instruction& inst) {
     }
     case Opcode::kCallRuntime:
     case Opcode::kCallTarget: return LowerCall(inst);
+    case Opcode::kAlloc: {
+      const void* allocate = options_.heap.allocate;
+      if (allocate == nullptr) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "cannot lower '", ir::PrintInstruction(inst), "': no LoweringOptions::heap.allocate"));
+      }
+      std::optional<int32_t> head;
+      if (options_.heap.free_list_head) head = options_.heap.free_list_head(inst.imm());
+      Emit(mi::Alloc(Op::VReg(VRegOf(inst.result())), inst.imm(), allocate, head));
+      return absl::OkStatus();
+    }
     default:
       if (inst.info().effects == ir::Effects::kTerminator) return LowerTerminator(inst);
       return LowerPure(inst);

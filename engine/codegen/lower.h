@@ -38,6 +38,9 @@
 //     it fails), never a silent fall-through. `safepoint` emits nothing (no
 //     poll mechanism yet; the reference interpreter also treats it as a
 //     no-op).
+//   * alloc N: kAlloc (machine_function.h) with LoweringOptions::heap's
+//     allocator and, if it offers one for N bytes, the thread-pointer offset
+//     of the free list the inline fast path pops.
 //   * sdiv/srem rely on the IR contract that the divisor is neither 0 nor
 //     -1 with a MIN dividend (the partial evaluator guards them).
 //   * Unimplemented (a status naming the opcode, never a miscompile): any f64
@@ -48,6 +51,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "engine/codegen/backend.h"
@@ -57,12 +61,38 @@
 
 namespace morel::codegen {
 
+// How compiled code allocates (`alloc N`): the engine injects its heap, so
+// lowering and backends never see it.
+//
+// The fast path follows Boehm's gc_inline.h (GC_FAST_MALLOC_GRANS): each
+// thread has free lists of ready objects, one per size class, whose heads
+// lie at fixed offsets from the thread pointer (the static TLS block). A
+// list is null (empty) or its first object; each object's word 0 links to
+// the next (null at the end) and every other word is zero; every object is
+// at least as large as the sizes the list serves and traced by the
+// collector, and the heads are memory the collector scans. Compiled code
+// pops the head, stores the link as the new head and clears the link word;
+// on an empty list it calls `allocate`, which may refill the list.
+struct HeapAllocation {
+  // `void* allocate(int64_t bytes)`: a new zero-filled object of at least
+  // `bytes` that the collector traces (may collect, so the collector must
+  // find the caller's values in its registers and frame: Morel's is
+  // conservative). Never null. Required if the function has an `alloc`.
+  const void* allocate = nullptr;
+  // The inline fast path (optional): for `bytes`, the offset from the
+  // thread pointer of the calling thread's free-list head for objects of
+  // that size, or nullopt (call `allocate` directly).
+  std::function<std::optional<int32_t>(int64_t bytes)> free_list_head;
+};
+
 struct LoweringOptions {
   // The runtime's call_target dispatcher (see above). Required if the
   // function has a call_target that resolve_call_target does not resolve.
   const void* call_target_dispatch = nullptr;
   // Optional: installed code for a target id (a direct call), or nullptr.
   std::function<const void*(int64_t target_id)> resolve_call_target;
+  // `alloc` (see HeapAllocation).
+  HeapAllocation heap;
 };
 
 struct LoweredFunction {

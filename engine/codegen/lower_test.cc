@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -89,10 +90,21 @@ absl::StatusOr<std::string> RunLowered(const LoweredFunction& lowered, const Mac
   result.reason = d->reason;
   result.action = d->action;
   result.frames = d->frames;
+  result.objects = d->objects;
   return ir::DebugString(result);
 }
 
-TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
+// `alloc` for the machine-IR interpreter and ir::Interpret alike: zeroed
+// memory, kept until the process ends.
+void* ZeroedObject(int64_t bytes) {
+  static auto* objects = new std::vector<std::unique_ptr<uint64_t[]>>();
+  objects->push_back(std::make_unique<uint64_t[]>(static_cast<size_t>(bytes / 8 + 1)));
+  return objects->back().get();
+}
+
+// Seeds 1..300, with or without objects (alloc, virtual objects in deopt
+// states).
+void RunRandomFunctions(bool objects) {
   ToyBackend backend;
   ir::RuntimeRegistry registry;
   auto call1 = registry.Register({"call1", reinterpret_cast<const void*>(&Call1),
@@ -102,7 +114,11 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
   testing::RandomIrOptions gen;
   gen.call1 = *call1;
   gen.memory = memory;
+  gen.objects = objects;
+  LoweringOptions options;
+  options.heap.allocate = reinterpret_cast<const void*>(&ZeroedObject);
   ir::InterpreterOptions hooks;
+  hooks.allocate = &ZeroedObject;
   hooks.call_runtime = [](const ir::RuntimeFunction&, absl::Span<const int64_t> a)
       -> absl::StatusOr<std::vector<int64_t>> { return std::vector<int64_t>{Call1(a[0], a[1])}; };
   const std::vector<std::vector<int64_t>> inputs = {
@@ -111,7 +127,7 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
   for (uint32_t seed = 1; seed <= 300; ++seed) {
     auto f = testing::RandomFunction(seed, gen);
     ASSERT_TRUE(ir::Verify(*f).ok()) << ir::Verify(*f);
-    auto lowered = Lower(*f, backend);
+    auto lowered = Lower(*f, backend, options);
     ASSERT_TRUE(lowered.ok()) << lowered.status();
     MachineFunction allocated = lowered->mf;
     auto alloc = AllocateRegisters(allocated, backend.register_info());
@@ -143,6 +159,12 @@ TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
   EXPECT_GT(spilled, 200);  // four registers: most functions spill
   EXPECT_GT(runs, 3000);
 }
+
+TEST(LowerTest, RandomIrOnTheMirInterpreterBeforeAndAfterAllocation) {
+  RunRandomFunctions(/*objects=*/false);
+}
+
+TEST(LowerTest, RandomIrWithObjectsOnTheMirInterpreter) { RunRandomFunctions(/*objects=*/true); }
 
 // The toy dispatcher: a hash of the call's operands (read from the
 // caller's outgoing-argument area) and their count.
@@ -298,6 +320,53 @@ block2:
     auto want = ir::Interpret(**f, {x});
     ASSERT_TRUE(want.ok()) << want.status();
     auto got = RunLowered(*lowered, lowered->mf, backend.register_info(), {x});
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(*got, ir::DebugString(*want)) << x;
+  }
+}
+
+// A slot naming a virtual object has an object index instead of a payload
+// value; the entry lists the objects in the interpreter's numbering, their
+// field values among the point's values (constants as constants).
+TEST(LowerTest, DeoptMapListsVirtualObjects) {
+  ir::RuntimeRegistry registry;
+  auto f = ir::ParseFunction(R"(func @v(i64, i64) -> (i64) {
+  vo0 = object 16 [0: i64 v1, 8: ptr vo1]
+  vo1 = object 24 [0: ptr vo0, 16: i64 v2]
+  fs0 = eager interpreter target 1 resume 0 locals [vo1:v0, v0:v1] stack [vo0:v0]
+block0(v0: i64, v1: i64):
+  v2 = iconst.i64 7
+  v3 = icmp slt v0, v1
+  guard v3, fs0, "objects"
+  return v0
+}
+)", &registry);
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(ir::Verify(**f).ok()) << ir::Verify(**f);
+  ToyBackend backend;
+  auto lowered = Lower(**f, backend);
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  ASSERT_EQ(lowered->deopt_map.entries().size(), 1u);
+  const DeoptEntry& e = lowered->deopt_map.entries()[0];
+  // Values: vo1's first use (vo1.0 names vo0: vo0's v1, then vo1's 7), the
+  // slot's tag v0, then v0:v1, then vo0 again (no values) and its tag.
+  EXPECT_EQ(e.num_values, 6u);
+  ASSERT_EQ(e.objects.size(), 2u);
+  EXPECT_EQ(e.frames[0].locals[0], (DeoptSlotDesc{true, -1, 2, 0}));
+  EXPECT_EQ(e.frames[0].stack[0], (DeoptSlotDesc{true, -1, 5, 1}));
+  EXPECT_EQ(e.objects[0], (DeoptObjectDesc{24, {{0, ir::Type::kPtr, -1, 1},
+                                                {16, ir::Type::kI64, 1, -1}}}));
+  EXPECT_EQ(e.objects[1], (DeoptObjectDesc{16, {{0, ir::Type::kI64, 0, -1},
+                                                {8, ir::Type::kPtr, -1, 0}}}));
+  const std::string dump = lowered->deopt_map.DebugString();
+  EXPECT_NE(dump.find("locals (o0:2, 3:4) stack (o1:5)] o0 = object 24 [0: ptr o1, 16: i64 1]"
+                      " o1 = object 16 [0: i64 0, 8: ptr o0]"),
+            std::string::npos)
+      << dump;
+  for (int64_t x : {-3, 9}) {
+    auto want = ir::Interpret(**f, {x, 4});
+    ASSERT_TRUE(want.ok()) << want.status();
+    auto got = RunLowered(*lowered, lowered->mf, backend.register_info(), {x, 4});
     ASSERT_TRUE(got.ok()) << got.status();
     EXPECT_EQ(*got, ir::DebugString(*want)) << x;
   }

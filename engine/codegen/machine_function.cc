@@ -35,7 +35,7 @@ absl::string_view MOpName(MOp op) {
       "mul",     "and",     "or",      "xor",           "shl",    "sar",     "shr",
       "add.ovf", "sub.ovf", "mul.ovf", "div",           "rem",    "neg",     "not",
       "cmpset",  "branch",  "jump",    "ret",           "call",   "call.ind", "deopt",
-      "deopt.if", "spill",  "reload",  "outgoing.area", "target"};
+      "deopt.if", "spill",  "reload",  "outgoing.area", "alloc",  "target"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<int>(MOp::kTarget) + 1);
   return kNames[static_cast<int>(op)];
 }
@@ -159,6 +159,11 @@ MachineInst Deopt(int32_t state) {
   return inst;
 }
 MachineInst OutgoingArea(Op d) { return {MOp::kOutgoingArea, Cond::kEq, {d}, {}}; }
+MachineInst Alloc(Op d, int64_t bytes, const void* allocate, std::optional<int32_t> head) {
+  MachineInst inst{MOp::kAlloc, Cond::kEq, {d}, {Op::Imm(bytes), Op::Address(allocate)}};
+  if (head.has_value()) inst.uses.push_back(Op::Imm(*head));
+  return inst;
+}
 MachineInst DeoptIf(Cond c, Op a, Op b, int32_t state) {
   MachineInst inst{MOp::kDeoptIf, c, {}, {a, b}};
   inst.deopt = state;

@@ -21,6 +21,7 @@
 // allocation verifier can check it.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,15 @@ enum class MOp : uint8_t {
   kReload,     // reg -> slot               inserted by the register allocator
   kOutgoingArea,  // d -> -                 d = address of word 0 of the function's
                   //                          outgoing-argument area (see below)
+  kAlloc,      // d -> imm(bytes), address(allocate)[, imm(head)]
+               //   d = a new zero-filled object of `bytes` from the runtime's
+               //   collected heap (engine/codegen/lower.h HeapAllocation):
+               //   popped from the calling thread's free list whose head is at
+               //   thread pointer + `head` if that operand is present, else
+               //   (and when that list is empty) `allocate(bytes)`. Clobbers
+               //   nothing but d: the backend saves around the runtime call
+               //   whatever it would destroy, so the fast path needs no
+               //   callee-saved registers or spills.
   kTarget,     // target-defined (target_opcode)
 };
 absl::string_view MOpName(MOp op);
@@ -229,6 +239,9 @@ MachineInst Call(const void* address, std::vector<Op> args, std::vector<Op> resu
                  uint64_t clobbers);
 MachineInst Deopt(int32_t state);
 MachineInst OutgoingArea(Op d);
+// d = alloc `bytes` through `allocate`, popping from the thread-local free
+// list at `head` (a thread-pointer offset) first if there is one.
+MachineInst Alloc(Op d, int64_t bytes, const void* allocate, std::optional<int32_t> head);
 MachineInst DeoptIf(Cond c, Op a, Op b, int32_t state);
 }  // namespace mi
 

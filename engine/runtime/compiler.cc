@@ -99,6 +99,8 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   ir::InterpreterOptions options;
   options.max_steps = INT64_MAX;
   options.value_table = absl::MakeSpan(table.data(), table_size);
+  // `alloc`: a traced object, referenced from the value table.
+  options.allocate = [](int64_t bytes) { return heap::AllocateTraced(static_cast<size_t>(bytes)); };
   // The call's lazy frame state while the callee runs: stack walks list
   // this activation with its current locals (compiled_frames.h). Calls
   // that may run guest code carry one (call_target, and runtime calls
@@ -151,8 +153,8 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   }
   // The engine may drop this code object meanwhile; nothing of it is used
   // after the call.
-  return ResumeInInterpreter(engine_, target, *compilation_, result->frames, result->reason,
-                             result->action, arguments);
+  return ResumeInInterpreter(engine_, target, *compilation_, result->frames, result->objects,
+                             result->reason, result->action, arguments);
 }
 
 namespace {
@@ -220,12 +222,10 @@ Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::Deop
   return ResumeActivation(frame, ResumePath(resume, deopt, &inner[0])).value;
 }
 
-}  // namespace
-
-Value ResumeInInterpreter(Engine& engine, CallTarget& target,
-                          const pe::Compilation& compilation,
-                          absl::Span<const ir::DeoptFrame> frames, const std::string& reason,
-                          ir::DeoptAction action, absl::Span<const Value> arguments) {
+// ResumeInInterpreter once the frames' objects are allocated.
+Value ResumeMaterialized(Engine& engine, CallTarget& target, const pe::Compilation& compilation,
+                         absl::Span<const ir::DeoptFrame> frames, const std::string& reason,
+                         ir::DeoptAction action, absl::Span<const Value> arguments) {
   MOREL_CHECK_MSG(!frames.empty(), "a deoptimization without frames");
   const ir::DeoptFrame& deopt = frames.front();  // innermost
   const pe::ResumeTemplate& resume =
@@ -261,6 +261,30 @@ Value ResumeInInterpreter(Engine& engine, CallTarget& target,
     return Value::Long(ResumeActivation(frame, ResumePath(resume, deopt, nullptr)).status);
   }
   return ResumeFrames(compilation, frames, frames.size() - 1, arguments, notify_engine);
+}
+
+}  // namespace
+
+Value ResumeInInterpreter(Engine& engine, CallTarget& target,
+                          const pe::Compilation& compilation,
+                          absl::Span<const ir::DeoptFrame> frames,
+                          absl::Span<const ir::DeoptObject> objects, const std::string& reason,
+                          ir::DeoptAction action, absl::Span<const Value> arguments) {
+  if (objects.empty()) {
+    return ResumeMaterialized(engine, target, compilation, frames, reason, action, arguments);
+  }
+  // A collector root for the new objects while the activation finishes:
+  // allocating one may collect before the others (or the frames) refer to
+  // it, and the frames below, the resume paths built from them and the
+  // stack values handed to the resumed nodes are plain memory. (Their
+  // other values stay reachable from the deoptimized activation: its
+  // machine frame and saved registers, or the IR tier's traced table.)
+  heap::TracedVector<void*> addresses(objects.size(), nullptr);
+  std::vector<ir::DeoptFrame> materialized(frames.begin(), frames.end());
+  ir::MaterializeDeoptObjects(
+      objects, [](int64_t bytes) { return heap::AllocateTraced(static_cast<size_t>(bytes)); },
+      absl::MakeSpan(addresses), materialized);
+  return ResumeMaterialized(engine, target, compilation, materialized, reason, action, arguments);
 }
 
 }  // namespace morel::runtime

@@ -42,12 +42,18 @@ class IrTierCode : public InstalledCode {
 // deoptimization of compiled code (innermost first: one per inlined call,
 // the last `target`'s own; `compilation`'s resume templates), after telling
 // the engine (Engine::OnDeoptimized: which drops the code unless `action`
-// is kKeepCode). Each inlined frame becomes an interpreter activation of
-// its call target; the innermost resumes at the failing point and each
-// result is handed to its caller at the call. Returns `target`'s result.
+// is kKeepCode). First the virtual objects the frames name (`objects`,
+// ir::DeoptFrame::Slot::object: allocations escape analysis removed) are
+// allocated in the guest heap, one per object however many slots and
+// fields name it (ir::MaterializeDeoptObjects), and kept reachable until
+// the activation is done. Each inlined frame becomes an interpreter
+// activation of its call target; the innermost resumes at the failing
+// point and each result is handed to its caller at the call. Returns
+// `target`'s result.
 Value ResumeInInterpreter(Engine& engine, CallTarget& target,
                           const pe::Compilation& compilation,
-                          absl::Span<const ir::DeoptFrame> frames, const std::string& reason,
+                          absl::Span<const ir::DeoptFrame> frames,
+                          absl::Span<const ir::DeoptObject> objects, const std::string& reason,
                           ir::DeoptAction action, absl::Span<const Value> arguments);
 
 // Partially evaluates and optimizes `target` for compilation tier `tier`

@@ -11,6 +11,7 @@
 #include <string>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -18,6 +19,7 @@
 #include "engine/runtime/compiled_frames.h"
 #include "engine/runtime/compiler.h"
 #include "engine/runtime/engine.h"
+#include "nodes/heap_inline.h"
 #include "nodes/pending_exception.h"
 #include "nodes/stack_limit.h"
 #include "osr/osr_root_node.h"
@@ -68,6 +70,12 @@ intptr_t LimitOffsetOnThisThread() {
                                ThreadPointer());
 }
 std::atomic<intptr_t> compiled_limit_offset{0};
+// Likewise the heads of this thread's inline free lists (compiled `alloc`).
+intptr_t FreeListsOffsetOnThisThread() {
+  return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(heap::InlineFreeListHeads()) -
+                               ThreadPointer());
+}
+std::atomic<intptr_t> compiled_free_lists_offset{0};
 #else
 // TODO(#5): the thread pointer of other hosts (AArch64: tpidr_el0); until
 // then Dispatch checks the stack before calling compiled code.
@@ -165,7 +173,7 @@ codegen::ValuePair DeoptHandler(uint64_t id, uint64_t* saved_regs, uint8_t* fram
     // stack walks from the resumed activation materialize them.
     NativeSegment segment(frame_pointer, saved_regs, code);
     return ResumeInInterpreter(code->engine(), *target, code->compilation(), decoded->frames,
-                               decoded->reason, decoded->action, {});
+                               decoded->objects, decoded->reason, decoded->action, {});
   }));
 }
 
@@ -185,6 +193,26 @@ std::string HostArchitecture() {
   std::string machine = name.machine;
   if (machine == "arm64") return "aarch64";
   return machine;
+}
+
+codegen::HeapAllocation GuestHeapAllocation() {
+  codegen::HeapAllocation heap;
+  heap.allocate = reinterpret_cast<const void*>(&heap::AllocateTracedInline);
+#if defined(__x86_64__)
+  // The same on every thread (static TLS); NativeCode::Invoke checks it
+  // once per thread.
+  const intptr_t offset = FreeListsOffsetOnThisThread();
+  const intptr_t end = offset + 8 * heap::kInlineFreeLists;
+  if (offset != 0 && offset >= INT32_MIN && end <= INT32_MAX) {
+    compiled_free_lists_offset.store(offset, std::memory_order_relaxed);
+    heap.free_list_head = [offset](int64_t bytes) -> std::optional<int32_t> {
+      const int list = heap::InlineFreeList(static_cast<size_t>(bytes));
+      if (list < 0) return std::nullopt;
+      return static_cast<int32_t>(offset + 8 * list);
+    };
+  }
+#endif
+  return heap;
 }
 
 absl::StatusOr<NativeTier*> NativeTier::Get(const std::string& name) {
@@ -227,6 +255,7 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   codegen::NativeCompileOptions options;
   options.codegen.deopt_entry = deopt_entry_;
   options.lowering.call_target_dispatch = reinterpret_cast<const void*>(&Dispatch);
+  options.lowering.heap = GuestHeapAllocation();
 #if defined(__x86_64__)
   // Code that runs here is x86_64 code: every backend the tier can use on
   // this host implements the thread-local limit (Dispatch relies on it).
@@ -274,6 +303,12 @@ Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
     if (LimitOffsetOnThisThread() != compiled_limit_offset.load(std::memory_order_relaxed)) {
       std::fprintf(stderr, "morel: the guest stack limit is not at the same TLS offset on "
                            "every thread; compiled code cannot check the stack\n");
+      std::abort();
+    }
+    const intptr_t lists = compiled_free_lists_offset.load(std::memory_order_relaxed);
+    if (lists != 0 && FreeListsOffsetOnThisThread() != lists) {
+      std::fprintf(stderr, "morel: the inline free lists are not at the same TLS offset on "
+                           "every thread; compiled code cannot allocate\n");
       std::abort();
     }
     limit_offset_verified = true;

@@ -18,9 +18,14 @@
 //    below it, StackOverflowHandler completes the call through
 //    CallTarget::Call, which raises the interpreter's StackOverflowError.
 //    So Dispatch does not check the stack itself;
+//  - `alloc` allocates from the guest heap (GuestHeapAllocation): compiled
+//    code pops this thread's inline free lists (nodes/heap_inline.h; x86_64:
+//    %fs-relative, static TLS) and calls heap::AllocateTracedInline when
+//    one is empty;
 //  - a deoptimization calls DeoptHandler, which finds the code by its
-//    return address, decodes the frame state and finishes the activation in
-//    the interpreter (ResumeInInterpreter);
+//    return address, decodes the frame state, allocates the virtual objects
+//    it names and finishes the activation in the interpreter
+//    (ResumeInInterpreter);
 //  - guest errors cross every boundary as the pending-exception marker
 //    (nodes/pending_exception.h); NativeCode::Invoke rethrows it.
 //
@@ -81,6 +86,11 @@ class NativeTier {
 
 // The architecture Morel runs on, as a backend name ("x86_64", "aarch64").
 std::string HostArchitecture();
+
+// How compiled code allocates guest objects: heap::AllocateTracedInline,
+// and on hosts whose backends reach the thread pointer (x86_64) the inline
+// free lists of nodes/heap_inline.h at their offset from it.
+codegen::HeapAllocation GuestHeapAllocation();
 
 }  // namespace morel::runtime
 

@@ -121,6 +121,13 @@ class Machine {
         case MOp::kSpill: Write(u[1], a); continue;
         case MOp::kReload: out = a; break;
         case MOp::kOutgoingArea: out = reinterpret_cast<uint64_t>(outgoing_area_.data()); break;
+        case MOp::kAlloc: {
+          // Always the runtime's allocator (no thread pointer here); it
+          // clobbers nothing, like the backends' code.
+          auto allocate = reinterpret_cast<void* (*)(int64_t)>(b);
+          out = reinterpret_cast<uint64_t>(allocate(static_cast<int64_t>(a)));
+          break;
+        }
         case MOp::kTarget:
           return absl::UnimplementedError("target opcodes are not interpreted");
       }

@@ -6,6 +6,7 @@
 // allocation preserves behaviour on any host. Calls go to
 // uint64_t(*)(uint64_t x6) functions; after a call every caller-saved
 // register is overwritten with garbage, so values wrongly kept there break.
+// kAlloc calls its `allocate(bytes)` (never the thread-local fast path).
 
 #include <cstdint>
 #include <vector>

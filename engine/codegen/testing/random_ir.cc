@@ -60,19 +60,60 @@ class Generator {
   ir::ValuePair Pair() {
     return {Pick(0, 4) == 0 ? b_->I64(Constant()) : Any(ints_), Any(ints_)};
   }
+  // A slot: with `objects`, sometimes a virtual object (eager states only:
+  // a call's frame states may name none).
+  ir::ValuePair Slot(bool objects) {
+    if (objects && options_.objects && Pick(0, 3) == 0) {
+      return {nullptr, Any(ints_), VirtualObject(0)};
+    }
+    return Pair();
+  }
   ir::FrameState* State(ir::DeoptKind kind) {
+    const bool objects = kind == ir::DeoptKind::kEager;
+    state_objects_.clear();
     std::vector<ir::ValuePair> locals, stack;
     for (int i = Pick(0, 4); i > 0; --i) {
-      locals.push_back(Pick(0, 4) == 0 ? ir::ValuePair::Illegal() : Pair());
+      locals.push_back(Pick(0, 4) == 0 ? ir::ValuePair::Illegal() : Slot(objects));
     }
-    for (int i = Pick(0, 2); i > 0; --i) stack.push_back(Pair());
+    for (int i = Pick(0, 2); i > 0; --i) stack.push_back(Slot(objects));
     ir::FrameState* parent = nullptr;
     if (Pick(0, 2) == 0) {
       parent = b_->CreateFrameState(ir::DeoptKind::kLazy, 100 + Pick(0, 9), Pick(0, 50),
-                                    {Pair()}, {});
+                                    {Slot(objects)}, {});
     }
     return b_->CreateFrameState(kind, Pick(1, 9), ++resume_, std::move(locals),
                                 std::move(stack), parent);
+  }
+  ir::VirtualObject* AnyStateObject() {
+    return state_objects_[Pick(0, static_cast<int>(state_objects_.size()) - 1)];
+  }
+  // A virtual object for the frame state being built: often one it names
+  // already (one object, several slots), else a new one whose fields are
+  // zero, values (i64, i32, constants) or other virtual objects (possibly
+  // itself or one that names it: cycles).
+  ir::VirtualObject* VirtualObject(int depth) {
+    if (!state_objects_.empty() && Pick(0, 2) == 0) return AnyStateObject();
+    ir::VirtualObject* vo = b_->function()->CreateVirtualObject();
+    const int words = Pick(1, 6);
+    vo->size = 8 * words;
+    state_objects_.push_back(vo);
+    for (int w = 0; w < words; ++w) {
+      switch (Pick(0, 5)) {
+        case 0: break;  // zero
+        case 1: vo->fields.push_back({8 * w, Type::kI64, Any(ints_)}); break;
+        case 2:
+          vo->fields.push_back({8 * w + 4 * Pick(0, 1), Type::kI32, Narrow(Type::kI32)});
+          break;
+        case 3: vo->fields.push_back({8 * w, Type::kI64, b_->I64(Constant())}); break;
+        default: {
+          ir::VirtualObject* other =
+              depth < 2 && Pick(0, 1) ? VirtualObject(depth + 1) : AnyStateObject();
+          vo->fields.push_back({8 * w, Type::kPtr, nullptr, other});
+          break;
+        }
+      }
+    }
+    return vo;
   }
 
   // A value of `type` derived from the available i64 values.
@@ -92,7 +133,7 @@ class Generator {
                                          Opcode::kShl,  Opcode::kLshr, Opcode::kAshr};
     static constexpr Opcode kOverflow[] = {Opcode::kIaddOverflows, Opcode::kIsubOverflows,
                                            Opcode::kImulOverflows};
-    switch (Pick(0, 17)) {
+    switch (Pick(0, options_.objects ? 19 : 17)) {
       case 0: ints_.push_back(b.I64(Constant())); break;
       case 1:
       case 2: {
@@ -204,6 +245,41 @@ class Generator {
         ints_.push_back(Widen(b.Binary(kBinary[Pick(6, 8)], Narrow(t), b.IConst(t, Pick(0, 70)))));
         break;
       }
+      case 18:
+      case 19:
+        Objects();
+        break;
+    }
+  }
+
+  // Objects: word 0 is a link (ptr, never read as an integer), the other
+  // words hold integers.
+  void Objects() {
+    ir::Builder& b = *b_;
+    if (objects_.empty() || Pick(0, 3) == 0) {
+      const int words = Pick(1, 8);
+      ir::Instruction* alloc = b.function()->CreateInstruction(Opcode::kAlloc, {Type::kPtr});
+      alloc->set_imm(8 * words);
+      objects_.push_back({b.Append(alloc)->result(), words});
+      return;
+    }
+    const Object& o = objects_[Pick(0, static_cast<int>(objects_.size()) - 1)];
+    switch (Pick(0, 3)) {
+      case 0:
+        if (o.words > 1) b.Store(Any(ints_), o.ptr, 8 * Pick(1, o.words - 1));
+        break;
+      case 1:
+        if (o.words > 1) ints_.push_back(b.Load(Type::kI64, o.ptr, 8 * Pick(1, o.words - 1)));
+        break;
+      case 2:
+        b.Store(objects_[Pick(0, static_cast<int>(objects_.size()) - 1)].ptr, o.ptr, 0);
+        break;
+      case 3: {  // whether it is linked yet
+        Value* link = b.Load(Type::kPtr, o.ptr, 0);
+        bools_.push_back(b.ICmp(ir::Cond::kEq, link, b.PConst(0)));
+        ints_.push_back(Widen(bools_.back()));
+        break;
+      }
     }
   }
 
@@ -229,9 +305,11 @@ class Generator {
   void Scoped(F body) {
     auto ints = ints_;
     auto bools = bools_;
+    auto objects = objects_;
     body();
     ints_ = std::move(ints);
     bools_ = std::move(bools);
+    objects_ = std::move(objects);
   }
 
   void Diamond(int depth) {
@@ -290,6 +368,12 @@ class Generator {
   ir::Builder* b_ = nullptr;
   std::vector<Value*> ints_;
   std::vector<Value*> bools_;
+  struct Object {
+    Value* ptr;
+    int words;
+  };
+  std::vector<Object> objects_;                     // allocated, in scope
+  std::vector<ir::VirtualObject*> state_objects_;  // of the frame state being built
   int64_t resume_ = 0;
 };
 

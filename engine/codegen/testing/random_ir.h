@@ -11,7 +11,8 @@
 // entries, illegal locals and inlined parents), if/else diamonds joining
 // through block parameters, counted loops carrying values in block
 // parameters, runtime calls (optionally with lazy frame states),
-// call_target, and 64-bit loads/stores to a caller-provided buffer. Guards
+// call_target, 64-bit loads/stores to a caller-provided buffer, and
+// optionally allocations and virtual objects in frame states. Guards
 // mostly hold, sometimes fail; functions end in `return` or `deopt`.
 
 #include <cstdint>
@@ -32,6 +33,13 @@ struct RandomIrOptions {
   std::vector<int> call_target_arities;
   // 8 int64_t words loads and stores may use; null: no memory operations.
   int64_t* memory = nullptr;
+  // `alloc` (objects of 8..64 bytes whose i64 fields are written and read,
+  // linked through a ptr field at offset 0 that is compared with null) and
+  // virtual objects in eager frame states (i64, i32 and constant fields,
+  // fields naming other virtual objects or themselves, one object named by
+  // several slots and frames). No result or deopt value depends on an
+  // address. Off: the same functions as before for every seed.
+  bool objects = false;
 };
 
 std::unique_ptr<ir::Function> RandomFunction(uint32_t seed, const RandomIrOptions& options);
