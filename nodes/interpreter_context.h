@@ -16,12 +16,18 @@
 // Rules for bodies: no side effects before the last RewriteOn (the body runs
 // to its end even when a RewriteOn fired, and its result is dropped), so
 // every primitive operation is total; anything that is not a primitive
-// operation on values goes through Call<&Function>.
+// operation on values or a plain access to a guest object's memory (New,
+// LoadField/StoreField, LoadValue/StoreValue: compiled code emits these
+// inline, where escape analysis can see through them) goes through
+// Call<&Function>.
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "absl/types/span.h"
 #include "nodes/call_nodes.h"
+#include "nodes/heap.h"
 #include "nodes/value.h"
 
 namespace morel {
@@ -98,10 +104,26 @@ struct InterpreterContext {
   static bool ValueIdentical(Value a, Value b) { return a == b; }
 
   // ---- memory of referenced objects (payload pointers)
-  // `member` of the object `v` points to.
+  // A new T in the collected heap, zero-filled and scanned for pointers
+  // (heap::AllocateTraced), as a reference value of `tag`. T is a plain
+  // struct of whole words (pointers, 64-bit integers, Values) that is
+  // valid zero-filled; the caller stores what is not zero. Compiled code
+  // allocates the same block inline, and escape analysis may keep it
+  // virtual: only its contents and identity are observable.
+  template <typename T>
+  static Value New(ValueTag tag) {
+    static_assert(std::is_trivial_v<T> && std::is_standard_layout_v<T>);
+    static_assert(alignof(T) <= 16, "the collector's blocks are 16-byte aligned");
+    return Value::Reference(tag, heap::AllocateTraced(sizeof(T)));
+  }
+  // `member` of the object `v` points to (a pointer or 64-bit integer field).
   template <typename Class, typename T>
   static T LoadField(Value v, T Class::*member) {
     return v.As<Class>()->*member;
+  }
+  template <typename Class, typename T>
+  static void StoreField(Value v, T Class::*member, std::type_identity_t<T> value) {
+    v.As<Class>()->*member = value;
   }
   template <typename T>
   static bool PointerEqual(const T* a, const T* b) {
@@ -110,6 +132,16 @@ struct InterpreterContext {
   static Value LoadValue(const Value* base, int index) { return base[index]; }
   static void StoreValue(Value* base, int index, Value value) {
     base[index] = value;
+  }
+  // Element `index` (a constant) of the Value array member `slots` of the
+  // object `v` points to: values kept in the object itself.
+  template <typename Class, size_t N>
+  static Value LoadValue(Value v, Value (Class::*slots)[N], int index) {
+    return (v.As<Class>()->*slots)[index];
+  }
+  template <typename Class, size_t N>
+  static void StoreValue(Value v, Value (Class::*slots)[N], int index, Value value) {
+    (v.As<Class>()->*slots)[index] = value;
   }
   // The same at a computed index (which a guard has bounds-checked).
   static Value LoadValueAt(const Value* base, int64_t index) { return base[index]; }

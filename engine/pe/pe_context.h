@@ -28,8 +28,15 @@
 //   TransferToInterpreterAndInvalidate()  deopt (the code is dropped)
 //   TransferToInterpreterIf(c)  guard !c, keep_code (the reason names the
 //                               deopt)
+//   New<T>(tag)                 alloc sizeof(T) (zero-filled, traced; may
+//                               be removed by escape analysis); the value
+//                               is {bitcast.i64 of it, tag}
 //   LoadField(v, &C::m)         load at offsetof(C, m) from v's payload,
 //                               alias class "C+offset" (see below)
+//   StoreField(v, &C::m, x)     store there, same alias class
+//   LoadValue(v, &C::slots, i)  two loads at offsetof(C, slots) + 16 i from
+//                               v's payload (a Value array member: values
+//                               inside the object), alias "value slots"
 //   C++ constants (cache data)  constants (compilation-final state)
 
 #include <cstddef>
@@ -46,6 +53,7 @@
 #include "absl/types/span.h"
 #include "engine/ir/alias_class.h"
 #include "engine/ir/builder.h"
+#include "engine/ir/check.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/pe/runtime_call.h"
 #include "engine/pe/span_arguments.h"
@@ -188,41 +196,80 @@ class PeContext {
   // ---- memory of referenced objects
   // Alias classes (engine/ir/alias_class.h), so load_elim keeps what it
   // knows of one region across stores into another:
-  //   LoadField(v, &C::m)      "C+<offset of m>": C is the class declaring m
-  //                            (unqualified; two classes of one name share a
+  //   LoadField, StoreField    "C+<offset of m>": C is the class declaring m
+  //   (v, &C::m)               (unqualified; two classes of one name share a
   //                            class, which is only more careful)
   //   LoadValue, StoreValue,   "value slots" (kValueSlots)
   //   LoadValueAt, StoreValueAt
-  // The claim, which callers must keep true: a value accessor's base points
-  // into an array of Values in a block of its own (SL: property storage,
-  // elements; the span-argument stack), never at the fields LoadField
-  // reads. What the PE accesses itself (the interpreter frame of OSR code
-  // and arguments, partial_evaluator.cc; the validity cell) stays unknown
-  // (may alias anything), and calls still forget everything.
+  // The claim, which callers must keep true: a value accessor addresses a
+  // Value slot -- an element of an array of Values in a block of its own
+  // (SL: property storage, elements; the span-argument stack), or of a
+  // Value array member of an object (LoadValue(v, &C::slots, i); SL: the
+  // in-object property slots) -- never a field LoadField/StoreField
+  // access: a Value array member is not such a field (LoadField reads only
+  // pointer and 64-bit integer members), and no class's fields lie inside
+  // another block's Value array. So "C+offset" classes and "value slots"
+  // are disjoint memory. What the PE accesses itself (the interpreter frame
+  // of OSR code and arguments, partial_evaluator.cc; the validity cell)
+  // stays unknown (may alias anything), and calls still forget everything.
   static constexpr char kValueSlots[] = "value slots";
+  // `alloc` of T's size rounded up to words: zero-filled, scanned by the
+  // collector. The object is the interpreter's heap::AllocateTraced block
+  // (InterpreterContext::New); escape analysis keeps it virtual where it
+  // does not escape, and a deoptimization materializes it.
+  template <typename T>
+  V New(ValueTag tag) {
+    static_assert(std::is_trivial_v<T> && std::is_standard_layout_v<T>);
+    static_assert(alignof(T) <= 16, "the collector's blocks are 16-byte aligned");
+    ir::Instruction* alloc =
+        b().Append(b().function()->CreateInstruction(ir::Opcode::kAlloc, {ir::Type::kPtr}));
+    alloc->set_imm(static_cast<int64_t>((sizeof(T) + 7) & ~size_t{7}));
+    return V{b().Convert(ir::Opcode::kBitcast, ir::Type::kI64, alloc->result()),
+             b().I64(static_cast<int64_t>(tag))};
+  }
   template <typename Class, typename T>
   ir::Value* LoadField(V v, T Class::*member) {
-    static_assert(std::is_pointer_v<T> || std::is_same_v<T, int64_t> ||
-                      std::is_same_v<T, uint64_t>,
-                  "LoadField supports pointer and 64-bit integer fields");
-    ir::Type type = std::is_pointer_v<T> ? ir::Type::kPtr : ir::Type::kI64;
-    ir::Value* pointer = b().Convert(ir::Opcode::kBitcast, ir::Type::kPtr, v.payload);
     size_t offset = OffsetOf(member);
-    return b().Load(type, pointer, static_cast<int32_t>(offset), FieldAliasClass<Class>(offset));
+    return b().Load(FieldType<T>(), FieldBase(v), static_cast<int32_t>(offset),
+                    FieldAliasClass<Class>(offset));
+  }
+  // `value` an SSA value of the field's type, or a C++ constant (a cache's
+  // pointer, a number).
+  template <typename Class, typename T>
+  void StoreField(V v, T Class::*member, ir::Value* value) {
+    MOREL_CHECK_MSG(value->type() == FieldType<T>(), "StoreField: a value of another type");
+    size_t offset = OffsetOf(member);
+    b().Store(value, FieldBase(v), static_cast<int32_t>(offset), FieldAliasClass<Class>(offset));
+  }
+  template <typename Class, typename T>
+  void StoreField(V v, T Class::*member, std::type_identity_t<T> constant) {
+    ir::Value* value;
+    if constexpr (std::is_pointer_v<T>) {
+      value = b().PConst(reinterpret_cast<uint64_t>(constant));
+    } else {
+      value = b().I64(static_cast<int64_t>(constant));
+    }
+    StoreField(v, member, value);
   }
   template <typename T>
   Bool PointerEqual(ir::Value* a, const T* c) {
     return b().ICmp(ir::Cond::kEq, a, b().PConst(reinterpret_cast<uint64_t>(c)));
   }
   V LoadValue(ir::Value* base, int index) {
-    int32_t offset = static_cast<int32_t>(index * sizeof(Value));
-    return V{b().Load(ir::Type::kI64, base, offset, ValueSlots()),
-             b().Load(ir::Type::kI64, base, offset + 8, ValueSlots())};
+    return LoadValueAtOffset(base, static_cast<int32_t>(index * sizeof(Value)));
   }
   void StoreValue(ir::Value* base, int index, V value) {
-    int32_t offset = static_cast<int32_t>(index * sizeof(Value));
-    b().Store(value.payload, base, offset, ValueSlots());
-    b().Store(value.tag, base, offset + 8, ValueSlots());
+    StoreValueAtOffset(base, static_cast<int32_t>(index * sizeof(Value)), value);
+  }
+  // In-object values: at a constant offset from the object's own pointer,
+  // so escape analysis sees them as fields of an allocation.
+  template <typename Class, size_t N>
+  V LoadValue(V v, Value (Class::*slots)[N], int index) {
+    return LoadValueAtOffset(FieldBase(v), SlotOffset(slots, index));
+  }
+  template <typename Class, size_t N>
+  void StoreValue(V v, Value (Class::*slots)[N], int index, V value) {
+    StoreValueAtOffset(FieldBase(v), SlotOffset(slots, index), value);
   }
   // base + index * sizeof(Value), computed in i64 (a guard has checked the
   // bounds); the base stays live beside it, so the collector sees the block.
@@ -484,6 +531,31 @@ class PeContext {
     } else {
       return results[0];
     }
+  }
+
+  template <typename T>
+  static ir::Type FieldType() {
+    static_assert(std::is_pointer_v<T> || std::is_same_v<T, int64_t> ||
+                      std::is_same_v<T, uint64_t>,
+                  "LoadField/StoreField support pointer and 64-bit integer fields");
+    return std::is_pointer_v<T> ? ir::Type::kPtr : ir::Type::kI64;
+  }
+  // The object v's payload points to.
+  ir::Value* FieldBase(V v) {
+    return b().Convert(ir::Opcode::kBitcast, ir::Type::kPtr, v.payload);
+  }
+  template <typename Class, size_t N>
+  static int32_t SlotOffset(Value (Class::*slots)[N], int index) {
+    MOREL_CHECK_MSG(index >= 0 && static_cast<size_t>(index) < N, "slot index out of range");
+    return static_cast<int32_t>(OffsetOf(slots) + index * sizeof(Value));
+  }
+  V LoadValueAtOffset(ir::Value* base, int32_t offset) {
+    return V{b().Load(ir::Type::kI64, base, offset, ValueSlots()),
+             b().Load(ir::Type::kI64, base, offset + 8, ValueSlots())};
+  }
+  void StoreValueAtOffset(ir::Value* base, int32_t offset, V value) {
+    b().Store(value.payload, base, offset, ValueSlots());
+    b().Store(value.tag, base, offset + 8, ValueSlots());
   }
 
   static const ir::AliasClass* ValueSlots() {
