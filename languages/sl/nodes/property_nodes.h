@@ -5,7 +5,7 @@
 //
 //   read    ReadElement (a Number key that is an array index, present in
 //           the receiver's elements: a bounds check and a load) |
-//           ReadCached (limit 3: shape + key -> storage index) |
+//           ReadCached (limit 3: shape + key -> property index) |
 //           ReadGeneric (replaces ReadCached: hash lookup) |
 //           fallback: "Undefined property: <key>" (also for non-objects)
 //   write   WriteElement (an array index below the elements' capacity: a
@@ -19,6 +19,10 @@
 // properties), so an array-like object keeps its fast path. The cached forms
 // never cache index keys (runtime/sl_object.h: where such a key lives
 // depends on the object's element capacity, not on its shape).
+//
+// The cached forms read and write a property with index <
+// SLObject::kInlineSlots in the object itself, the rest through its
+// storage pointer.
 //
 // Keys are Strings after the §5.4 conversion, so o[1] and o["1"] are the
 // same property. A `.name` key is a constant string node, so the cache's key
@@ -122,7 +126,7 @@ struct ReadCached {
   template <typename C>
   static typename C::V Body(C& c, SLReadPropertyNode&, const Cache& cache,
                             typename C::V receiver, typename C::V) {
-    return c.LoadValue(c.LoadField(receiver, &SLObject::storage), cache.index);
+    return LoadProperty(c, receiver, cache.index);
   }
 };
 
@@ -216,7 +220,7 @@ struct WriteCached {
   static typename C::V Body(C& c, SLWritePropertyNode&, const Cache& cache,
                             typename C::V receiver, typename C::V, typename C::V value) {
     if (cache.new_shape == cache.old_shape) {
-      c.StoreValue(c.LoadField(receiver, &SLObject::storage), cache.index, value);
+      StoreProperty(c, receiver, cache.index, value);
     } else {
       c.template Call<&AddPropertyWithShape>(receiver, cache.new_shape, value);
     }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "nodes/heap.h"
+#include "nodes/interpreter_context.h"
 
 namespace morel::sl {
 
@@ -20,12 +21,14 @@ struct PropertyDictionary {
   size_t capacity;  // a power of two
   size_t count;
   Entry* entries;
+  bool has_index_keys;  // SLObject::HasNamedIndexKeys
 
   static PropertyDictionary* New(size_t capacity) {
     auto* d = static_cast<PropertyDictionary*>(
         heap::AllocateTraced(sizeof(PropertyDictionary)));
     d->capacity = capacity;
     d->count = 0;
+    d->has_index_keys = false;
     d->entries = static_cast<Entry*>(heap::AllocateTraced(sizeof(Entry) * capacity));
     return d;
   }
@@ -54,6 +57,7 @@ struct PropertyDictionary {
   PropertyDictionary* Grown() {
     if (count * 2 < capacity) return this;
     PropertyDictionary* bigger = New(capacity * 2);
+    bigger->has_index_keys = has_index_keys;
     for (size_t i = 0; i < capacity; ++i) {
       if (entries[i].key != nullptr) {
         *bigger->Find(entries[i].key->view()) = entries[i];
@@ -88,6 +92,14 @@ Shape* Shape::WithProperty(absl::string_view key) {
   next->keys_.emplace_back(key);
   next->index_ = index_;
   next->index_.emplace(std::string(key), static_cast<int>(keys_.size()));
+  int64_t array_index;
+  next->has_index_key_ = has_index_key_ || ArrayIndexOf(key, &array_index);
+  // Amortized doubling from 4, a function of the property count alone.
+  int out_of_line = next->property_count() - SLObject::kInlineSlots;
+  next->storage_capacity_ = storage_capacity_;
+  if (out_of_line > storage_capacity_) {
+    next->storage_capacity_ = storage_capacity_ == 0 ? 4 : 2 * storage_capacity_;
+  }
   Shape* raw = next.get();
   transitions_.emplace(std::string(key), std::move(next));
   return raw;
@@ -108,15 +120,8 @@ bool ArrayIndexOf(absl::string_view key, int64_t* index) {
 }
 
 SLObject* NewObject() {
-  auto* object = static_cast<SLObject*>(heap::AllocateTraced(sizeof(SLObject)));
-  object->shape = Shape::Empty();
-  object->storage = nullptr;
-  object->capacity = 0;
-  object->dictionary = nullptr;
-  object->elements = nullptr;
-  object->element_capacity = 0;
-  object->named_index_keys = 0;
-  return object;
+  InterpreterContext c;
+  return NewObject(c).As<SLObject>();
 }
 
 bool SLObject::Get(absl::string_view key, Value* out) const {
@@ -148,14 +153,20 @@ void SLObject::PutIndexed(int64_t index, Value value) {
     elements[index] = value;
     return;
   }
-  if (PutNamed(absl::StrCat(index), value)) ++named_index_keys;
+  PutNamed(absl::StrCat(index), value);
+  // A shape records it by itself (Shape::has_index_key).
+  if (shape->is_dictionary()) dictionary->has_index_keys = true;
+}
+
+bool SLObject::HasNamedIndexKeys() const {
+  return shape->is_dictionary() ? dictionary->has_index_keys : shape->has_index_key();
 }
 
 bool SLObject::GrowElementsFor(int64_t index) {
   // Only just past the end (so a sparse key does not allocate its index's
   // worth of memory), and only while no index key is a named property
   // (growing would otherwise have to move it).
-  if (named_index_keys != 0 || index >= 2 * element_capacity + 16) return false;
+  if (HasNamedIndexKeys() || index >= 2 * element_capacity + 16) return false;
   int64_t new_capacity =
       std::min(kMaxElementIndex, std::max({index + 1, 2 * element_capacity, int64_t{8}}));
   // Cleared memory: every new slot is an absent element (kIllegalTag 0).
@@ -175,7 +186,7 @@ bool SLObject::GetNamed(absl::string_view key, Value* out) const {
   }
   int index = shape->IndexOf(key);
   if (index < 0) return false;
-  *out = storage[index];
+  *out = PropertySlot(index);
   return true;
 }
 
@@ -183,7 +194,7 @@ bool SLObject::PutNamed(absl::string_view key, Value value) {
   if (!shape->is_dictionary()) {
     int index = shape->IndexOf(key);
     if (index >= 0) {
-      storage[index] = value;
+      PropertySlot(index) = value;
       return false;
     }
     if (shape->property_count() < Shape::kMaxProperties) {
@@ -199,25 +210,25 @@ bool SLObject::PutNamed(absl::string_view key, Value value) {
 void SLObject::ConvertToDictionary() {
   PropertyDictionary* table = PropertyDictionary::New(4 * Shape::kMaxProperties);
   for (int i = 0; i < shape->property_count(); ++i) {
-    table->Put(shape->key(i), storage[i]);
+    table->Put(shape->key(i), PropertySlot(i));
   }
+  table->has_index_keys = shape->has_index_key();
+  // The slots' values live in the table now; cleared, they keep nothing
+  // alive.
+  for (Value& slot : inline_slots) slot = Value::Illegal();
   dictionary = table;
-  storage = nullptr;
-  capacity = 0;
   shape = Shape::Dictionary();
 }
 
 void SLObject::AddWithShape(Shape* new_shape, Value value) {
-  int index = new_shape->property_count() - 1;
-  if (index >= capacity) {
-    int new_capacity = capacity == 0 ? 4 : capacity * 2;
-    auto* grown =
-        static_cast<Value*>(heap::AllocateTraced(sizeof(Value) * new_capacity));
+  if (!AddFitsInPlace(shape, new_shape)) {
+    int capacity = shape->storage_capacity();
+    auto* grown = static_cast<Value*>(
+        heap::AllocateTraced(sizeof(Value) * new_shape->storage_capacity()));
     if (capacity > 0) std::memcpy(grown, storage, sizeof(Value) * capacity);
     storage = grown;
-    capacity = new_capacity;
   }
-  storage[index] = value;
+  PropertySlot(new_shape->property_count() - 1) = value;
   shape = new_shape;
 }
 

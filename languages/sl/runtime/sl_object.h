@@ -7,12 +7,23 @@
 // Shapes form a transition tree from the empty shape (adding key k to shape
 // S always yields the same shape), so objects built the same way share a
 // shape, and a property inline cache can check one pointer and use a fixed
-// storage index. Shapes are immortal and shared by every context.
+// property index. Shapes are immortal and shared by every context.
+//
+// Where a property's value lives (V8's and Truffle DynamicObject's in-object
+// fields): property i < SLObject::kInlineSlots in the object itself
+// (`inline_slots[i]`), the rest in the out-of-line `storage` array
+// (`storage[i - kInlineSlots]`). The storage's capacity is a function of the
+// shape (Shape::storage_capacity()), never stored in the object: so compiled
+// code that checked the shape knows whether adding a property fits, and a
+// new object plus its first kInlineSlots properties is a fixed-size block
+// written by plain stores (escape analysis can then keep it virtual).
 //
 // An object that grows past Shape::kMaxProperties switches to dictionary
 // mode (Truffle's answer to objects used as maps or arrays): its shape
-// becomes Shape::Dictionary() and its storage a hash table, so n properties
-// cost O(n) instead of a chain of n shapes with O(n^2) keys.
+// becomes Shape::Dictionary(), its properties move to a hash table
+// (`dictionary`, sharing the word of `storage`) and its inline slots are
+// cleared, so n properties cost O(n) instead of a chain of n shapes with
+// O(n^2) keys.
 //
 // Elements (V8's and Truffle's arrays in disguise): a key that is an array
 // index -- the §5.4 string form of an integer 0 <= k < kMaxElementIndex, so
@@ -21,11 +32,17 @@
 // element), whenever k < element_capacity; an index key at or past the
 // capacity lives with the named properties under its string. Writes just
 // past the end grow the array (amortized doubling) unless the object
-// already holds index keys as named properties (`named_index_keys`), which
-// keeps the rule "k < element_capacity <=> k is in elements" true without
-// moving properties. SL never enumerates keys, so where a key lives is not
+// already holds index keys as named properties (HasNamedIndexKeys: a fact
+// of the shape, or of the dictionary), which keeps the rule
+// "k < element_capacity <=> k is in elements" true without moving
+// properties. SL never enumerates keys, so where a key lives is not
 // observable; shape caches never cache index keys (their place depends on
 // the object's capacity, not its shape).
+//
+// The layout is written to be read and written from compiled code through
+// the execution-context vocabulary (nodes/interpreter_context.h): the
+// templates at the end (NewObject, LoadProperty, StoreProperty) are the
+// interpreter's code and the compiler's alike.
 
 #include <cstdint>
 #include <memory>
@@ -35,6 +52,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "languages/sl/runtime/values.h"
 #include "nodes/value.h"
 
 namespace morel::sl {
@@ -49,18 +67,27 @@ class Shape {
   static Shape* Dictionary();
   bool is_dictionary() const { return this == Dictionary(); }
 
-  // The storage index of `key`, or -1.
+  // The property index of `key`, or -1.
   int IndexOf(absl::string_view key) const;
   // The shape with `key` appended (created once, then shared).
   Shape* WithProperty(absl::string_view key);
   int property_count() const { return static_cast<int>(keys_.size()); }
   const std::string& key(int index) const { return keys_[index]; }
+  // Values in the out-of-line storage of an object of this shape: 0 while
+  // every property is inline, then at least 4 and doubling (so adding one
+  // property rarely moves the storage).
+  int storage_capacity() const { return storage_capacity_; }
+  // Whether some key is an array index (an index key that did not fit the
+  // elements: SLObject::HasNamedIndexKeys).
+  bool has_index_key() const { return has_index_key_; }
 
  private:
   Shape() = default;
 
   std::vector<std::string> keys_;
   absl::flat_hash_map<std::string, int> index_;
+  int storage_capacity_ = 0;
+  bool has_index_key_ = false;
   mutable std::mutex transitions_lock_;
   absl::flat_hash_map<std::string, std::unique_ptr<Shape>> transitions_;
 };
@@ -75,16 +102,31 @@ inline constexpr int64_t kMaxElementIndex = (int64_t{1} << 31) - 1;
 bool ArrayIndexOf(absl::string_view key, int64_t* index);
 inline bool IsArrayIndex(int64_t key) { return key >= 0 && key < kMaxElementIndex; }
 
+// A header of four words, then the inline slots. Every field is a whole
+// word (compiled code loads and stores 64-bit words only); the allocation
+// is zero-filled, so a new object is its header with `shape` set.
 struct SLObject {
+  // In-object property slots. 4 measured best (32 + 4 * 16 = 96 bytes per
+  // object): see the numbers below.
+  //
+  // Steady state, ms per iteration (tools/bench/run.py --warmup-only), and
+  // an object-heavy program (objects of 2..6 properties made, read and
+  // mostly dropped in a hot loop):
+  //   TODO(measure)
+  static constexpr int kInlineSlots = 4;
+
   Shape* shape;
-  // Shaped: collected, capacity >= shape->property_count().
-  // Dictionary mode: unused (see `dictionary`).
-  Value* storage;
-  int capacity;
-  PropertyDictionary* dictionary;  // collected; only in dictionary mode
-  Value* elements;                 // collected; element_capacity values
+  union {
+    // Shaped: property i >= kInlineSlots at storage[i - kInlineSlots];
+    // shape->storage_capacity() values (null when that is 0). Collected.
+    Value* storage;
+    // Dictionary mode: every named property. Collected.
+    PropertyDictionary* dictionary;
+  };
+  Value* elements;           // collected; element_capacity values
   int64_t element_capacity;
-  int64_t named_index_keys;  // index keys held as named properties
+  // Shaped: property i < kInlineSlots. Dictionary mode: cleared, unused.
+  Value inline_slots[kInlineSlots];
 
   // Reads `key`; false if absent.
   bool Get(absl::string_view key, Value* out) const;
@@ -95,8 +137,20 @@ struct SLObject {
   bool GetIndexed(int64_t index, Value* out) const;
   void PutIndexed(int64_t index, Value value);
   // Moves to `new_shape` (one more property than now) and stores `value` at
-  // its last index.
+  // its last index, growing the storage if the new property is out of line
+  // and does not fit.
   void AddWithShape(Shape* new_shape, Value value);
+  // Whether some named property's key is an array index (element growth
+  // then stops: growing would have to move it).
+  bool HasNamedIndexKeys() const;
+
+  // The slot of shaped property `index`.
+  Value& PropertySlot(int index) {
+    return index < kInlineSlots ? inline_slots[index] : storage[index - kInlineSlots];
+  }
+  const Value& PropertySlot(int index) const {
+    return index < kInlineSlots ? inline_slots[index] : storage[index - kInlineSlots];
+  }
 
  private:
   void ConvertToDictionary();
@@ -106,6 +160,50 @@ struct SLObject {
   // Grows `elements` to hold `index` if index keys may still move there.
   bool GrowElementsFor(int64_t index);
 };
+
+static_assert(sizeof(SLObject) == 4 * 8 + SLObject::kInlineSlots * sizeof(Value));
+
+// Whether adding a property to an object of `shape` that yields
+// `new_shape` is two stores (the value into its slot, then the shape): the
+// new property is inline, or its storage slot exists already.
+inline bool AddFitsInPlace(const Shape* shape, const Shape* new_shape) {
+  int index = new_shape->property_count() - 1;
+  return index < SLObject::kInlineSlots ||
+         index - SLObject::kInlineSlots < shape->storage_capacity();
+}
+
+// ---- the object model over an execution context (nodes/specialization.h)
+// Written once; the interpreter runs these with InterpreterContext, the
+// compiler with its IR-emitting context.
+
+// A new empty object (new()). The allocation is zero-filled: no storage, no
+// elements, cleared slots; only the shape is written.
+template <typename C>
+typename C::V NewObject(C& c) {
+  typename C::V object = c.template New<SLObject>(kObjectTag);
+  c.StoreField(object, &SLObject::shape, Shape::Empty());
+  return object;
+}
+
+// Property `index` of a shaped object (`object` is an object of a shape
+// with more than `index` properties).
+template <typename C>
+typename C::V LoadProperty(C& c, typename C::V object, int index) {
+  if (index < SLObject::kInlineSlots) {
+    return c.LoadValue(object, &SLObject::inline_slots, index);
+  }
+  return c.LoadValue(c.LoadField(object, &SLObject::storage), index - SLObject::kInlineSlots);
+}
+// The same slot, written (it exists: see AddFitsInPlace for a new one).
+template <typename C>
+void StoreProperty(C& c, typename C::V object, int index, typename C::V value) {
+  if (index < SLObject::kInlineSlots) {
+    c.StoreValue(object, &SLObject::inline_slots, index, value);
+  } else {
+    c.StoreValue(c.LoadField(object, &SLObject::storage), index - SLObject::kInlineSlots,
+                 value);
+  }
+}
 
 SLObject* NewObject();
 

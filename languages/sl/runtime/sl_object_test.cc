@@ -1,5 +1,7 @@
 #include "languages/sl/runtime/sl_object.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -63,7 +65,7 @@ TEST_F(SLObjectTest, AppendsGrowTheElements) {
   for (int64_t i = 0; i < 1000; ++i) object->PutIndexed(i, Value::Long(i * 2));
   EXPECT_GE(object->element_capacity, 1000);
   EXPECT_LT(object->element_capacity, 4000);
-  EXPECT_EQ(object->named_index_keys, 0);
+  EXPECT_FALSE(object->HasNamedIndexKeys());
   for (int64_t i = 0; i < 1000; ++i) EXPECT_EQ(Long(object, absl::StrCat(i)), i * 2);
 }
 
@@ -71,10 +73,10 @@ TEST_F(SLObjectTest, SparseIndexIsNamedAndStopsGrowth) {
   SLObject* object = NewObject();
   object->PutIndexed(1000000, Value::Long(1));
   EXPECT_EQ(object->element_capacity, 0);
-  EXPECT_EQ(object->named_index_keys, 1);
-  // Overwriting it does not count it twice.
+  EXPECT_TRUE(object->HasNamedIndexKeys());
+  EXPECT_TRUE(object->shape->has_index_key());
   object->Put("1000000", Value::Long(2));
-  EXPECT_EQ(object->named_index_keys, 1);
+  EXPECT_TRUE(object->HasNamedIndexKeys());
   // Later dense writes stay named too (growing would have to move 1000000
   // once the capacity passed it), and every key stays readable.
   for (int64_t i = 0; i < 100; ++i) object->PutIndexed(i, Value::Long(i));
@@ -114,6 +116,106 @@ TEST_F(SLObjectTest, ElementsSurviveDictionaryMode) {
   EXPECT_EQ(Long(object, "k0"), 100);
   object->PutIndexed(10, Value::Long(10));
   EXPECT_EQ(Long(object, "10"), 10);
+}
+
+// The layout compiled code relies on (property_nodes.h, sl_object.h's
+// templates): a zero-filled block of four header words and the inline
+// slots, of which a new object sets only the shape.
+TEST_F(SLObjectTest, NewObjectIsAZeroFilledBlockWithTheEmptyShape) {
+  static_assert(sizeof(SLObject) == 32 + 16 * SLObject::kInlineSlots);
+  static_assert(offsetof(SLObject, shape) == 0);
+  static_assert(offsetof(SLObject, inline_slots) == 32);
+  SLObject* object = NewObject();
+  EXPECT_EQ(object->shape, Shape::Empty());
+  EXPECT_EQ(object->storage, nullptr);
+  EXPECT_EQ(object->elements, nullptr);
+  EXPECT_EQ(object->element_capacity, 0);
+  for (const Value& slot : object->inline_slots) EXPECT_TRUE(slot.IsIllegal());
+  EXPECT_FALSE(object->HasNamedIndexKeys());
+}
+
+TEST_F(SLObjectTest, FirstPropertiesAreInlineTheRestInStorage) {
+  constexpr int kInline = SLObject::kInlineSlots;
+  SLObject* object = NewObject();
+  for (int i = 0; i < kInline; ++i) {
+    object->Put(absl::StrCat("p", i), Value::Long(i));
+    EXPECT_EQ(object->storage, nullptr) << i;
+    EXPECT_EQ(object->shape->storage_capacity(), 0);
+    EXPECT_EQ(object->inline_slots[i].AsLong(), i);
+  }
+  Value* storage = nullptr;
+  for (int i = kInline; i < Shape::kMaxProperties; ++i) {
+    Shape* before = object->shape;
+    Shape* after = before->WithProperty(absl::StrCat("p", i));
+    // Storage moves exactly when the old shape's capacity is too small.
+    EXPECT_EQ(AddFitsInPlace(before, after), i - kInline < before->storage_capacity()) << i;
+    object->Put(absl::StrCat("p", i), Value::Long(i));
+    EXPECT_EQ(object->shape, after);
+    if (AddFitsInPlace(before, after)) {
+      EXPECT_EQ(object->storage, storage) << i;
+    } else {
+      storage = object->storage;
+    }
+    // Capacity: 4, then doubling, always enough.
+    int out_of_line = i - kInline + 1;
+    int capacity = object->shape->storage_capacity();
+    EXPECT_GE(capacity, out_of_line);
+    EXPECT_LE(capacity, std::max(4, 2 * out_of_line));
+    EXPECT_EQ(object->storage[i - kInline].AsLong(), i);
+  }
+  for (int i = 0; i < Shape::kMaxProperties; ++i) {
+    EXPECT_EQ(Long(object, absl::StrCat("p", i)), i);
+    EXPECT_EQ(object->PropertySlot(object->shape->IndexOf(absl::StrCat("p", i))).AsLong(), i);
+  }
+  // Overwriting changes neither shape nor storage.
+  Shape* shape = object->shape;
+  object->Put("p0", Value::Long(100));
+  object->Put(absl::StrCat("p", kInline), Value::Long(101));
+  EXPECT_EQ(object->shape, shape);
+  EXPECT_EQ(object->storage, storage);
+  EXPECT_EQ(object->inline_slots[0].AsLong(), 100);
+  EXPECT_EQ(object->storage[0].AsLong(), 101);
+}
+
+TEST_F(SLObjectTest, DictionaryModeClearsTheInlineSlots) {
+  SLObject* object = NewObject();
+  for (int i = 0; i <= Shape::kMaxProperties; ++i) {
+    object->Put(absl::StrCat("p", i), Value::Long(i));
+  }
+  ASSERT_TRUE(object->shape->is_dictionary());
+  for (const Value& slot : object->inline_slots) EXPECT_TRUE(slot.IsIllegal());
+  for (int i = 0; i <= Shape::kMaxProperties; ++i) {
+    EXPECT_EQ(Long(object, absl::StrCat("p", i)), i);
+  }
+  EXPECT_FALSE(object->HasNamedIndexKeys());
+  // Elements still grow (no index key is named) ...
+  object->PutIndexed(0, Value::Long(7));
+  EXPECT_GT(object->element_capacity, 0);
+  // ... until one is: a far index key in the dictionary stops the growth.
+  int64_t capacity = object->element_capacity;
+  object->PutIndexed(1000000, Value::Long(8));
+  EXPECT_TRUE(object->HasNamedIndexKeys());
+  object->PutIndexed(capacity, Value::Long(9));
+  EXPECT_EQ(object->element_capacity, capacity);
+  EXPECT_EQ(Long(object, absl::StrCat(capacity)), 9);
+  EXPECT_EQ(Long(object, "1000000"), 8);
+  // The fact survives the table's growth.
+  for (int i = 0; i < 200; ++i) object->Put(absl::StrCat("q", i), Value::Long(i));
+  EXPECT_TRUE(object->HasNamedIndexKeys());
+}
+
+TEST_F(SLObjectTest, ANamedIndexKeyCarriesIntoDictionaryMode) {
+  SLObject* object = NewObject();
+  object->PutIndexed(1000000, Value::Long(1));
+  for (int i = 0; i <= Shape::kMaxProperties; ++i) {
+    object->Put(absl::StrCat("p", i), Value::Long(i));
+  }
+  ASSERT_TRUE(object->shape->is_dictionary());
+  EXPECT_TRUE(object->HasNamedIndexKeys());
+  object->PutIndexed(0, Value::Long(2));
+  EXPECT_EQ(object->element_capacity, 0);
+  EXPECT_EQ(Long(object, "0"), 2);
+  EXPECT_EQ(Long(object, "1000000"), 1);
 }
 
 }  // namespace
