@@ -33,8 +33,6 @@ Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Val
   return builtin->InvokeDirectly(args);
 }
 
-Value NewObjectValue() { return Value::Reference(kObjectTag, NewObject()); }
-
 Value SLInvokeNode::Execute(Frame& frame) {
   Value callee = callee_->Execute(frame);
   size_t count = arguments_.size();

@@ -22,7 +22,9 @@
 // builtin that does not inspect its caller's frame, a runtime call of the
 // builtin itself (builtins are internal roots, never compiled, so a call
 // through their call target would run them in the interpreter with a frame
-// of their own; richards: 165 -> 125 ms) -- and InvokeIndirect a
+// of their own; richards: 165 -> 125 ms; two builtins are simpler still,
+// Intrinsic: isNull a tag check, new() the allocation and shape store of
+// NewObject, which escape analysis can remove) -- and InvokeIndirect a
 // runtime call of CallIndirect with the arguments as a span. A callee that
 // writes its caller's frame (helloEqualsWorld) needs an interpreter frame
 // (compiled frames are not written back, TODO(#6)): compiled code transfers
@@ -43,6 +45,7 @@
 
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_function.h"
+#include "languages/sl/runtime/sl_object.h"
 #include "languages/sl/runtime/values.h"
 #include "nodes/call_nodes.h"
 #include "nodes/polymorphism.h"
@@ -61,7 +64,7 @@ class DirectlyCallableBuiltin {
   enum class Intrinsic {
     kNone,
     kIsNull,     // isNull(x): a tag check
-    kNewObject,  // new(): a call of NewObjectValue, no argument span
+    kNewObject,  // new(): NewObject (sl_object.h) inline, no call
   };
   virtual Intrinsic intrinsic() const = 0;
   // Runs the builtin on `args` without a frame of its own.
@@ -79,9 +82,6 @@ class DirectlyCallableBuiltin {
 const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target);
 // builtin->InvokeDirectly(args), as a runtime function.
 Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args);
-// new() (Intrinsic::kNewObject).
-Value NewObjectValue();
-
 // Calls the function `callee` (a Function value) through the node's
 // IndirectCallNode; "Undefined function: f" if it has no code.
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args);
@@ -122,7 +122,8 @@ struct InvokeDirect {
             // A missing argument is NULL.
             return c.BoxBoolean(args.empty() ? c.True() : c.HasTag(args[0], kNullTag));
           case DirectlyCallableBuiltin::Intrinsic::kNewObject:
-            if (args.empty()) return c.template Call<&NewObjectValue>();
+            // The allocation and the shape store, as the builtin does them.
+            if (args.empty()) return NewObject(c);
             break;
           case DirectlyCallableBuiltin::Intrinsic::kNone:
             break;

@@ -77,10 +77,11 @@ std::optional<WriteCached::Cache> WriteCached::Create(SLWritePropertyNode&,
   PropertyKey property(key);
   if (IsIndexKey(property)) return std::nullopt;
   int index = shape->IndexOf(property.text);
-  if (index >= 0) return Cache{std::move(property), shape, shape, index};
+  if (index >= 0) return Cache{std::move(property), shape, shape, index, /*in_place=*/true};
   if (shape->property_count() >= Shape::kMaxProperties) return std::nullopt;
   Shape* grown = shape->WithProperty(property.text);
-  return Cache{std::move(property), shape, grown, grown->property_count() - 1};
+  return Cache{std::move(property), shape, grown, grown->property_count() - 1,
+               AddFitsInPlace(shape, grown)};
 }
 
 Value SLReadPropertyNode::Fallback(SLReadPropertyNode& node, Value receiver,

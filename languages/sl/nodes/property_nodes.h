@@ -20,9 +20,15 @@
 // never cache index keys (runtime/sl_object.h: where such a key lives
 // depends on the object's element capacity, not on its shape).
 //
-// The cached forms read and write a property with index <
-// SLObject::kInlineSlots in the object itself, the rest through its
-// storage pointer.
+// The cached forms are plain loads and stores in compiled code: a property
+// with index < SLObject::kInlineSlots is read and written in the object
+// itself, the rest through its storage pointer. Adding a property (a
+// cached transition) is two stores -- the value into its slot, then the new
+// shape -- when the slot exists (AddFitsInPlace: an inline slot, or a
+// storage slot the old shape's capacity has); only an add that grows the
+// storage calls the runtime (AddPropertyWithShape). So an object made by
+// new() and filled by cached adds is an allocation plus stores, which
+// escape analysis can remove where the object does not escape.
 //
 // Keys are Strings after the §5.4 conversion, so o[1] and o["1"] are the
 // same property. A `.name` key is a constant string node, so the cache's key
@@ -208,6 +214,9 @@ struct WriteCached {
     Shape* old_shape;
     Shape* new_shape;  // == old_shape when the property exists
     int index;
+    // Existing property, or an add that needs no new storage
+    // (AddFitsInPlace): stores only.
+    bool in_place;
   };
   static std::optional<Cache> Create(SLWritePropertyNode&, Value receiver, Value key,
                                      Value value);
@@ -219,10 +228,13 @@ struct WriteCached {
   template <typename C>
   static typename C::V Body(C& c, SLWritePropertyNode&, const Cache& cache,
                             typename C::V receiver, typename C::V, typename C::V value) {
-    if (cache.new_shape == cache.old_shape) {
-      StoreProperty(c, receiver, cache.index, value);
-    } else {
+    if (!cache.in_place) {
       c.template Call<&AddPropertyWithShape>(receiver, cache.new_shape, value);
+    } else {
+      StoreProperty(c, receiver, cache.index, value);
+      if (cache.new_shape != cache.old_shape) {
+        c.StoreField(receiver, &SLObject::shape, cache.new_shape);
+      }
     }
     return value;
   }
