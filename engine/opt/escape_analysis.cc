@@ -165,6 +165,7 @@ class Analysis {
         }
       }
     }
+    ComputeLiveness();
     end_state_.assign(rpo_.size(), std::nullopt);
     int restarts = 0;
     for (size_t pos = 0; pos < rpo_.size();) {
@@ -189,6 +190,78 @@ class Analysis {
   }
 
  private:
+  // ------------------------------------------------------------ liveness
+  // live_in_[b]: the values (by id) used in b or after it before being
+  // redefined -- operands, block arguments and frame-state inputs. Objects
+  // none of whose names is live at a merge are not merged (materializing
+  // an object nobody reads again would only allocate garbage).
+  void ComputeLiveness() {
+    const size_t words = (f_.value_id_bound() + 63) / 64;
+    for (Block* b : rpo_) live_in_[b].assign(words, 0);
+    auto set = [](std::vector<uint64_t>& bits, const Value* v) {
+      if (v != nullptr) bits[v->id() / 64] |= uint64_t{1} << (v->id() % 64);
+    };
+    auto clear = [](std::vector<uint64_t>& bits, const Value* v) {
+      bits[v->id() / 64] &= ~(uint64_t{1} << (v->id() % 64));
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto it = rpo_.rbegin(); it != rpo_.rend(); ++it) {
+        Block* b = *it;
+        std::vector<uint64_t> live(words, 0);
+        const Instruction* term = b->terminator();
+        for (const ir::BlockCall& t : term->targets()) {
+          const std::vector<uint64_t>& in = live_in_[t.block];
+          for (size_t w = 0; w < words; ++w) live[w] |= in[w];
+          for (const Value* p : t.block->params()) clear(live, p);
+        }
+        for (const ir::BlockCall& t : term->targets()) {
+          for (const Value* a : t.args) set(live, a);
+        }
+        const auto& insts = b->instructions();
+        for (auto i = insts.rbegin(); i != insts.rend(); ++i) {
+          for (const Value* r : (*i)->results()) clear(live, r);
+          for (const Value* o : (*i)->operands()) set(live, o);
+          for (ir::FrameState* fs = (*i)->frame_state(); fs != nullptr; fs = fs->parent) {
+            fs->ForEachValue([&](Value*& v) { set(live, v); });
+          }
+        }
+        if (live != live_in_[b]) {
+          live_in_[b] = std::move(live);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // The objects some live value of `b` names, and those their fields (in
+  // any of `states`) reference.
+  std::set<int> LiveObjects(Block* b, const std::vector<State>& states) const {
+    std::vector<int> seeds;
+    const std::vector<uint64_t>& live = live_in_.at(b);
+    for (const auto& [value, o] : alias_) {
+      const uint32_t id = value->id();
+      if (live[id / 64] >> (id % 64) & 1) seeds.push_back(o);
+    }
+    for (const Value* p : b->params()) {
+      if (int o = ObjectOf(p); o >= 0) seeds.push_back(o);
+    }
+    std::set<int> reached;
+    while (!seeds.empty()) {
+      int o = seeds.back();
+      seeds.pop_back();
+      if (!reached.insert(o).second) continue;
+      for (const State& s : states) {
+        auto it = s.objects.find(o);
+        if (it == s.objects.end()) continue;
+        for (const Field& f : it->second.fields) {
+          if (f.object >= 0) seeds.push_back(f.object);
+        }
+      }
+    }
+    return reached;
+  }
+
   // ------------------------------------------------------------ helpers
   int ObjectOf(const Value* v) const {
     auto it = alias_.find(v);
@@ -626,9 +699,11 @@ class Analysis {
         if (ObjectOf(arg) >= 0) SetArg(edges[k], static_cast<int>(i), Use(in[k], arg, end_of(edges[k])));
       }
     }
-    // Objects present on every edge.
+    // Objects present on every edge and still needed.
+    const std::set<int> live = LiveObjects(b, in);
     std::set<int> common;
     for (const auto& [o, os] : in[0].objects) {
+      if (!live.contains(o)) continue;
       bool everywhere = true;
       for (const State& s : in) everywhere &= s.objects.contains(o);
       if (everywhere) common.insert(o);
@@ -1041,6 +1116,7 @@ class Analysis {
   std::vector<Block*> rpo_;
   absl::flat_hash_map<const Block*, int> rpo_index_;
   absl::flat_hash_map<const Block*, std::vector<Edge>> edges_in_;
+  absl::flat_hash_map<const Block*, std::vector<uint64_t>> live_in_;
   absl::flat_hash_set<const Block*> headers_;
   std::vector<std::optional<State>> end_state_;
   absl::flat_hash_map<const Block*, std::pair<size_t, size_t>> marks_;

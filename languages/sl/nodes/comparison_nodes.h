@@ -89,6 +89,21 @@ struct EqualString {
   }
 };
 
+// Objects are equal only to themselves (sl_spec §6.9): an identity test, no
+// call, so compiled code can decide it for objects escape analysis keeps
+// virtual.
+struct EqualObject {
+  static constexpr absl::string_view kName = "EqualObject";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return c.Or(c.HasTag(l, kObjectTag), c.HasTag(r, kObjectTag));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+    return c.BoxBoolean(c.ValueIdentical(l, r));
+  }
+};
+
 struct EqualGeneric {
   static constexpr absl::string_view kName = "EqualGeneric";
   template <typename C>
@@ -124,7 +139,7 @@ class SLLessOrEqualNode final
 // only cost nodes and budget.
 class SLEqualNode final
     : public SLBinarySpecializingNode<SLEqualNode, EqualLong, EqualBoolean,
-                                      EqualString, EqualGeneric> {
+                                      EqualString, EqualObject, EqualGeneric> {
  public:
   MOREL_NODE_KIND(SLEqualNode)
   MOREL_REPORT_POLYMORPHISM_EXCLUDE
