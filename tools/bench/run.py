@@ -45,6 +45,9 @@ RUNTIMES = {
 MORELS = ["morel", "morel-interp"]
 PEERS = ["lua5.4", "luajit", "node", "c"]
 INTERP_FLAG = "--engine.Compilation=false"
+# Benchmarks whose size is an exponent (work ~ base^size): --scale adds
+# log_base(scale) to the size instead of multiplying it.
+EXPONENTIAL = {"fib": 1.618, "binarytrees": 2}
 
 COLORS = {
     "morel": "#c0392b",
@@ -717,8 +720,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5,
                         help="processes per benchmark and runtime for the table (default 5)")
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="multiply every table and warm-up size by this (fib: adds "
-                             "log_phi(scale) to n instead)")
+                        help="multiply every table and warm-up size by this (fib, "
+                             "binarytrees: adds log_phi(scale), log_2(scale) to n instead)")
     parser.add_argument("--size", action="append", default=[], metavar="NAME=N",
                         help="override one benchmark's table size (repeatable)")
     parser.add_argument("--no-warmup", action="store_true", help="skip the warm-up mode")
@@ -761,8 +764,9 @@ def main():
     def scaled(bench, size):
         if args.scale == 1.0:
             return size
-        if bench.name == "fib":  # exponential in n
-            return max(2, size + round(math.log(args.scale) / math.log(1.618)))
+        if bench.name in EXPONENTIAL:  # work grows as base^n
+            base = EXPONENTIAL[bench.name]
+            return max(2, size + round(math.log(args.scale) / math.log(base)))
         return max(1, int(size * args.scale))
 
     present, versions, skipped = detect_runtimes(args, root, work_dir)
@@ -798,10 +802,11 @@ def main():
             for b in benchmarks}
         all_valid = all(v[0] for v in verdicts.values())
         print()
+        width = max([10] + [len(b.name) for b in benchmarks])
         for b in benchmarks:
             valid, info = verdicts[b.name]
             ran = ", ".join(r for r in RUNTIMES if r in present)
-            print(f"{'ok  ' if valid else 'FAIL'} {b.name:<10} "
+            print(f"{'ok  ' if valid else 'FAIL'} {b.name:<{width}} "
                   f"{('checksum ' + str(info) + ' on ' + ran) if valid else info}")
         if skipped:
             print("skipped: " + ", ".join(f"{r} ({why})" for r, why in skipped.items()))
