@@ -1,13 +1,62 @@
 #include "nodes/heap.h"
 
 #include <pthread.h>
+#include <time.h>
 
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
 #include "gc.h"
 
 namespace morel::heap {
+namespace {
+
+uint64_t NowNanoseconds() {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
+}
+
+// Set once by Initialize().
+uint64_t start_nanoseconds = 0;
+uint64_t start_total_bytes = 0;
+uint64_t start_collections = 0;
+
+// Collection time, from Boehm's collection events. They come from the
+// collecting thread with the allocation lock held, so the nesting state is
+// only touched under that lock; the total is read by GetStatistics()
+// without it. A full collection is START ... END, with the world stopped
+// (PRE_STOP_WORLD ... POST_START_WORLD) and the free lists rebuilt
+// (RECLAIM_START ... RECLAIM_END) inside it; in incremental mode the last
+// two also occur on their own. The outermost pair is timed.
+int event_depth = 0;
+uint64_t event_start_nanoseconds = 0;
+std::atomic<uint64_t> gc_nanoseconds{0};
+
+void OnCollectionEvent(GC_EventType event) {
+  switch (event) {
+    case GC_EVENT_START:
+    case GC_EVENT_PRE_STOP_WORLD:
+    case GC_EVENT_RECLAIM_START:
+      if (event_depth++ == 0) event_start_nanoseconds = NowNanoseconds();
+      break;
+    case GC_EVENT_END:
+    case GC_EVENT_POST_START_WORLD:
+    case GC_EVENT_RECLAIM_END:
+      if (event_depth > 0 && --event_depth == 0) {
+        gc_nanoseconds.fetch_add(NowNanoseconds() - event_start_nanoseconds,
+                                 std::memory_order_relaxed);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
 
 void Initialize() {
   static std::once_flag once;
@@ -35,6 +84,10 @@ void Initialize() {
         GC_get_heap_size() < kInitialHeapBytes) {
       GC_expand_hp(kInitialHeapBytes - GC_get_heap_size());
     }
+    start_nanoseconds = NowNanoseconds();
+    start_total_bytes = GC_get_total_bytes();
+    start_collections = GC_get_gc_no();
+    GC_set_on_collection_event(OnCollectionEvent);
   });
 }
 
@@ -89,5 +142,36 @@ ScopedThreadRegistration::~ScopedThreadRegistration() {
 
 void Collect() { GC_gcollect(); }
 size_t HeapSize() { return GC_get_heap_size(); }
+
+Statistics GetStatistics() {
+  Initialize();
+  Statistics statistics;
+  GC_word heap_bytes = 0, free_bytes = 0, total_bytes = 0;
+  GC_get_heap_usage_safe(&heap_bytes, &free_bytes, nullptr, nullptr, &total_bytes);
+  statistics.allocated_bytes = total_bytes - start_total_bytes;
+  statistics.collections = GC_get_gc_no() - start_collections;
+  statistics.gc_nanoseconds = gc_nanoseconds.load(std::memory_order_relaxed);
+  statistics.elapsed_nanoseconds = NowNanoseconds() - start_nanoseconds;
+  statistics.heap_bytes = heap_bytes;
+  statistics.free_bytes = free_bytes;
+  statistics.markers = GC_get_parallel() + 1;
+  statistics.incremental = GC_is_incremental_mode() != 0;
+  return statistics;
+}
+
+std::string FormatStatistics(const Statistics& statistics) {
+  double gc_ms = static_cast<double>(statistics.gc_nanoseconds) / 1e6;
+  double total_ms = static_cast<double>(statistics.elapsed_nanoseconds) / 1e6;
+  double percent = total_ms > 0 ? 100.0 * gc_ms / total_ms : 0.0;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "allocated_bytes=%" PRIu64 " collections=%" PRIu64
+                " gc_ms=%.3f total_ms=%.3f gc_percent=%.2f heap_bytes=%" PRIu64
+                " free_bytes=%" PRIu64 " markers=%d incremental=%d",
+                statistics.allocated_bytes, statistics.collections, gc_ms, total_ms, percent,
+                statistics.heap_bytes, statistics.free_bytes, statistics.markers,
+                statistics.incremental ? 1 : 0);
+  return line;
+}
 
 }  // namespace morel::heap

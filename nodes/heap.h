@@ -12,8 +12,10 @@
 // node fields may hold guest values.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace morel::heap {
@@ -62,6 +64,43 @@ class ScopedThreadRegistration {
 void Collect();
 // Bytes in the collected heap, including free blocks.
 size_t HeapSize();
+
+// What the collector did in this process since Initialize(), for
+// --engine.PrintHeapStatistics and the benchmark runner. Counters are
+// process-wide, whichever engine or thread allocated.
+struct Statistics {
+  // Bytes allocated through the collector: AllocateTraced, AllocateAtomic
+  // and AllocateRoot (Boehm's GC_get_total_bytes). A thread's free list of
+  // one size is refilled a batch at a time and the batch counts when taken,
+  // so the figure runs ahead of the objects handed out by at most a few KiB
+  // per thread and size. Boehm counts no objects, only bytes.
+  uint64_t allocated_bytes = 0;
+  // Completed collections (automatic and Collect()).
+  uint64_t collections = 0;
+  // Wall time of those collections, from the moment the collecting thread
+  // starts one (it holds the allocation lock; other threads wait for it or
+  // are stopped) until it has marked and rebuilt the free lists. The
+  // sweeping that later allocations do on the way (Boehm sweeps lazily)
+  // is not included.
+  uint64_t gc_nanoseconds = 0;
+  // Wall time since Initialize().
+  uint64_t elapsed_nanoseconds = 0;
+  // Heap size now (GC_get_heap_size), and the free part of it.
+  uint64_t heap_bytes = 0;
+  uint64_t free_bytes = 0;
+  // Threads that mark in a collection (the collecting thread included).
+  int markers = 1;
+  // Whether the collector runs in incremental (generational) mode.
+  bool incremental = false;
+};
+Statistics GetStatistics();
+
+// One line, no newline, `name=value` fields separated by spaces:
+//   allocated_bytes=N collections=N gc_ms=X total_ms=X gc_percent=X
+//   heap_bytes=N free_bytes=N markers=N incremental=0|1
+// (times in milliseconds with three decimals, gc_percent = 100 * gc_ms /
+// total_ms with two).
+std::string FormatStatistics(const Statistics& statistics);
 
 // A std allocator whose storage is a root: containers of guest values.
 template <typename T>

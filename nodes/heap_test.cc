@@ -147,5 +147,47 @@ TEST(HeapTest, RunOnLargeStackRunsOnADeepScannedStack) {
   EXPECT_TRUE(probe.strings_intact);
 }
 
+// The statistics are measured: allocation and collections move them by
+// what happened, not by a constant.
+TEST(HeapTest, StatisticsCountAllocatedBytesCollectionsAndTheirTime) {
+  heap::Initialize();
+  heap::Statistics before = heap::GetStatistics();
+  constexpr size_t kBlocks = 2000;
+  constexpr size_t kBlockBytes = 1024;
+  void* volatile sink = nullptr;
+  for (size_t i = 0; i < kBlocks; ++i) sink = heap::AllocateAtomic(kBlockBytes);
+  (void)sink;
+  heap::Statistics allocated = heap::GetStatistics();
+  heap::Collect();
+  heap::Collect();
+  heap::Statistics after = heap::GetStatistics();
+
+  uint64_t bytes = allocated.allocated_bytes - before.allocated_bytes;
+  EXPECT_GE(bytes, kBlocks * kBlockBytes);
+  EXPECT_LT(bytes, 2 * kBlocks * kBlockBytes + (size_t{1} << 20));
+  EXPECT_GE(after.collections, allocated.collections + 2);
+  EXPECT_GT(after.gc_nanoseconds, allocated.gc_nanoseconds);
+  EXPECT_GT(after.elapsed_nanoseconds, before.elapsed_nanoseconds);
+  EXPECT_LE(after.gc_nanoseconds, after.elapsed_nanoseconds);
+  EXPECT_GE(after.heap_bytes, after.free_bytes);
+  EXPECT_GE(after.heap_bytes, size_t{4} << 20);
+  EXPECT_GE(after.markers, 1);
+}
+
+TEST(HeapTest, FormatsStatisticsOnOneLine) {
+  heap::Statistics statistics;
+  statistics.allocated_bytes = 123456789;
+  statistics.collections = 42;
+  statistics.gc_nanoseconds = 12345678;
+  statistics.elapsed_nanoseconds = 98765432;
+  statistics.heap_bytes = 8 << 20;
+  statistics.free_bytes = 1 << 20;
+  statistics.markers = 2;
+  statistics.incremental = false;
+  EXPECT_EQ(heap::FormatStatistics(statistics),
+            "allocated_bytes=123456789 collections=42 gc_ms=12.346 total_ms=98.765 "
+            "gc_percent=12.50 heap_bytes=8388608 free_bytes=1048576 markers=2 incremental=0");
+}
+
 }  // namespace
 }  // namespace morel
