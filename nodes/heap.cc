@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 #include "gc.h"
@@ -56,11 +57,30 @@ void OnCollectionEvent(GC_EventType event) {
   }
 }
 
+// Which writable data segments of loaded objects are roots: the
+// executable's and those of objects outside the system library directories
+// (Morel's own shared objects: backend plugins, the libraries of Bazel's
+// test binaries), not those of the system's libraries (libc, libstdc++,
+// LLVM, Abseil, protobuf, GMP, ...). Guest pointers are stored only on
+// stacks, in collected objects and in root-allocated memory (heap.h's
+// invariant), never in a system library's static data. Boehm otherwise scans
+// ~0.9 MB of them at every collection (LLVM's alone 0.6 MB, its relocated
+// read-only data excluded): the cheapest collection took 257 us instead of
+// 53 us (records benchmark, nothing live).
+int ScanStaticData(const char* object, void* /*start*/, size_t /*bytes*/) {
+  if (object == nullptr || object[0] == '\0') return 1;  // the executable
+  for (const char* system : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"}) {
+    if (std::strncmp(object, system, std::strlen(system)) == 0) return 0;
+  }
+  return 1;
+}
+
 }  // namespace
 
 void Initialize() {
   static std::once_flag once;
   std::call_once(once, [] {
+    GC_register_has_static_roots_callback(ScanStaticData);
     GC_INIT();
     // Threads created through GC_pthread_create (gc.h redirects
     // pthread_create when GC_THREADS is defined) register themselves; others
