@@ -145,7 +145,36 @@ void RunOnLargeStack(size_t stack_bytes, void (*function)(void*), void* argument
     return;
   }
   pthread_attr_destroy(&attributes);
-  pthread_join(thread, nullptr);
+  // While guest code runs on the new thread this one only waits: a
+  // collection need not stop it (nor an idle compiler thread,
+  // compile_queue.cc). Stopping a thread is a signal and two context
+  // switches, slow when the cores are busy; with the static data filter
+  // above, steady state (records, linkedlist, sieve, binarytrees, 2 cores
+  // shared with other processes): 24.1 -> 20.5 ms, 23.7 -> 21.5 ms, 5.5 ->
+  // 4.3 ms, 38.1 -> 33.3 ms; the median collection of records 195-220 us
+  // -> 124-145 us.
+  WhileBlocked([&] { pthread_join(thread, nullptr); });
+}
+
+namespace {
+struct BlockingCall {
+  void (*function)(void*);
+  void* argument;
+};
+void* RunBlockingCall(void* raw) {
+  auto* call = static_cast<BlockingCall*>(raw);
+  call->function(call->argument);
+  return nullptr;
+}
+}  // namespace
+
+void RunBlocking(void (*function)(void*), void* argument) {
+  if (!GC_thread_is_registered()) {
+    function(argument);
+    return;
+  }
+  BlockingCall call{function, argument};
+  GC_do_blocking(RunBlockingCall, &call);
 }
 
 ScopedThreadRegistration::ScopedThreadRegistration() {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace morel::heap {
@@ -59,6 +60,19 @@ class ScopedThreadRegistration {
  private:
   bool registered_ = false;
 };
+
+// Runs `function(argument)` with the calling thread inactive for the
+// collector (Boehm's GC_do_blocking): collections neither stop the thread
+// nor scan the frames `function` uses (the caller's frames and registers
+// still are). For waits that touch no collected memory and allocate none:
+// a condition variable, a join. On a thread the collector does not know it
+// just calls `function`.
+void RunBlocking(void (*function)(void*), void* argument);
+template <typename F>
+void WhileBlocked(F&& function) {
+  RunBlocking([](void* raw) { (*static_cast<std::remove_reference_t<F>*>(raw))(); },
+              const_cast<void*>(static_cast<const void*>(&function)));
+}
 
 // Forces a full collection (tests, benchmarks).
 void Collect();

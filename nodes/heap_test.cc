@@ -6,8 +6,10 @@
 
 #include <pthread.h>
 
+#include <condition_variable>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -145,6 +147,55 @@ TEST(HeapTest, RunOnLargeStackRunsOnADeepScannedStack) {
   EXPECT_GE(probe.stack_size, kStackBytes);
   EXPECT_EQ(probe.depth_reached, 6000);
   EXPECT_TRUE(probe.strings_intact);
+}
+
+// A thread blocked in WhileBlocked (here: waiting for the collections of
+// another thread to end) is not stopped by them, and what its caller's
+// frames hold survives them.
+struct BlockedProbe {
+  std::mutex lock;
+  std::condition_variable done_collecting;
+  bool collected = false;
+  bool ran = false;
+  bool strings_intact = false;
+};
+
+void CollectThenSignal(BlockedProbe* probe) {
+  heap::ScopedThreadRegistration registration;
+  ChurnHeap();
+  std::lock_guard<std::mutex> guard(probe->lock);
+  probe->collected = true;
+  probe->done_collecting.notify_all();
+}
+
+void WaitBlockedOnLargeStack(void* raw) {
+  auto* probe = static_cast<BlockedProbe*>(raw);
+  Value strings[16];
+  for (int i = 0; i < 16; ++i) strings[i] = MakeString(Payload(i));
+  std::thread collector(CollectThenSignal, probe);
+  heap::WhileBlocked([&] {
+    std::unique_lock<std::mutex> guard(probe->lock);
+    probe->done_collecting.wait(guard, [&] { return probe->collected; });
+    probe->ran = true;
+  });
+  collector.join();
+  probe->strings_intact = true;
+  for (int i = 0; i < 16; ++i) {
+    if (std::string(StringOf(strings[i])) != Payload(i)) probe->strings_intact = false;
+  }
+}
+
+TEST(HeapTest, WhileBlockedLetsOtherThreadsCollect) {
+  BlockedProbe probe;
+  heap::RunOnLargeStack(size_t{8} << 20, WaitBlockedOnLargeStack, &probe);
+  EXPECT_TRUE(probe.ran);
+  EXPECT_TRUE(probe.strings_intact);
+}
+
+TEST(HeapTest, WhileBlockedOnAnUnregisteredThreadJustRuns) {
+  bool ran = false;
+  std::thread([&] { heap::WhileBlocked([&] { ran = true; }); }).join();
+  EXPECT_TRUE(ran);
 }
 
 // The statistics are measured: allocation and collections move them by
