@@ -25,7 +25,10 @@ namespace morel::heap {
 // engine before any guest allocation. Sets the free-space divisor to 2
 // (Boehm's default is 3: collect when allocation since the last collection
 // reaches heap/3) unless GC_FREE_SPACE_DIVISOR is set, and starts with a
-// 4 MiB heap unless GC_INITIAL_HEAP_SIZE is set; Boehm's other environment
+// 4 MiB heap unless GC_INITIAL_HEAP_SIZE is set, marks with one thread on
+// a machine of two cores unless GC_MARKERS is set, and scans the static data
+// of the executable and of Morel's own shared objects, not that of system
+// libraries (heap.cc has the measurements); Boehm's other environment
 // variables apply as usual.
 void Initialize();
 
