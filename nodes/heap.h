@@ -12,8 +12,11 @@
 // node fields may hold guest values.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace morel::heap {
@@ -22,7 +25,10 @@ namespace morel::heap {
 // engine before any guest allocation. Sets the free-space divisor to 2
 // (Boehm's default is 3: collect when allocation since the last collection
 // reaches heap/3) unless GC_FREE_SPACE_DIVISOR is set, and starts with a
-// 4 MiB heap unless GC_INITIAL_HEAP_SIZE is set; Boehm's other environment
+// 4 MiB heap unless GC_INITIAL_HEAP_SIZE is set, marks with one thread on
+// a machine of two cores unless GC_MARKERS is set, and scans the static data
+// of the executable and of Morel's own shared objects, not that of system
+// libraries (heap.cc has the measurements); Boehm's other environment
 // variables apply as usual.
 void Initialize();
 
@@ -58,10 +64,60 @@ class ScopedThreadRegistration {
   bool registered_ = false;
 };
 
+// Runs `function(argument)` with the calling thread inactive for the
+// collector (Boehm's GC_do_blocking): collections neither stop the thread
+// nor scan the frames `function` uses (the caller's frames and registers
+// still are). For waits that touch no collected memory and allocate none:
+// a condition variable, a join. On a thread the collector does not know it
+// just calls `function`.
+void RunBlocking(void (*function)(void*), void* argument);
+template <typename F>
+void WhileBlocked(F&& function) {
+  RunBlocking([](void* raw) { (*static_cast<std::remove_reference_t<F>*>(raw))(); },
+              const_cast<void*>(static_cast<const void*>(&function)));
+}
+
 // Forces a full collection (tests, benchmarks).
 void Collect();
 // Bytes in the collected heap, including free blocks.
 size_t HeapSize();
+
+// What the collector did in this process since Initialize(), for
+// --engine.PrintHeapStatistics and the benchmark runner. Counters are
+// process-wide, whichever engine or thread allocated.
+struct Statistics {
+  // Bytes allocated through the collector: AllocateTraced, AllocateAtomic
+  // and AllocateRoot (Boehm's GC_get_total_bytes). A thread's free list of
+  // one size is refilled a batch at a time and the batch counts when taken,
+  // so the figure runs ahead of the objects handed out by at most a few KiB
+  // per thread and size. Boehm counts no objects, only bytes.
+  uint64_t allocated_bytes = 0;
+  // Completed collections (automatic and Collect()).
+  uint64_t collections = 0;
+  // Wall time of those collections, from the moment the collecting thread
+  // starts one (it holds the allocation lock; other threads wait for it or
+  // are stopped) until it has marked and rebuilt the free lists. The
+  // sweeping that later allocations do on the way (Boehm sweeps lazily)
+  // is not included.
+  uint64_t gc_nanoseconds = 0;
+  // Wall time since Initialize().
+  uint64_t elapsed_nanoseconds = 0;
+  // Heap size now (GC_get_heap_size), and the free part of it.
+  uint64_t heap_bytes = 0;
+  uint64_t free_bytes = 0;
+  // Threads that mark in a collection (the collecting thread included).
+  int markers = 1;
+  // Whether the collector runs in incremental (generational) mode.
+  bool incremental = false;
+};
+Statistics GetStatistics();
+
+// One line, no newline, `name=value` fields separated by spaces:
+//   allocated_bytes=N collections=N gc_ms=X total_ms=X gc_percent=X
+//   heap_bytes=N free_bytes=N markers=N incremental=0|1
+// (times in milliseconds with three decimals, gc_percent = 100 * gc_ms /
+// total_ms with two).
+std::string FormatStatistics(const Statistics& statistics);
 
 // A std allocator whose storage is a root: containers of guest values.
 template <typename T>

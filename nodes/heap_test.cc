@@ -6,8 +6,10 @@
 
 #include <pthread.h>
 
+#include <condition_variable>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -145,6 +147,97 @@ TEST(HeapTest, RunOnLargeStackRunsOnADeepScannedStack) {
   EXPECT_GE(probe.stack_size, kStackBytes);
   EXPECT_EQ(probe.depth_reached, 6000);
   EXPECT_TRUE(probe.strings_intact);
+}
+
+// A thread blocked in WhileBlocked (here: waiting for the collections of
+// another thread to end) is not stopped by them, and what its caller's
+// frames hold survives them.
+struct BlockedProbe {
+  std::mutex lock;
+  std::condition_variable done_collecting;
+  bool collected = false;
+  bool ran = false;
+  bool strings_intact = false;
+};
+
+void CollectThenSignal(BlockedProbe* probe) {
+  heap::ScopedThreadRegistration registration;
+  ChurnHeap();
+  std::lock_guard<std::mutex> guard(probe->lock);
+  probe->collected = true;
+  probe->done_collecting.notify_all();
+}
+
+void WaitBlockedOnLargeStack(void* raw) {
+  auto* probe = static_cast<BlockedProbe*>(raw);
+  Value strings[16];
+  for (int i = 0; i < 16; ++i) strings[i] = MakeString(Payload(i));
+  std::thread collector(CollectThenSignal, probe);
+  heap::WhileBlocked([&] {
+    std::unique_lock<std::mutex> guard(probe->lock);
+    probe->done_collecting.wait(guard, [&] { return probe->collected; });
+    probe->ran = true;
+  });
+  collector.join();
+  probe->strings_intact = true;
+  for (int i = 0; i < 16; ++i) {
+    if (std::string(StringOf(strings[i])) != Payload(i)) probe->strings_intact = false;
+  }
+}
+
+TEST(HeapTest, WhileBlockedLetsOtherThreadsCollect) {
+  BlockedProbe probe;
+  heap::RunOnLargeStack(size_t{8} << 20, WaitBlockedOnLargeStack, &probe);
+  EXPECT_TRUE(probe.ran);
+  EXPECT_TRUE(probe.strings_intact);
+}
+
+TEST(HeapTest, WhileBlockedOnAnUnregisteredThreadJustRuns) {
+  bool ran = false;
+  std::thread([&] { heap::WhileBlocked([&] { ran = true; }); }).join();
+  EXPECT_TRUE(ran);
+}
+
+// The statistics are measured: allocation and collections move them by
+// what happened, not by a constant.
+TEST(HeapTest, StatisticsCountAllocatedBytesCollectionsAndTheirTime) {
+  heap::Initialize();
+  heap::Statistics before = heap::GetStatistics();
+  constexpr size_t kBlocks = 2000;
+  constexpr size_t kBlockBytes = 1024;
+  void* volatile sink = nullptr;
+  for (size_t i = 0; i < kBlocks; ++i) sink = heap::AllocateAtomic(kBlockBytes);
+  (void)sink;
+  heap::Statistics allocated = heap::GetStatistics();
+  heap::Collect();
+  heap::Collect();
+  heap::Statistics after = heap::GetStatistics();
+
+  uint64_t bytes = allocated.allocated_bytes - before.allocated_bytes;
+  EXPECT_GE(bytes, kBlocks * kBlockBytes);
+  EXPECT_LT(bytes, 2 * kBlocks * kBlockBytes + (size_t{1} << 20));
+  EXPECT_GE(after.collections, allocated.collections + 2);
+  EXPECT_GT(after.gc_nanoseconds, allocated.gc_nanoseconds);
+  EXPECT_GT(after.elapsed_nanoseconds, before.elapsed_nanoseconds);
+  EXPECT_LE(after.gc_nanoseconds, after.elapsed_nanoseconds);
+  EXPECT_GE(after.heap_bytes, after.free_bytes);
+  EXPECT_GE(after.heap_bytes, size_t{4} << 20);
+  EXPECT_GE(after.markers, 1);
+}
+
+TEST(HeapTest, FormatsStatisticsOnOneLine) {
+  heap::Statistics statistics;
+  statistics.allocated_bytes = 123456789;
+  statistics.collections = 42;
+  statistics.gc_nanoseconds = 12345678;
+  statistics.elapsed_nanoseconds = 98765432;
+  statistics.heap_bytes = 8 << 20;
+  statistics.free_bytes = 1 << 20;
+  statistics.markers = 2;
+  statistics.incremental = false;
+  EXPECT_EQ(heap::FormatStatistics(statistics),
+            "allocated_bytes=123456789 collections=42 gc_ms=12.346 total_ms=98.765 "
+            "gc_percent=12.50 heap_bytes=8388608 free_bytes=1048576 markers=2 incremental=0");
 }
 
 }  // namespace

@@ -129,7 +129,9 @@ void CompileQueue::Run(int index) {
   heap::ScopedThreadRegistration registration;
   std::unique_lock<std::mutex> guard(lock_);
   while (true) {
-    wake_.wait(guard, [this] { return shutting_down_ || !queue_.empty(); });
+    // An idle compiler thread is not stopped by collections.
+    heap::WhileBlocked(
+        [&] { wake_.wait(guard, [this] { return shutting_down_ || !queue_.empty(); }); });
     if (shutting_down_) return;
     absl::Time now = absl::Now();
     size_t picked = PickLocked(now);

@@ -129,6 +129,9 @@ void Engine::Close() {
   if (was_open && !config_.compilation_statistics_file().empty()) {
     WriteCompilationStatistics();
   }
+  if (was_open && config_.print_heap_statistics()) {
+    log_->Log(absl::StrCat("heap ", heap::FormatStatistics(heap::GetStatistics())));
+  }
 }
 
 CompilationStatistics Engine::compilation_statistics() const {

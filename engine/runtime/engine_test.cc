@@ -9,10 +9,12 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <regex>
 #include <string>
 
 #include "gtest/gtest.h"
 #include "nodes/call_target.h"
+#include "nodes/heap.h"
 #include "testing/test_language/builders.h"
 
 namespace morel::runtime {
@@ -166,6 +168,49 @@ TEST(EngineTest, WritesTheStatisticsFileWhenItCloses) {
   EXPECT_EQ(text,
             "successful 0\nfailed 1\nrecompilation_limits 0\ndeopts 0\ninvalidations 0\n"
             "executed_targets 1\ndue_targets 1\nbackground_compilation 0\ndeopt_every_n 0\n");
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// PrintHeapStatistics: one line when the engine closes, with what the
+// collector measured (the allocation and collections made here show).
+TEST(EngineTest, PrintsHeapStatisticsWhenItCloses) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/heap_statistics.log";
+  config::EngineConfig config;
+  config.set_print_heap_statistics(true);
+  config.set_log(path);
+  std::unique_ptr<Engine> engine = NewEngine(config);
+  heap::Statistics before = heap::GetStatistics();
+  for (int i = 0; i < 4000; ++i) MakeString(std::string(1000, 'x'));
+  heap::Collect();
+  engine->Close();
+  std::string text = ReadFile(path);
+  std::smatch match;
+  ASSERT_TRUE(std::regex_match(
+      text, match,
+      std::regex("\\[engine\\] heap allocated_bytes=([0-9]+) collections=([0-9]+) "
+                 "gc_ms=([0-9.]+) total_ms=([0-9.]+) gc_percent=[0-9.]+ heap_bytes=[0-9]+ "
+                 "free_bytes=[0-9]+ markers=[0-9]+ incremental=[01]\n")))
+      << text;
+  EXPECT_GE(std::stoull(match[1]), before.allocated_bytes + 4000 * 1000);
+  EXPECT_GE(std::stoull(match[2]), before.collections + 1);
+  EXPECT_GT(std::stod(match[3]), before.gc_nanoseconds / 1e6);
+  EXPECT_GT(std::stod(match[4]), before.elapsed_nanoseconds / 1e6);
+  engine.reset();  // closed already: nothing more is logged
+  EXPECT_EQ(ReadFile(path), text);
+}
+
+TEST(EngineTest, PrintsNoHeapStatisticsByDefault) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/no_heap_statistics.log";
+  config::EngineConfig config;
+  config.set_log(path);
+  NewEngine(config)->Close();
+  EXPECT_EQ(ReadFile(path), "");
 }
 
 }  // namespace

@@ -45,6 +45,11 @@ RUNTIMES = {
 MORELS = ["morel", "morel-interp"]
 PEERS = ["lua5.4", "luajit", "node", "c"]
 INTERP_FLAG = "--engine.Compilation=false"
+# Morel's warm-up runs add this: one "[engine] heap ..." line on stderr at exit.
+HEAP_FLAG = "--engine.PrintHeapStatistics=true"
+# Benchmarks whose size is an exponent (work ~ base^size): --scale adds
+# log_base(scale) to the size instead of multiplying it.
+EXPONENTIAL = {"fib": 1.618, "binarytrees": 2}
 
 COLORS = {
     "morel": "#c0392b",
@@ -65,6 +70,7 @@ LABELS = {
 
 ITERATION_RE = re.compile(r"^iteration (\d+) (\d+)$")
 CHECKSUM_RE = re.compile(r"^checksum (\S+)$")
+HEAP_RE = re.compile(r"^\[engine\] heap ((?:\w+=[0-9.]+ ?)+)$")
 
 
 def log(message):
@@ -265,16 +271,33 @@ class Run:
         self.wall = []        # seconds per process
         self.iterations = []  # per process: [ns per in-process iteration]
         self.checksums = []   # per process
+        self.heap = []        # per process: Morel's heap statistics ({name: number}) or None
         self.errors = []
 
 
+def parse_heap_line(stderr):
+    """The last '[engine] heap name=value ...' line of a Morel run as
+    {name: int or float}, or None."""
+    found = None
+    for line in stderr.splitlines():
+        m = HEAP_RE.match(line.strip())
+        if m:
+            found = {}
+            for item in m.group(1).split():
+                name, _, value = item.partition("=")
+                found[name] = float(value) if "." in value else int(value)
+    return found
+
+
 def run_once(command, timeout):
+    """Runs one process. Returns (wall seconds, [iteration ns], checksum,
+    error, heap statistics or None)."""
     start = time.perf_counter()
     try:
         result = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, None, None, f"timed out after {timeout} s"
+        return None, None, None, f"timed out after {timeout} s", None
     wall = time.perf_counter() - start
     iterations, checksum = [], None
     for line in result.stdout.splitlines():
@@ -288,10 +311,10 @@ def run_once(command, timeout):
             checksum = m.group(1)
     if result.returncode != 0:
         detail = (result.stderr.strip() or result.stdout.strip()).splitlines()[-3:]
-        return None, None, None, f"exit status {result.returncode}: {' | '.join(detail)}"
+        return None, None, None, f"exit status {result.returncode}: {' | '.join(detail)}", None
     if checksum is None:
-        return None, None, None, "printed no 'checksum' line"
-    return wall, iterations, checksum, None
+        return None, None, None, "printed no 'checksum' line", None
+    return wall, iterations, checksum, None, parse_heap_line(result.stderr)
 
 
 OPT_DONE_TIME_RE = re.compile(r"\|Time +(\d+)\( *(\d+)\+(\d+) *\)ms")
@@ -307,7 +330,7 @@ def compilation_stats(sl, benchmarks, programs, size_of, timeout, work_dir):
         if os.path.exists(log_path):
             os.remove(log_path)
         command = [sl, "--engine.TraceCompilation", f"--engine.Log={log_path}", program]
-        _, _, _, error = run_once(command, timeout)
+        _, _, _, error, _ = run_once(command, timeout)
         entry = {"compilations": 0, "compile_ms": 0, "pe_ms": 0, "codegen_ms": 0,
                  "deopts": 0, "invalidations": 0, "failures": 0, "failure_reasons": [],
                  "error": error}
@@ -352,8 +375,10 @@ def print_compilation_stats(stats, sizes):
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
 
 
-def run_matrix(benchmarks, present, programs, size_of, iterations_of, runs, timeout, label):
-    """Runs every (benchmark, runtime) `runs` times, round-robin. Returns
+def run_matrix(benchmarks, present, programs, size_of, iterations_of, runs, timeout, label,
+               extra_flags=None):
+    """Runs every (benchmark, runtime) `runs` times, round-robin; a runtime in
+    `extra_flags` gets those flags before the program. Returns
     {bench: {runtime: Run}}."""
     results = {b.name: {r: Run() for r in present} for b in benchmarks}
     order = [r for r in RUNTIMES if r in present]
@@ -367,8 +392,8 @@ def run_matrix(benchmarks, present, programs, size_of, iterations_of, runs, time
                 done += 1
                 program = programs.get(bench.name, RUNTIMES[runtime],
                                        size_of(bench), iterations_of(bench))
-                command = present[runtime] + [program]
-                wall, iterations, checksum, error = run_once(command, timeout)
+                command = present[runtime] + (extra_flags or {}).get(runtime, []) + [program]
+                wall, iterations, checksum, error, heap = run_once(command, timeout)
                 run = results[bench.name][runtime]
                 if error:
                     run.errors.append(error)
@@ -376,6 +401,7 @@ def run_matrix(benchmarks, present, programs, size_of, iterations_of, runs, time
                     continue
                 run.wall.append(wall)
                 run.iterations.append(iterations)
+                run.heap.append(heap)
                 run.checksums.append(checksum)
                 log(f"bench: [{label} {done}/{total}] {bench.name} on {runtime}: "
                     f"{wall:.3f} s, checksum {checksum}")
@@ -409,6 +435,118 @@ def check(benchmarks, results, expected_of):
             checksum = next(iter(seen)) if seen else None
             verdicts[bench.name] = (True, checksum)
     return verdicts
+
+
+def heap_figures(benchmarks, present, programs, wresults, curves_of, wsizes, witers, runs,
+                 timeout):
+    """Morel's heap in the warm-up runs: {bench: {runtime: {...}}}.
+
+    The warm-up processes ran with HEAP_FLAG and report totals for the whole
+    process. To see the steady state, each Morel benchmark runs once more
+    (--warmup-runs times) with only the first k = n - max(1, n // 3)
+    iterations: the differences are the bytes allocated and the collections
+    made by the last third of the iterations (the window of the
+    steady-state table); both are deterministic up to compilation timing.
+    Collection time is not (on a busy machine it varies by 2x between
+    identical processes), so the last third's GC share is estimated as its
+    collections times the whole process's mean collection time, divided by
+    the window's in-process time."""
+    morels = {m: present[m] for m in MORELS if m in present}
+    if not morels:
+        return {}
+    prefix = {b.name: witers[b.name] - max(1, witers[b.name] // 3) for b in benchmarks}
+    presults = run_matrix(benchmarks, morels, programs, lambda b: wsizes[b.name],
+                          lambda b: prefix[b.name], runs, timeout, "heap",
+                          {m: [HEAP_FLAG] for m in morels})
+    figures = {}
+    for b in benchmarks:
+        n, k = witers[b.name], prefix[b.name]
+        for runtime in morels:
+            full = [h for h in wresults[b.name][runtime].heap if h]
+            if not full:
+                continue
+            part = [h for h in presults[b.name][runtime].heap if h]
+
+            def med(rows, name):
+                return statistics.median(h[name] for h in rows)
+
+            entry = {
+                "iterations": n,
+                "allocated_bytes": med(full, "allocated_bytes"),
+                "bytes_per_iteration": med(full, "allocated_bytes") / n,
+                "collections": med(full, "collections"),
+                "gc_ms": med(full, "gc_ms"),
+                "total_ms": med(full, "total_ms"),
+                "gc_percent": med(full, "gc_percent"),
+                "heap_bytes": med(full, "heap_bytes"),
+                "markers": med(full, "markers"),
+                "last_third_iterations": n - k,
+                "last_third_bytes_per_iteration": None,
+                "last_third_collections": None,
+                "last_third_gc_percent": None,
+            }
+            if part:
+                entry["last_third_bytes_per_iteration"] = max(
+                    0.0, (med(full, "allocated_bytes") - med(part, "allocated_bytes")) / (n - k))
+                entry["last_third_collections"] = max(
+                    0, med(full, "collections") - med(part, "collections"))
+                curve = curves_of(b.name).get(runtime)
+                if curve and len(curve) == n and entry["collections"] > 0:
+                    window_ms = sum(curve[k:])
+                    mean_gc_ms = entry["gc_ms"] / entry["collections"]
+                    gc_ms = entry["last_third_collections"] * mean_gc_ms
+                    if window_ms > 0:
+                        entry["last_third_gc_percent"] = min(100.0, 100 * gc_ms / window_ms)
+                elif entry["collections"] == 0:
+                    entry["last_third_gc_percent"] = 0.0
+            figures.setdefault(b.name, {})[runtime] = entry
+    return figures
+
+
+def format_bytes(count):
+    if count is None:
+        return "-"
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count:.0f} B"
+
+
+def format_percent(value):
+    return "-" if value is None else f"{value:.1f}%"
+
+
+def print_heap_table(figures, wsizes):
+    if not figures:
+        return
+    print("\nMorel's heap in the warm-up runs (--engine.PrintHeapStatistics): bytes allocated "
+          "per iteration and the share of wall time spent in collections, over the last "
+          "third of the iterations (the steady-state window: the difference from a second "
+          "process that stops before it) and over the whole process")
+    header = ["benchmark", "size", "runtime", "alloc/iter", "GCs", "GC %", "alloc/iter (run)",
+              "GCs (run)", "GC time (run)", "GC % (run)", "heap"]
+    rows = [header]
+    for name, per_runtime in figures.items():
+        first = True
+        for runtime, e in per_runtime.items():
+            rows.append([name if first else "", str(wsizes[name]) if first else "", runtime,
+                         format_bytes(e["last_third_bytes_per_iteration"]),
+                         "-" if e["last_third_collections"] is None
+                         else f"{e['last_third_collections']:g}",
+                         format_percent(e["last_third_gc_percent"]),
+                         format_bytes(e["bytes_per_iteration"]), f"{e['collections']:g}",
+                         format_seconds(e["gc_ms"] / 1000), format_percent(e["gc_percent"]),
+                         format_bytes(e["heap_bytes"])])
+            first = False
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for i, r in enumerate(rows):
+        print("  ".join(c.rjust(widths[j]) if j >= 3 else c.ljust(widths[j])
+                        for j, c in enumerate(r)).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    print("GC time: collections (marking, rebuilding free lists), not the lazy sweeping "
+          "done by allocation. Last third: bytes and GCs are differences of medians; GC % "
+          "is its GCs times the run's mean collection time over the window's time.")
 
 
 # --------------------------------------------------------------------------
@@ -717,14 +855,17 @@ def main():
     parser.add_argument("--runs", type=int, default=5,
                         help="processes per benchmark and runtime for the table (default 5)")
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="multiply every table and warm-up size by this (fib: adds "
-                             "log_phi(scale) to n instead)")
+                        help="multiply every table and warm-up size by this (fib, "
+                             "binarytrees: adds log_phi(scale), log_2(scale) to n instead)")
     parser.add_argument("--size", action="append", default=[], metavar="NAME=N",
                         help="override one benchmark's table size (repeatable)")
     parser.add_argument("--no-warmup", action="store_true", help="skip the warm-up mode")
     parser.add_argument("--warmup-only", action="store_true", help="skip the table runs")
     parser.add_argument("--warmup-iterations", type=int,
                         help="in-process iterations in warm-up mode (default: manifest)")
+    parser.add_argument("--no-heap", action="store_true",
+                        help="in warm-up mode, skip the heap table (and the extra Morel "
+                             "process per benchmark it takes)")
     parser.add_argument("--warmup-runs", type=int, default=1,
                         help="processes per benchmark and runtime in warm-up mode; the "
                              "curve is the per-iteration median (default 1)")
@@ -761,8 +902,9 @@ def main():
     def scaled(bench, size):
         if args.scale == 1.0:
             return size
-        if bench.name == "fib":  # exponential in n
-            return max(2, size + round(math.log(args.scale) / math.log(1.618)))
+        if bench.name in EXPONENTIAL:  # work grows as base^n
+            base = EXPONENTIAL[bench.name]
+            return max(2, size + round(math.log(args.scale) / math.log(base)))
         return max(1, int(size * args.scale))
 
     present, versions, skipped = detect_runtimes(args, root, work_dir)
@@ -798,10 +940,11 @@ def main():
             for b in benchmarks}
         all_valid = all(v[0] for v in verdicts.values())
         print()
+        width = max([10] + [len(b.name) for b in benchmarks])
         for b in benchmarks:
             valid, info = verdicts[b.name]
             ran = ", ".join(r for r in RUNTIMES if r in present)
-            print(f"{'ok  ' if valid else 'FAIL'} {b.name:<10} "
+            print(f"{'ok  ' if valid else 'FAIL'} {b.name:<{width}} "
                   f"{('checksum ' + str(info) + ' on ' + ran) if valid else info}")
         if skipped:
             print("skipped: " + ", ".join(f"{r} ({why})" for r, why in skipped.items()))
@@ -841,13 +984,15 @@ def main():
         if not args.no_warmup:
             wsizes = {b.name: scaled(b, b.warmup_size) for b in benchmarks}
             witers = {b.name: args.warmup_iterations or b.warmup_iterations for b in benchmarks}
+            heap_flags = {m: [HEAP_FLAG] for m in MORELS if m in present}
             wresults = run_matrix(benchmarks, present, programs, lambda b: wsizes[b.name],
                                   lambda b: witers[b.name], args.warmup_runs, args.timeout,
-                                  "warm-up")
+                                  "warm-up", heap_flags)
             wverdicts = check(benchmarks, wresults, lambda b: None)
             all_valid = all(v[0] for v in wverdicts.values()) and all_valid
             report["warmup"] = {}
             steady = {}
+            all_curves = {}
             os.makedirs(out_dir, exist_ok=True)
             for b in benchmarks:
                 curves = {}
@@ -856,6 +1001,7 @@ def main():
                     if complete:
                         curves[runtime] = [statistics.median(col) / 1e6
                                            for col in zip(*complete)]
+                all_curves[b.name] = curves
                 # Steady state: median of the last third of the iterations.
                 steady[b.name] = {r: statistics.median(ys[-max(1, len(ys) // 3):]) / 1000
                                   for r, ys in curves.items()}
@@ -875,6 +1021,13 @@ def main():
                         benchmarks, present, steady, warm_ratios, wverdicts, wsizes)
             report["steady_state_ratios"] = warm_ratios
             report["steady_state_geomean"] = geomean_row(warm_ratios, present)
+            if not args.no_heap:
+                heap = heap_figures([b for b in benchmarks if wverdicts[b.name][0]], present,
+                                    programs, wresults, lambda name: all_curves.get(name, {}),
+                                    wsizes, witers, args.warmup_runs, args.timeout)
+                print_heap_table(heap, wsizes)
+                for name, per_runtime in heap.items():
+                    report["warmup"][name]["heap"] = per_runtime
 
         panels = []
         names = [b.name for b in benchmarks] + ["geomean"]
