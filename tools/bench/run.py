@@ -984,7 +984,9 @@ def main():
         if not args.no_warmup:
             wsizes = {b.name: scaled(b, b.warmup_size) for b in benchmarks}
             witers = {b.name: args.warmup_iterations or b.warmup_iterations for b in benchmarks}
-            heap_flags = {m: [HEAP_FLAG] for m in MORELS if m in present}
+            # --no-heap also runs launchers that predate the flag.
+            heap_flags = ({} if args.no_heap else
+                          {m: [HEAP_FLAG] for m in MORELS if m in present})
             wresults = run_matrix(benchmarks, present, programs, lambda b: wsizes[b.name],
                                   lambda b: witers[b.name], args.warmup_runs, args.timeout,
                                   "warm-up", heap_flags)
