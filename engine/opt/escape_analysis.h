@@ -38,6 +38,13 @@
 // object materialized before it, or with the missing parameter. The IR is
 // changed only when the whole function has been analysed.
 //
+// TODO(#13): a loop-header parameter that merges a non-object (an
+// uninitialized local on entry) with a virtual object (the back edge)
+// allocates the object on every back edge, even when the local is dead
+// there; frame states need liveness of locals at resume points to drop it.
+// Different virtual objects meeting at one parameter are each allocated
+// (Graal merges them into a new virtual object).
+//
 // Runs after inlining has made objects local; canonicalize, simplify_cfg
 // and dce afterwards fold the decided guards and drop trivial parameters.
 
