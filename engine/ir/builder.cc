@@ -47,6 +47,12 @@ Value* Builder::PConst(uint64_t bits) {
   return Append(inst)->result();
 }
 
+Value* Builder::Alloc(int64_t bytes) {
+  Instruction* inst = function_->CreateInstruction(Opcode::kAlloc, {Type::kPtr});
+  inst->set_imm(bytes);
+  return Append(inst)->result();
+}
+
 Value* Builder::Unary(Opcode op, Value* a) {
   MOREL_CHECK(GetOpcodeInfo(op).format == OpFormat::kUnary);
   return NewWithInferredResult(op, {a})->result();

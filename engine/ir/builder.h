@@ -61,6 +61,8 @@ class Builder {
   // ------------------------------------------------------------ memory
   // `alias`: the memory region accessed (alias_class.h); nullptr = unknown.
   Value* Load(Type type, Value* ptr, int32_t offset, const AliasClass* alias = nullptr);
+  // `alloc bytes`: a new zero-filled object (bytes > 0, a multiple of 8).
+  Value* Alloc(int64_t bytes);
   void Store(Value* value, Value* ptr, int32_t offset, const AliasClass* alias = nullptr);
 
   // ------------------------------------------------------------- calls

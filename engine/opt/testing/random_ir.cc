@@ -144,8 +144,7 @@ class Generator {
   // Objects of 1 to 4 words; sizes are recorded so accesses stay in bounds.
   void EmitObjects(Builder& b, int block_index) {
     if (objects_.empty() || Pick(0, 5) == 0) {
-      Value* o = b.Append(b.function()->CreateInstruction(Opcode::kAlloc, {Type::kPtr}))->result();
-      o->instruction()->set_imm(8 * Pick(1, 4));
+      Value* o = b.Alloc(8 * Pick(1, 4));
       objects_.push_back(o);
       return;
     }
