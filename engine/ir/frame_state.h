@@ -113,6 +113,23 @@ struct FrameState {
     std::vector<VirtualObject*> objects;
     ForEachValue(f, &objects);
   }
+  // Calls f(Value*&) for every value a virtual object holds, directly or
+  // through the objects its fields name (each object once).
+  template <typename F>
+  static void ForEachValueOf(VirtualObject* object, F&& f) {
+    std::vector<VirtualObject*> seen;
+    VisitObject(object, f, seen);
+  }
+  // Whether a slot names a virtual object (objects are reachable only
+  // through slots).
+  bool NamesVirtualObjects() const {
+    for (const std::vector<ValuePair>* slots : {&locals, &stack}) {
+      for (const ValuePair& p : *slots) {
+        if (p.object != nullptr) return true;
+      }
+    }
+    return false;
+  }
   // The virtual objects this frame state references, directly or through
   // other objects' fields; each once, in a stable order.
   std::vector<VirtualObject*> VirtualObjects() {

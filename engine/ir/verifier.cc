@@ -184,7 +184,7 @@ class Verifier {
     // (compiled_frames.h), which must then see one object per allocation:
     // escape analysis materializes objects before calls instead.
     for (const FrameState* f = fs; is_call && f != nullptr; f = f->parent) {
-      if (!const_cast<FrameState*>(f)->VirtualObjects().empty()) {
+      if (f->NamesVirtualObjects()) {
         InstError(b, inst, absl::StrCat("lazy frame state fs", f->id,
                                         " references a virtual object"));
         break;

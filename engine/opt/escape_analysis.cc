@@ -86,33 +86,6 @@ struct Phi {
   std::vector<std::pair<Edge, Value*>> args;  // filled by effects
 };
 
-// A frame state chain as it must be rewritten for one instruction.
-struct SnapshotObject {
-  int64_t size = 0;
-  struct SField {
-    int32_t offset;
-    Type type;
-    Value* value;  // or
-    int object;    // index into the snapshot's objects
-  };
-  std::vector<SField> fields;
-};
-struct SnapshotSlot {
-  Value* payload = nullptr;
-  Value* tag = nullptr;
-  int object = -1;  // index into objects
-  ir::VirtualObject* existing = nullptr;  // named before this pass ran
-  bool illegal = false;
-};
-struct SnapshotFrame {
-  const ir::FrameState* original = nullptr;
-  std::vector<SnapshotSlot> locals, stack;
-};
-struct Snapshot {
-  std::vector<SnapshotFrame> frames;  // innermost first
-  std::vector<SnapshotObject> objects;
-};
-
 // Requests a restarted loop header honours.
 struct LoopRequests {
   std::set<int> materialize;           // objects materialized before the loop
@@ -127,7 +100,6 @@ struct LoopSpec {
   // Objects materialized on the entry edges whose addresses differ: the
   // header parameter (phis_ index) each back edge must feed too.
   std::vector<std::pair<int, int>> object_phis;
-  bool conservative = false;  // several entry edges: nothing stays virtual
 };
 
 struct RestartRequest {
@@ -366,28 +338,13 @@ class Analysis {
   Value* Materialize(State& s, int object, InsertPoint at) {
     ObjectState& os = s.objects.at(object);
     if (!os.is_virtual) return os.materialized;
-    std::vector<int> group;
-    std::vector<int> work = {object};
-    while (!work.empty()) {
-      int o = work.back();
-      work.pop_back();
-      if (std::find(group.begin(), group.end(), o) != group.end()) continue;
-      auto it = s.objects.find(o);
-      if (it == s.objects.end()) {
-        Fail();
-        return Constant(Type::kPtr, 0);
-      }
-      if (!it->second.is_virtual) continue;
-      group.push_back(o);
-      for (const Field& field : it->second.fields) {
-        if (field.object >= 0) work.push_back(field.object);
-      }
-    }
+    const std::set<int> reached = Reach(s, {object});
+    const std::vector<int> group(reached.begin(), reached.end());
     std::vector<std::vector<Field>> fields;
     for (int o : group) {
       ObjectState& g = s.objects.at(o);
       Instruction* alloc = NewInst(Opcode::kAlloc, {Type::kPtr});
-      alloc->set_imm(objects_[o].size);
+      alloc->set_imm(sizes_[o]);
       Insert(at, alloc);
       fields.push_back(std::move(g.fields));
       g = ObjectState{false, alloc->result(), {}};
@@ -395,6 +352,10 @@ class Analysis {
     for (size_t i = 0; i < group.size(); ++i) {
       Value* base = s.objects.at(group[i]).materialized;
       for (const Field& field : fields[i]) {
+        if (field.object >= 0 && !s.objects.contains(field.object)) {
+          Fail();
+          continue;
+        }
         Value* v = field.object >= 0
                        ? Bitcast(s.objects.at(field.object).materialized, field.type, at)
                        : field.value;
@@ -434,7 +395,7 @@ class Analysis {
     if (type != Type::kI32 && type != Type::kI64 && type != Type::kPtr && type != Type::kF64) {
       return false;
     }
-    if (offset < 0 || offset % width != 0 || offset + width > objects_[o].size) return false;
+    if (offset < 0 || offset % width != 0 || offset + width > sizes_[o]) return false;
     for (const Field& f : os.fields) {
       const int fw = ir::ByteWidth(f.type);
       if (f.offset == offset) return fw == width;
@@ -465,106 +426,71 @@ class Analysis {
     }
     if (!names_objects) return;
     InsertPoint at{inst, {}};
-    Snapshot snapshot;
-    absl::flat_hash_map<int, int> numbered;
-    std::function<int(int)> snap_object = [&](int o) -> int {
-      if (auto it = numbered.find(o); it != numbered.end()) return it->second;
-      const int index = static_cast<int>(snapshot.objects.size());
-      numbered[o] = index;
-      snapshot.objects.push_back(SnapshotObject{objects_[o].size, {}});
-      std::vector<Field> fields = s.objects.at(o).fields;
-      for (const Field& f : fields) {
-        SnapshotObject::SField sf{f.offset, f.type, nullptr, -1};
+    // The virtual objects are made now (those of a loop pass that restarts
+    // are never named by a frame state, so they are not part of the IR);
+    // the frame states when the IR changes.
+    absl::flat_hash_map<int, ir::VirtualObject*> made;
+    std::function<ir::VirtualObject*(int)> virtual_object = [&](int o) {
+      if (auto it = made.find(o); it != made.end()) return it->second;
+      ir::VirtualObject* object = f_.CreateVirtualObject();
+      object->size = sizes_[o];
+      made[o] = object;
+      for (const Field& f : s.objects.at(o).fields) {
+        ir::VirtualObject::Field field{f.offset, f.type};
         if (f.object >= 0 && IsVirtual(s, f.object)) {
-          sf.object = snap_object(f.object);
+          field.object = virtual_object(f.object);
         } else if (f.object >= 0) {
-          sf.value = Bitcast(s.objects.at(f.object).materialized, f.type, at);
+          field.value = Bitcast(s.objects.at(f.object).materialized, f.type, at);
         } else {
-          sf.value = f.value;
+          field.value = f.value;
         }
-        snapshot.objects[index].fields.push_back(sf);
+        object->fields.push_back(field);
       }
-      return index;
+      return object;
     };
     auto slot = [&](const ir::ValuePair& p) {
-      SnapshotSlot out;
-      if (p.is_illegal()) {
-        out.illegal = true;
-        return out;
-      }
+      if (p.is_illegal()) return p;
+      ir::ValuePair out;
       if (p.object != nullptr) {
         // An earlier run's virtual object stays as it is, unless its fields
         // name this run's objects (not handled: the analysis gives up).
-        ir::FrameState probe;
-        probe.stack.push_back(p);
-        probe.ForEachValue([&](Value*& v) {
+        ir::FrameState::ForEachValueOf(p.object, [&](Value*& v) {
           if (ObjectOf(v) >= 0) Fail();
         });
-        out.existing = p.object;
-        out.tag = Use(s, p.tag, at);
-        return out;
-      }
-      int o = ObjectOf(p.payload);
-      if (o >= 0 && eager && IsVirtual(s, o)) {
-        out.object = snap_object(o);
+        out.object = p.object;
+      } else if (int o = ObjectOf(p.payload); o >= 0 && eager && IsVirtual(s, o)) {
+        out.object = virtual_object(o);
       } else {
         out.payload = Use(s, p.payload, at);
       }
       out.tag = Use(s, p.tag, at);
       return out;
     };
+    struct Frame {
+      const ir::FrameState* original;
+      std::vector<ir::ValuePair> locals, stack;
+    };
+    std::vector<Frame> frames;  // innermost first
     for (const ir::FrameState* fs = inst->frame_state(); fs != nullptr; fs = fs->parent) {
-      SnapshotFrame frame;
-      frame.original = fs;
+      Frame frame{fs, {}, {}};
       for (const ir::ValuePair& p : fs->locals) frame.locals.push_back(slot(p));
       for (const ir::ValuePair& p : fs->stack) frame.stack.push_back(slot(p));
-      snapshot.frames.push_back(std::move(frame));
+      frames.push_back(std::move(frame));
     }
-    effects_.push_back([this, inst, snapshot = std::move(snapshot)] {
-      std::vector<ir::VirtualObject*> objects;
-      for (size_t i = 0; i < snapshot.objects.size(); ++i) {
-        objects.push_back(f_.CreateVirtualObject());
-        objects.back()->size = snapshot.objects[i].size;
-      }
-      for (size_t i = 0; i < snapshot.objects.size(); ++i) {
-        for (const SnapshotObject::SField& sf : snapshot.objects[i].fields) {
-          ir::VirtualObject::Field field;
-          field.offset = sf.offset;
-          field.type = sf.type;
-          if (sf.object >= 0) {
-            field.object = objects[sf.object];
-          } else {
-            field.value = sf.value;
-          }
-          objects[i]->fields.push_back(field);
-        }
-      }
-      auto pair = [&](const SnapshotSlot& slot) {
-        if (slot.illegal) return ir::ValuePair::Illegal();
-        ir::ValuePair p;
-        p.tag = slot.tag;
-        if (slot.existing != nullptr) {
-          p.object = slot.existing;
-        } else if (slot.object >= 0) {
-          p.object = objects[slot.object];
-        } else {
-          p.payload = slot.payload;
-        }
-        return p;
-      };
-      ir::FrameState* copy_parent = nullptr;
-      for (auto it = snapshot.frames.rbegin(); it != snapshot.frames.rend(); ++it) {
+    effects_.push_back([this, inst, frames = std::move(frames)] {
+      ir::FrameState* parent = nullptr;
+      for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
         ir::FrameState* copy = f_.CreateFrameState();
         copy->kind = it->original->kind;
         copy->deopt_kind = it->original->deopt_kind;
         copy->call_target_id = it->original->call_target_id;
         copy->resume_point = it->original->resume_point;
-        for (const SnapshotSlot& slot : it->locals) copy->locals.push_back(pair(slot));
-        for (const SnapshotSlot& slot : it->stack) copy->stack.push_back(pair(slot));
-        copy->parent = copy_parent;
-        copy_parent = copy;
+        copy->locals = it->locals;
+        copy->stack = it->stack;
+        copy->parent = parent;
+        parent = copy;
       }
-      inst->set_frame_state(copy_parent);
+      inst->set_frame_state(parent);
     });
   }
 
@@ -578,8 +504,8 @@ class Analysis {
       case Opcode::kAlloc: {
         auto [it, fresh] = alloc_object_.try_emplace(inst, -1);
         if (fresh && ctx_.ConsumeFuel()) {
-          it->second = static_cast<int>(objects_.size());
-          objects_.push_back(Allocation{inst, inst->imm()});
+          it->second = static_cast<int>(sizes_.size());
+          sizes_.push_back(inst->imm());
         }
         if (it->second < 0) return;
         virtualized_ = true;
@@ -722,7 +648,7 @@ class Analysis {
       changed = false;
       for (int o : common) {
         if (materialize.contains(o)) continue;
-        if (!FieldsMerge(in, o, materialize)) {
+        if (!FieldsMerge(in, o)) {
           materialize.insert(o);
           changed = true;
         }
@@ -735,13 +661,7 @@ class Analysis {
         for (int o : common) {
           if (materialize.contains(o)) continue;
           for (const Field& f : in[k].objects.at(o).fields) {
-            if (f.object < 0) continue;
-            bool same = true;
-            for (const State& t : in) {
-              const Field* g = t.objects.at(o).FieldAt(f.offset);
-              same &= g != nullptr && g->SameContent(f);
-            }
-            if (!same) seeds.push_back(f.object);
+            if (f.object >= 0 && !SameOnEveryEdge(in, o, f.offset)) seeds.push_back(f.object);
           }
         }
         for (int o : Reach(in[k], seeds)) {
@@ -774,31 +694,22 @@ class Analysis {
         for (const Field& f : s.objects.at(o).fields) offsets.insert(f.offset);
       }
       for (int32_t offset : offsets) {
-        const Field* first = in[0].objects.at(o).FieldAt(offset);
-        bool same = true;
-        Type type = Type::kInvalid;
-        for (const State& s : in) {
-          const Field* f = s.objects.at(o).FieldAt(offset);
-          same &= f != nullptr && first != nullptr && f->SameContent(*first);
-          if (f != nullptr) type = f->type;
-        }
-        if (same) {
-          merged.fields.push_back(*first);
+        if (SameOnEveryEdge(in, o, offset)) {
+          merged.fields.push_back(*in[0].objects.at(o).FieldAt(offset));
           continue;
         }
-        std::vector<Value*> values;
+        Type type = Type::kInvalid;
         const ir::AliasClass* alias = nullptr;
-        for (size_t k = 0; k < in.size(); ++k) {
-          const Field* f = in[k].objects.at(o).FieldAt(offset);
-          if (f == nullptr) {
-            values.push_back(Constant(type, 0));
-          } else if (f->object >= 0) {
-            values.push_back(
-                Bitcast(Materialize(in[k], f->object, end_of(edges[k])), type, end_of(edges[k])));
-          } else {
-            values.push_back(Bitcast(f->value, type, end_of(edges[k])));
+        for (const State& s : in) {
+          if (const Field* f = s.objects.at(o).FieldAt(offset)) {
+            type = f->type;
+            alias = f->alias;
           }
-          if (f != nullptr) alias = f->alias;
+        }
+        std::vector<Value*> values;
+        for (size_t k = 0; k < in.size(); ++k) {
+          values.push_back(
+              FieldValue(in[k], in[k].objects.at(o).FieldAt(offset), type, end_of(edges[k])));
         }
         Field field;
         field.offset = offset;
@@ -828,10 +739,31 @@ class Analysis {
     return reached;
   }
 
+  // Whether object `o` has the same field at `offset` on every edge (a
+  // field absent everywhere counts as different: there is nothing to keep).
+  static bool SameOnEveryEdge(const std::vector<State>& in, int o, int32_t offset) {
+    const Field* first = in[0].objects.at(o).FieldAt(offset);
+    if (first == nullptr) return false;
+    for (const State& s : in) {
+      const Field* f = s.objects.at(o).FieldAt(offset);
+      if (f == nullptr || !f->SameContent(*first)) return false;
+    }
+    return true;
+  }
+
+  // A field's value as `type` at `at`: zero when absent, the (materialized)
+  // address for an object.
+  Value* FieldValue(State& s, const Field* f, Type type, InsertPoint at) {
+    if (f == nullptr) return Constant(type, 0);
+    if (f->object >= 0) return Bitcast(Materialize(s, f->object, at), type, at);
+    return Bitcast(f->value, type, at);
+  }
+
   // Whether object `o`'s fields merge as a virtual object over `in`: every
-  // offset has one width; a field holding an address holds the same one on
-  // every edge, else that object is added to `materialize` (when common).
-  bool FieldsMerge(const std::vector<State>& in, int o, std::set<int>& materialize) {
+  // offset has one width, fields do not overlap, and a field that differs
+  // between edges can be one block parameter (types agree, addresses are
+  // words). Differing addresses are materialized by the caller.
+  static bool FieldsMerge(const std::vector<State>& in, int o) {
     std::map<int32_t, int> width;
     for (const State& s : in) {
       for (const Field& f : s.objects.at(o).fields) {
@@ -844,31 +776,12 @@ class Analysis {
       if (next != width.end() && it->first + it->second > next->first) return false;
     }
     for (const auto& [offset, w] : width) {
-      const Field* first = in[0].objects.at(o).FieldAt(offset);
-      bool same = true;
-      for (const State& s : in) {
-        const Field* f = s.objects.at(o).FieldAt(offset);
-        same &= f != nullptr && first != nullptr && f->SameContent(*first);
-      }
-      if (same) continue;
-      for (const State& s : in) {
-        const Field* f = s.objects.at(o).FieldAt(offset);
-        if (f == nullptr || f->object < 0) continue;
-        if (!IsWord(f->type)) return false;
-        if (s.objects.contains(f->object) && in[0].objects.contains(f->object) &&
-            !materialize.contains(f->object)) {
-          bool common = true;
-          for (const State& t : in) common &= t.objects.contains(f->object);
-          if (common) {
-            materialize.insert(f->object);
-          }
-        }
-      }
-      // Types must agree for a block parameter (widths do).
+      if (SameOnEveryEdge(in, o, offset)) continue;
       Type type = Type::kInvalid;
       for (const State& s : in) {
         const Field* f = s.objects.at(o).FieldAt(offset);
         if (f == nullptr) continue;
+        if (f->object >= 0 && !IsWord(f->type)) return false;
         if (type != Type::kInvalid && type != f->type && !(IsWord(type) && IsWord(f->type))) {
           return false;
         }
@@ -986,22 +899,12 @@ class Analysis {
         auto phi = spec.field_phis.find({o, offset});
         if (phi != spec.field_phis.end()) {
           const Type type = phis_[phi->second].type;
-          Value* v;
-          if (have == nullptr) {
-            v = Constant(type, 0);
-          } else if (ir::ByteWidth(have->type) != ir::ByteWidth(type)) {
+          if (have != nullptr && (ir::ByteWidth(have->type) != ir::ByteWidth(type) ||
+                                  (have->object >= 0 && !IsWord(type)))) {
             requests.materialize.insert(o);
             return restart();
-          } else if (have->object >= 0) {
-            if (!IsWord(type)) {
-              requests.materialize.insert(o);
-              return restart();
-            }
-            v = Bitcast(Materialize(s, have->object, at), type, at);
-          } else {
-            v = Bitcast(have->value, type, at);
           }
-          phi_args.push_back({phi->second, v});
+          phi_args.push_back({phi->second, FieldValue(s, have, type, at)});
           continue;
         }
         if (want != nullptr && have != nullptr && want->SameContent(*have)) continue;
@@ -1042,7 +945,6 @@ class Analysis {
           s = EnterLoop(b, forward[0]);
         } else {
           LoopSpec spec;
-          spec.conservative = true;
           s = MergeEdges(b, forward, {}, /*all=*/true, nullptr, &spec);
           spec.state = s;
           specs_[b] = std::move(spec);
@@ -1106,11 +1008,6 @@ class Analysis {
     for (Instruction* inst : to_remove_) inst->block()->Remove(inst);
   }
 
-  struct Allocation {
-    Instruction* alloc;
-    int64_t size;
-  };
-
   Function& f_;
   PassContext& ctx_;
   std::vector<Block*> rpo_;
@@ -1123,7 +1020,7 @@ class Analysis {
   absl::flat_hash_map<const Block*, LoopRequests> requests_;
   absl::flat_hash_map<const Block*, LoopSpec> specs_;
 
-  std::vector<Allocation> objects_;
+  std::vector<int64_t> sizes_;  // by object: the bytes of its `alloc`
   absl::flat_hash_map<const Instruction*, int> alloc_object_;
   absl::flat_hash_map<const Value*, int> alias_;
   bool virtualized_ = false;
