@@ -574,14 +574,6 @@ block0(v0: i64, v1: i64):
 
 thread_local uint64_t tls_limit = 0;
 
-uintptr_t ThreadPointer() {
-  uintptr_t tp = 0;
-#if defined(__x86_64__)
-  asm("mov %%fs:0, %0" : "=r"(tp));
-#endif
-  return tp;
-}
-
 TEST_F(LowerNativeTest, StackCheckWithAThreadLocalLimit) {
   auto f = Parse(R"(func @f(i64, i64) -> (i64, i64) {
 block0(v0: i64, v1: i64):
@@ -593,7 +585,7 @@ block0(v0: i64, v1: i64):
   codegen::NativeCompileOptions options = h_.DefaultOptions();
   options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
   options.codegen.stack_limit.offset =
-      static_cast<int32_t>(reinterpret_cast<uintptr_t>(&tls_limit) - ThreadPointer());
+      static_cast<int32_t>(testing::ThreadPointerOffset(&tls_limit));
   options.codegen.stack_overflow_handler = reinterpret_cast<const void*>(&OverflowHandler);
   auto native = h_.Compile(*f, options);
   ASSERT_TRUE(native.ok()) << native.status();

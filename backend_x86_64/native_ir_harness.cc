@@ -90,13 +90,15 @@ int FreeListIndex(int64_t bytes) {
   return k > 0 && k < kTestFreeLists ? static_cast<int>(k) : -1;
 }
 
-intptr_t ThreadPointer() {
-  uintptr_t tp;
-  asm("mov %%fs:0, %0" : "=r"(tp));  // the TCB's self pointer (x86_64 glibc)
-  return static_cast<intptr_t>(tp);
-}
-
 }  // namespace
+
+intptr_t ThreadPointerOffset(const void* address) {
+  uintptr_t tp = 0;
+#if defined(__x86_64__)
+  asm("mov %%fs:0, %0" : "=r"(tp));  // the TCB's self pointer (x86_64 glibc)
+#endif
+  return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(address) - tp);
+}
 
 void* TestAllocate(int64_t bytes) {
   ++test_counts.slow_calls;
@@ -121,8 +123,7 @@ codegen::HeapAllocation TestHeap(bool fast_path) {
   heap.allocate = reinterpret_cast<const void*>(&TestAllocate);
   if (fast_path) {
     // Taken on the compiling thread; the same on every thread (static TLS).
-    const intptr_t base =
-        reinterpret_cast<intptr_t>(&test_heads[0]) - ThreadPointer();
+    const intptr_t base = ThreadPointerOffset(&test_heads[0]);
     heap.free_list_head = [base](int64_t bytes) -> std::optional<int32_t> {
       const int k = FreeListIndex(bytes);
       if (k < 0) return std::nullopt;

@@ -32,6 +32,12 @@ codegen::ValuePair TestDispatch(int64_t id, const int64_t* operands, int64_t cou
 std::vector<int64_t> DispatchSemantics(int64_t id, absl::Span<const int64_t> args,
                                        size_t num_results);
 
+// The offset of `address`, a thread_local of the static TLS block, from
+// this thread's thread pointer (x86_64: %fs:0), as compiled code reaches it
+// (codegen::StackLimit::kThreadLocal, HeapAllocation::free_list_head).
+// Meaningless on other hosts, where the tests that execute code skip.
+intptr_t ThreadPointerOffset(const void* address);
+
 // A test heap for `alloc` (engine/codegen/lower.h HeapAllocation), as a
 // runtime's looks to compiled code but small enough to empty often: free
 // lists per 16-byte size class (objects up to kTestFreeListMaxBytes) in

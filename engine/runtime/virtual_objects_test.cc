@@ -32,6 +32,9 @@ namespace {
 
 constexpr ValueTag kBoxTag = kFirstReferenceTag;
 
+// Where compiled code in kAllocated mode stores the pair it allocates.
+void* const* escaped_pair = nullptr;
+
 // Locals: 0 = x; 1 and 2 = the same box [x, 2x]; 3 = a pair [box, itself].
 // Returns box[0] + box[1] + 1000 if locals 1 and 2 are the same object,
 // + 10000 if the pair's first field is the box, + 100000 if its second is
@@ -84,6 +87,9 @@ class ObjectsRoot final : public RootNode {
       pair = Alloc(b, 16);
       b.Store(box, pair, 0);
       b.Store(pair, pair, 8);
+      // Escapes (so escape analysis keeps both allocations): the last pair
+      // compiled code made.
+      b.Store(pair, b.PConst(reinterpret_cast<uint64_t>(&escaped_pair)), 0);
       ir::Value* box_bits = b.Convert(ir::Opcode::kBitcast, ir::Type::kI64, box);
       ir::Value* pair_bits = b.Convert(ir::Opcode::kBitcast, ir::Type::kI64, pair);
       pe.SetLocal(1, {box_bits, tag});
@@ -159,13 +165,29 @@ void CallAcrossDeopts(Engine& engine, ObjectsRoot::Mode mode) {
   auto owned = std::make_unique<ObjectsRoot>(mode);
   ObjectsRoot* root = owned.get();
   CallTarget* target = engine.CreateCallTarget(std::move(owned));
+  // kAllocated: the call's compiled code allocated a new pair [box, pair]
+  // and box [x, 2x].
+  auto expect_allocated = [&](int64_t x) {
+    if (mode != ObjectsRoot::kAllocated) return;
+    static void* const* previous = nullptr;
+    ASSERT_NE(escaped_pair, nullptr);
+    EXPECT_NE(escaped_pair, previous) << "a new pair";
+    previous = escaped_pair;
+    const auto* box = static_cast<const int64_t*>(escaped_pair[0]);
+    EXPECT_EQ(box[0], x);
+    EXPECT_EQ(box[1], 2 * x);
+    EXPECT_EQ(escaped_pair[1], escaped_pair);
+  };
   EXPECT_EQ(target->Call({Value::Long(5)}), Value::Long(111015));
+  expect_allocated(5);
   ASSERT_NE(target->installed_code(), nullptr);
   EXPECT_EQ(root->interpreted(), 0) << "compiled before its first call";
   for (int i = 1; i <= 3; ++i) {
     EXPECT_EQ(target->Call({Value::Long(-7 * i)}), Value::Long(111000 - 21 * i));
+    expect_allocated(-7 * i);
     EXPECT_EQ(root->resumed(), i);
     EXPECT_EQ(target->Call({Value::Long(i)}), Value::Long(111000 + 3 * i));
+    expect_allocated(i);
   }
   EXPECT_EQ(root->interpreted(), 0);
 }
