@@ -29,13 +29,6 @@ using ir::Type;
 using ir::Value;
 using testing::NativeHarness;
 
-// v = alloc bytes (the Builder has no helper for it).
-Value* Alloc(ir::Builder& b, int64_t bytes) {
-  ir::Instruction* inst = b.function()->CreateInstruction(Opcode::kAlloc, {Type::kPtr});
-  inst->set_imm(bytes);
-  return b.Append(inst)->result();
-}
-
 class LowerAllocTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -213,7 +206,7 @@ TEST_F(LowerAllocTest, ValuesInEveryRegisterSurviveTheRefillCall) {
     }
     std::vector<Value*> objects;
     for (int j = 0; j < 4; ++j) {
-      Value* o = Alloc(b, 16);
+      Value* o = b.Alloc(16);
       b.Store(j == 0 ? x : objects.back(), o, 8);
       objects.push_back(o);
     }

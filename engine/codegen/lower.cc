@@ -210,26 +210,19 @@ int32_t Lowerer::AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause,
     state.values.push_back(c ? Op::Imm(*c) : Op::VReg(VRegOf(v)));
     return static_cast<int32_t>(state.values.size() - 1);
   };
-  // Virtual objects, numbered on first use as ir::Interpret numbers them:
-  // an object's index is taken before its fields name further objects.
-  std::vector<const ir::VirtualObject*> numbered;
-  std::function<int32_t(const ir::VirtualObject*)> number = [&](const ir::VirtualObject* o) {
-    for (size_t i = 0; i < numbered.size(); ++i) {
-      if (numbered[i] == o) return static_cast<int32_t>(i);
-    }
-    const int32_t index = static_cast<int32_t>(numbered.size());
-    numbered.push_back(o);
-    entry.objects.push_back({o->size, {}});
-    for (const ir::VirtualObject::Field& field : o->fields) {
+  // Virtual objects, numbered as every tier numbers them; their field
+  // values become deopt values in the same walk.
+  ir::VirtualObjectNumbering<DeoptObjectDesc> numbering(&entry.objects);
+  auto number = [&](const ir::VirtualObject* o) {
+    return numbering.Number(o, [&](const ir::VirtualObject::Field& field, int32_t object) {
       DeoptObjectDesc::Field out{field.offset, field.type};
-      if (field.object != nullptr) {
-        out.object = number(field.object);
+      if (object >= 0) {
+        out.object = object;
       } else {
         out.value = add(field.value);
       }
-      entry.objects[index].fields.push_back(out);
-    }
-    return index;
+      return out;
+    });
   };
   auto slot = [&](const ir::ValuePair& p) {
     if (p.is_illegal()) return DeoptSlotDesc{};

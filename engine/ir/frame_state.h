@@ -172,6 +172,39 @@ struct FrameState {
   }
 };
 
+// Numbers the virtual objects of one deoptimization as every tier reports
+// them (ir::DeoptObject indices): on first use, walking the frames
+// innermost first, locals then stack, an object before the objects its
+// fields name. `Object` is a tier's evaluated form, with `size` and
+// `fields`; Number's `make_field(field, object)` makes one of its fields
+// (`object`: the index of the object the field names, else -1), in field
+// order, so value numbering that follows the walk stays in step.
+template <typename Object>
+class VirtualObjectNumbering {
+ public:
+  explicit VirtualObjectNumbering(std::vector<Object>* objects) : objects_(objects) {}
+
+  template <typename MakeField>
+  int32_t Number(const VirtualObject* object, MakeField&& make_field) {
+    for (size_t i = 0; i < numbered_.size(); ++i) {
+      if (numbered_[i] == object) return static_cast<int32_t>(i);
+    }
+    const int32_t index = static_cast<int32_t>(numbered_.size());
+    numbered_.push_back(object);
+    objects_->emplace_back();
+    (*objects_)[index].size = object->size;
+    for (const VirtualObject::Field& field : object->fields) {
+      const int32_t named = field.object != nullptr ? Number(field.object, make_field) : -1;
+      (*objects_)[index].fields.push_back(make_field(field, named));
+    }
+    return index;
+  }
+
+ private:
+  std::vector<Object>* objects_;
+  std::vector<const VirtualObject*> numbered_;
+};
+
 }  // namespace morel::ir
 
 #endif  // MOREL_ENGINE_IR_FRAME_STATE_H_

@@ -81,25 +81,12 @@ class Machine {
     std::vector<DeoptFrame> frames;
     std::vector<DeoptObject> unused;  // lazy frame states name no objects (verifier)
     if (objects == nullptr) objects = &unused;
-    std::vector<const VirtualObject*> numbered;
-    std::function<int32_t(const VirtualObject*)> number = [&](const VirtualObject* o) {
-      for (size_t i = 0; i < numbered.size(); ++i) {
-        if (numbered[i] == o) return static_cast<int32_t>(i);
-      }
-      const int32_t index = static_cast<int32_t>(numbered.size());
-      numbered.push_back(o);
-      objects->emplace_back();
-      (*objects)[index].size = o->size;
-      for (const VirtualObject::Field& field : o->fields) {
-        DeoptObject::Field out{field.offset, field.type};
-        if (field.object != nullptr) {
-          out.object = number(field.object);
-        } else {
-          out.bits = Get(field.value);
-        }
-        (*objects)[index].fields.push_back(out);
-      }
-      return index;
+    VirtualObjectNumbering<DeoptObject> numbering(objects);
+    auto number = [&](const VirtualObject* o) {
+      return numbering.Number(o, [&](const VirtualObject::Field& field, int32_t object) {
+        return DeoptObject::Field{field.offset, field.type, object >= 0 ? 0 : Get(field.value),
+                                  object};
+      });
     };
     for (; fs != nullptr; fs = fs->parent) {
       DeoptFrame frame;

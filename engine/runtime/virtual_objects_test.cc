@@ -81,10 +81,10 @@ class ObjectsRoot final : public RootNode {
     ir::Value* box = nullptr;
     ir::Value* pair = nullptr;
     if (mode_ == kAllocated) {
-      box = Alloc(b, 16);
+      box = b.Alloc(16);
       b.Store(x.payload, box, 0);
       b.Store(twice, box, 8);
-      pair = Alloc(b, 16);
+      pair = b.Alloc(16);
       b.Store(box, pair, 0);
       b.Store(pair, pair, 8);
       // Escapes (so escape analysis keeps both allocations): the last pair
@@ -131,11 +131,6 @@ class ObjectsRoot final : public RootNode {
     auto descriptor = std::make_unique<FrameDescriptor>();
     for (const char* name : {"x", "box", "same_box", "pair"}) descriptor->AddSlot(name);
     return descriptor;
-  }
-  static ir::Value* Alloc(ir::Builder& b, int64_t bytes) {
-    ir::Instruction* alloc = b.function()->CreateInstruction(ir::Opcode::kAlloc, {ir::Type::kPtr});
-    alloc->set_imm(bytes);
-    return b.Append(alloc)->result();
   }
   // Collects first: the objects must be reachable from the frame alone.
   static Value Finish(Frame& frame) {

@@ -258,9 +258,7 @@ class Generator {
     ir::Builder& b = *b_;
     if (objects_.empty() || Pick(0, 3) == 0) {
       const int words = Pick(1, 8);
-      ir::Instruction* alloc = b.function()->CreateInstruction(Opcode::kAlloc, {Type::kPtr});
-      alloc->set_imm(8 * words);
-      objects_.push_back({b.Append(alloc)->result(), words});
+      objects_.push_back({b.Alloc(8 * words), words});
       return;
     }
     const Object& o = objects_[Pick(0, static_cast<int>(objects_.size()) - 1)];
