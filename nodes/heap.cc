@@ -172,25 +172,13 @@ void RunOnLargeStack(size_t stack_bytes, void (*function)(void*), void* argument
   WhileBlocked([&] { pthread_join(thread, nullptr); });
 }
 
-namespace {
-struct BlockingCall {
-  void (*function)(void*);
-  void* argument;
-};
-void* RunBlockingCall(void* raw) {
-  auto* call = static_cast<BlockingCall*>(raw);
-  call->function(call->argument);
-  return nullptr;
-}
-}  // namespace
-
 void RunBlocking(void (*function)(void*), void* argument) {
   if (!GC_thread_is_registered()) {
     function(argument);
     return;
   }
-  BlockingCall call{function, argument};
-  GC_do_blocking(RunBlockingCall, &call);
+  Trampoline trampoline{function, argument};
+  GC_do_blocking(RunTrampoline, &trampoline);
 }
 
 ScopedThreadRegistration::ScopedThreadRegistration() {

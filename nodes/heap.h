@@ -91,9 +91,10 @@ size_t HeapSize();
 // --engine.PrintHeapStatistics and the benchmark runner. Counters are
 // process-wide, whichever engine or thread allocated.
 struct Statistics {
-  // Bytes allocated through the collector: AllocateTraced, AllocateAtomic
-  // and AllocateRoot (Boehm's GC_get_total_bytes). A thread's free list of
-  // one size is refilled a batch at a time and the batch counts when taken,
+  // Bytes allocated through the collector: AllocateTraced, AllocateAtomic,
+  // AllocateRoot and compiled code's inline free lists (heap_inline.h)
+  // (Boehm's GC_get_total_bytes). A thread's free list of one size is
+  // refilled a batch at a time and the batch counts when taken,
   // so the figure runs ahead of the objects handed out by at most a few KiB
   // per thread and size. Boehm counts no objects, only bytes.
   uint64_t allocated_bytes = 0;

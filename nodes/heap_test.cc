@@ -6,7 +6,9 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gc.h"
 #include "gtest/gtest.h"
 #include "testing/test_language/builders.h"
 
@@ -196,6 +199,65 @@ TEST(HeapTest, WhileBlockedOnAnUnregisteredThreadJustRuns) {
   bool ran = false;
   std::thread([&] { heap::WhileBlocked([&] { ran = true; }); }).join();
   EXPECT_TRUE(ran);
+}
+
+// How often collections stopped one thread (Boehm reports each suspension
+// it signals as GC_EVENT_THREAD_SUSPENDED with the thread's pthread_t).
+std::atomic<uintptr_t> watched_thread{0};
+std::atomic<int> watched_suspensions{0};
+
+void CountSuspensions(GC_EventType event, void* thread) {
+  if (event == GC_EVENT_THREAD_SUSPENDED &&
+      reinterpret_cast<uintptr_t>(thread) == watched_thread.load()) {
+    watched_suspensions.fetch_add(1);
+  }
+}
+
+// Suspensions of a registered thread waiting on a condition variable while
+// this thread collects `collections` times, the wait inside WhileBlocked
+// or not.
+int SuspensionsOfAWaitingThread(bool blocked, int collections) {
+  std::mutex lock;
+  std::condition_variable changed;
+  bool waiting = false, done = false;
+  std::thread waiter([&] {
+    heap::ScopedThreadRegistration registration;
+    watched_thread = static_cast<uintptr_t>(pthread_self());
+    auto wait = [&] {
+      std::unique_lock<std::mutex> guard(lock);
+      waiting = true;
+      changed.notify_all();
+      changed.wait(guard, [&] { return done; });
+    };
+    if (blocked) {
+      heap::WhileBlocked(wait);
+    } else {
+      wait();
+    }
+  });
+  {
+    std::unique_lock<std::mutex> guard(lock);
+    changed.wait(guard, [&] { return waiting; });
+  }
+  watched_suspensions = 0;
+  GC_set_on_thread_event(CountSuspensions);
+  for (int i = 0; i < collections; ++i) heap::Collect();
+  GC_set_on_thread_event(nullptr);
+  {
+    std::lock_guard<std::mutex> guard(lock);
+    done = true;
+    changed.notify_all();
+  }
+  waiter.join();
+  return watched_suspensions.load();
+}
+
+// What WhileBlocked is for: collections stop a waiting thread, unless it
+// waits inside WhileBlocked.
+TEST(HeapTest, CollectionsDoNotStopAThreadWhileBlocked) {
+  heap::Initialize();
+  EXPECT_GE(SuspensionsOfAWaitingThread(/*blocked=*/false, 3), 3);
+  EXPECT_EQ(SuspensionsOfAWaitingThread(/*blocked=*/true, 3), 0);
 }
 
 // The statistics are measured: allocation and collections move them by

@@ -8,23 +8,9 @@
 # is compared with a bound.
 set -u
 
-resolve() {  # runfiles-relative path -> absolute path
-  case $1 in
-    /*) printf '%s\n' "$1" ;;
-    *) if [[ -n "${TEST_SRCDIR:-}" ]]; then
-         printf '%s\n' "$TEST_SRCDIR/${TEST_WORKSPACE:-morel}/$1"
-       else
-         printf '%s\n' "$PWD/$1"
-       fi ;;
-  esac
-}
-
-if [[ $# -ne 2 ]]; then
-  echo "usage: $0 <sl launcher> <binarytrees.sl>" >&2
-  exit 2
-fi
-sl=$(resolve "$1")
-program=$(resolve "$2")
+# Paths as Bazel passes them (runfiles-relative; the test runs from the
+# runfiles root and never changes directory), like languages/sl's tests.
+sl=$1 program=$2
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }

@@ -437,13 +437,18 @@ def check(benchmarks, results, expected_of):
     return verdicts
 
 
-def heap_figures(benchmarks, present, programs, wresults, curves_of, wsizes, witers, runs,
+def last_third(n):
+    """Iterations in the steady-state window out of n: the last third, at least one."""
+    return max(1, n // 3)
+
+
+def heap_figures(benchmarks, present, programs, wresults, curves, wsizes, witers, runs,
                  timeout):
     """Morel's heap in the warm-up runs: {bench: {runtime: {...}}}.
 
     The warm-up processes ran with HEAP_FLAG and report totals for the whole
     process. To see the steady state, each Morel benchmark runs once more
-    (--warmup-runs times) with only the first k = n - max(1, n // 3)
+    (--warmup-runs times) with only the first k = n - last_third(n)
     iterations: the differences are the bytes allocated and the collections
     made by the last third of the iterations (the window of the
     steady-state table); both are deterministic up to compilation timing.
@@ -454,10 +459,14 @@ def heap_figures(benchmarks, present, programs, wresults, curves_of, wsizes, wit
     morels = {m: present[m] for m in MORELS if m in present}
     if not morels:
         return {}
-    prefix = {b.name: witers[b.name] - max(1, witers[b.name] // 3) for b in benchmarks}
+    prefix = {b.name: witers[b.name] - last_third(witers[b.name]) for b in benchmarks}
     presults = run_matrix(benchmarks, morels, programs, lambda b: wsizes[b.name],
                           lambda b: prefix[b.name], runs, timeout, "heap",
                           {m: [HEAP_FLAG] for m in morels})
+
+    def med(rows, name):
+        return statistics.median(h[name] for h in rows)
+
     figures = {}
     for b in benchmarks:
         n, k = witers[b.name], prefix[b.name]
@@ -466,10 +475,6 @@ def heap_figures(benchmarks, present, programs, wresults, curves_of, wsizes, wit
             if not full:
                 continue
             part = [h for h in presults[b.name][runtime].heap if h]
-
-            def med(rows, name):
-                return statistics.median(h[name] for h in rows)
-
             entry = {
                 "iterations": n,
                 "allocated_bytes": med(full, "allocated_bytes"),
@@ -487,11 +492,11 @@ def heap_figures(benchmarks, present, programs, wresults, curves_of, wsizes, wit
             }
             if part:
                 entry["last_third_bytes_per_iteration"] = max(
-                    0.0, (med(full, "allocated_bytes") - med(part, "allocated_bytes")) / (n - k))
+                    0.0, (entry["allocated_bytes"] - med(part, "allocated_bytes")) / (n - k))
                 entry["last_third_collections"] = max(
-                    0, med(full, "collections") - med(part, "collections"))
-                curve = curves_of(b.name).get(runtime)
-                if curve and len(curve) == n and entry["collections"] > 0:
+                    0, entry["collections"] - med(part, "collections"))
+                curve = curves.get(b.name, {}).get(runtime)  # complete runs only: n points
+                if curve and entry["collections"] > 0:
                     window_ms = sum(curve[k:])
                     mean_gc_ms = entry["gc_ms"] / entry["collections"]
                     gc_ms = entry["last_third_collections"] * mean_gc_ms
@@ -1005,7 +1010,7 @@ def main():
                                            for col in zip(*complete)]
                 all_curves[b.name] = curves
                 # Steady state: median of the last third of the iterations.
-                steady[b.name] = {r: statistics.median(ys[-max(1, len(ys) // 3):]) / 1000
+                steady[b.name] = {r: statistics.median(ys[-last_third(len(ys)):]) / 1000
                                   for r, ys in curves.items()}
                 report["warmup"][b.name] = {
                     "size": wsizes[b.name], "iterations": witers[b.name],
@@ -1025,7 +1030,7 @@ def main():
             report["steady_state_geomean"] = geomean_row(warm_ratios, present)
             if not args.no_heap:
                 heap = heap_figures([b for b in benchmarks if wverdicts[b.name][0]], present,
-                                    programs, wresults, lambda name: all_curves.get(name, {}),
+                                    programs, wresults, all_curves,
                                     wsizes, witers, args.warmup_runs, args.timeout)
                 print_heap_table(heap, wsizes)
                 for name, per_runtime in heap.items():
