@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # new() and cached property adds compile to plain IR (issue 13): the
 # partial evaluator's IR of a function that makes an object holds an
-# `alloc` and stores, and no runtime call for new() (NewObjectValue,
-# InvokeBuiltin) or for an add whose slot exists (AddPropertyWithShape);
+# `alloc` and stores, and no runtime call for new() (InvokeBuiltin, the
+# builtin's call) or for an add whose slot exists (AddPropertyWithShape);
 # escape analysis then removes the allocation of an object that does not
 # escape. Checked on --engine.DumpIR=pe,dce (dce is the pipeline's last
 # pass) of testdata/inline_objects.sl, run in the IR tier, whose output
@@ -21,7 +21,7 @@ out=$("$sl" --engine.Backend=ir_interpreter --engine.BackgroundCompilation=false
 
 count() { grep -cE "$2" <<<"$1"; }
 
-calls='call_runtime @[^(]*(NewObjectValue|InvokeBuiltin|AddPropertyWithShape|WritePropertyGeneric)'
+calls='call_runtime @[^(]*(InvokeBuiltin|AddPropertyWithShape|WritePropertyGeneric)'
 for fn in kept dropped wide; do
   pe=$(ir_dumps "$dumps" "$fn" pe)
   final=$(ir_dumps "$dumps" "$fn" dce)
