@@ -154,14 +154,6 @@ struct SLObject {
   // then stops: growing would have to move it).
   bool HasNamedIndexKeys() const;
 
-  // The slot of shaped property `index`.
-  Value& PropertySlot(int index) {
-    return index < kInlineSlots ? inline_slots[index] : storage[index - kInlineSlots];
-  }
-  const Value& PropertySlot(int index) const {
-    return index < kInlineSlots ? inline_slots[index] : storage[index - kInlineSlots];
-  }
-
  private:
   void ConvertToDictionary();
   bool GetNamed(absl::string_view key, Value* out) const;
@@ -183,8 +175,10 @@ inline bool AddFitsInPlace(const Shape* shape, const Shape* new_shape) {
 }
 
 // ---- the object model over an execution context (nodes/specialization.h)
-// Written once; the interpreter runs these with InterpreterContext, the
-// compiler with its IR-emitting context.
+// Written once; the interpreter runs these with InterpreterContext (so does
+// the runtime, sl_object.cc), the compiler with its IR-emitting context.
+// LoadProperty and StoreProperty are the only accessors of a shaped
+// property's slot (inline or in the storage).
 
 // A new empty object (new()). The allocation is zero-filled: no storage, no
 // elements, cleared slots; only the shape is written.
