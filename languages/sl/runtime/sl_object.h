@@ -167,11 +167,11 @@ static_assert(sizeof(SLObject) == 4 * 8 + SLObject::kInlineSlots * sizeof(Value)
 
 // Whether adding a property to an object of `shape` that yields
 // `new_shape` is two stores (the value into its slot, then the shape): the
-// new property is inline, or its storage slot exists already.
+// new property is inline, or its storage slot exists already -- that is,
+// the storage need not grow (Shape::WithProperty grows the capacity
+// exactly when the new property's slot is out of line and past it).
 inline bool AddFitsInPlace(const Shape* shape, const Shape* new_shape) {
-  int index = new_shape->property_count() - 1;
-  return index < SLObject::kInlineSlots ||
-         index - SLObject::kInlineSlots < shape->storage_capacity();
+  return new_shape->storage_capacity() == shape->storage_capacity();
 }
 
 // ---- the object model over an execution context (nodes/specialization.h)
