@@ -274,14 +274,10 @@ class PeContext {
   // base + index * sizeof(Value), computed in i64 (a guard has checked the
   // bounds); the base stays live beside it, so the collector sees the block.
   V LoadValueAt(ir::Value* base, Long index) {
-    ir::Value* slot = ValueSlot(base, index);
-    return V{b().Load(ir::Type::kI64, slot, 0, ValueSlots()),
-             b().Load(ir::Type::kI64, slot, 8, ValueSlots())};
+    return LoadValueAtOffset(ValueSlot(base, index), 0);
   }
   void StoreValueAt(ir::Value* base, Long index, V value) {
-    ir::Value* slot = ValueSlot(base, index);
-    b().Store(value.payload, slot, 0, ValueSlots());
-    b().Store(value.tag, slot, 8, ValueSlots());
+    StoreValueAtOffset(ValueSlot(base, index), 0, value);
   }
 
   ir::Value* ValueSlot(ir::Value* base, Long index) {

@@ -11,23 +11,14 @@ sl=$1 program=$2 expected=$3
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 native=(--engine.Backend=x86_64 --engine.BackgroundCompilation=false)
+source "$TEST_SRCDIR/${TEST_WORKSPACE:-morel}/languages/sl/ir_dumps.sh"
 
-# One line "<pass> <allocs>" per dump of @work, in order: the number of
-# `alloc` lines in work() after that pass.
-work_dumps() {
-  awk '
-    /^;; IR after / { pass = $4; inside = 1; next }
-    inside && /^func @work[(]/ { in_work = 1; count = 0; next }
-    inside && in_work && /^}/ { print pass, count; in_work = 0; inside = 0; next }
-    inside && in_work && / = alloc / { count++ }
-    inside && !in_work && /^}/ { inside = 0 }
-  ' "$1"
-}
-# The allocs after `pass` in the first compilation of work() whose partial
+# The allocs after `pass` (one line "<pass> <allocs>" per dump of work(),
+# ir_dump_counts) in the first compilation of work() whose partial
 # evaluation allocated at least 3 objects (the one that inlined its callees;
 # the first tier inlines nothing).
 allocs_after() {
-  work_dumps "$2" | awk -v want="$1" -v first="$3" '
+  ir_dumps "$2" work | ir_dump_counts ' = alloc ' | awk -v want="$1" -v first="$3" '
     $1 == first { found = ($2 >= 3); if (want == first && found) { print $2; exit } next }
     found && $1 == want { print $2; exit }
   '

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # new() and cached property adds compile to plain IR (issue 13): the
 # partial evaluator's IR of a function that makes an object holds an
-# `alloc` and stores, and no runtime call for new() (NewObjectValue,
-# InvokeBuiltin) or for an add whose slot exists (AddPropertyWithShape);
+# `alloc` and stores, and no runtime call for new() (InvokeBuiltin, the
+# builtin's call) or for an add whose slot exists (AddPropertyWithShape);
 # escape analysis then removes the allocation of an object that does not
 # escape. Checked on --engine.DumpIR=pe,dce (dce is the pipeline's last
 # pass) of testdata/inline_objects.sl, run in the IR tier, whose output
@@ -11,6 +11,7 @@ set -u
 sl=$1 program=$2 expected=$3
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$TEST_SRCDIR/${TEST_WORKSPACE:-morel}/languages/sl/ir_dumps.sh"
 
 dumps=$(mktemp "${TEST_TMPDIR:-/tmp}/inline_objects.XXXXXX")
 trap 'rm -f "$dumps"' EXIT
@@ -18,19 +19,12 @@ out=$("$sl" --engine.Backend=ir_interpreter --engine.BackgroundCompilation=false
     --engine.OSR=false --engine.DumpIR=pe,dce "$program" 2>"$dumps")
 [[ "$out" == "$(cat "$expected")" ]] || fail "output differs: $out"
 
-# The dumps of function $1 after pass $2 ("pe" or "dce"), concatenated.
-section() {
-  awk -v fn="$1" -v pass="$2" '
-    /^;; IR after / { in_pass = ($4 == pass); in_fn = 0; next }
-    /^func @/ { in_fn = in_pass && index($0, "func @" fn "(") == 1 }
-    in_fn' "$dumps"
-}
 count() { grep -cE "$2" <<<"$1"; }
 
-calls='call_runtime @[^(]*(NewObjectValue|InvokeBuiltin|AddPropertyWithShape|WritePropertyGeneric)'
+calls='call_runtime @[^(]*(InvokeBuiltin|AddPropertyWithShape|WritePropertyGeneric)'
 for fn in kept dropped wide; do
-  pe=$(section "$fn" pe)
-  final=$(section "$fn" dce)
+  pe=$(ir_dumps "$dumps" "$fn" pe)
+  final=$(ir_dumps "$dumps" "$fn" dce)
   [[ -n "$pe" && -n "$final" ]] || { fail "$fn: no pe or dce dump (not compiled?)"; continue; }
   [[ $(count "$pe" '= alloc [0-9]+$') -ge 1 ]] || fail "$fn: no alloc after pe"
   case $fn in

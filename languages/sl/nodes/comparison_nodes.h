@@ -6,7 +6,8 @@
 //   <    LessLong | LessBig | type error "<"
 //   <=   LessEqualLong | LessEqualBig | type error "<="
 //   > is NOT(<=) and >= is NOT(<): their type errors name "<=" and "<"
-//   ==   EqualLong | EqualBoolean | EqualString | EqualGeneric (never fails)
+//   ==   EqualLong | EqualBoolean | EqualString | EqualObject | EqualGeneric
+//        (never fails)
 //   != is NOT(==)
 
 #include <memory>

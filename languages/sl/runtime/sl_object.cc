@@ -124,6 +124,11 @@ SLObject* NewObject() {
   return NewObject(c).As<SLObject>();
 }
 
+namespace {
+// `object` as the value the templates of sl_object.h take.
+Value AsValue(const SLObject* object) { return Value::Reference(kObjectTag, object); }
+}  // namespace
+
 bool SLObject::Get(absl::string_view key, Value* out) const {
   int64_t index;
   if (ArrayIndexOf(key, &index) && index < element_capacity) {
@@ -186,7 +191,8 @@ bool SLObject::GetNamed(absl::string_view key, Value* out) const {
   }
   int index = shape->IndexOf(key);
   if (index < 0) return false;
-  *out = PropertySlot(index);
+  InterpreterContext c;
+  *out = LoadProperty(c, AsValue(this), index);
   return true;
 }
 
@@ -194,7 +200,8 @@ bool SLObject::PutNamed(absl::string_view key, Value value) {
   if (!shape->is_dictionary()) {
     int index = shape->IndexOf(key);
     if (index >= 0) {
-      PropertySlot(index) = value;
+      InterpreterContext c;
+      StoreProperty(c, AsValue(this), index, value);
       return false;
     }
     if (shape->property_count() < Shape::kMaxProperties) {
@@ -209,8 +216,9 @@ bool SLObject::PutNamed(absl::string_view key, Value value) {
 
 void SLObject::ConvertToDictionary() {
   PropertyDictionary* table = PropertyDictionary::New(4 * Shape::kMaxProperties);
+  InterpreterContext c;
   for (int i = 0; i < shape->property_count(); ++i) {
-    table->Put(shape->key(i), PropertySlot(i));
+    table->Put(shape->key(i), LoadProperty(c, AsValue(this), i));
   }
   table->has_index_keys = shape->has_index_key();
   // The slots' values live in the table now; cleared, they keep nothing
@@ -228,7 +236,8 @@ void SLObject::AddWithShape(Shape* new_shape, Value value) {
     if (capacity > 0) std::memcpy(grown, storage, sizeof(Value) * capacity);
     storage = grown;
   }
-  PropertySlot(new_shape->property_count() - 1) = value;
+  InterpreterContext c;
+  StoreProperty(c, AsValue(this), new_shape->property_count() - 1, value);
   shape = new_shape;
 }
 

@@ -154,14 +154,6 @@ struct SLObject {
   // then stops: growing would have to move it).
   bool HasNamedIndexKeys() const;
 
-  // The slot of shaped property `index`.
-  Value& PropertySlot(int index) {
-    return index < kInlineSlots ? inline_slots[index] : storage[index - kInlineSlots];
-  }
-  const Value& PropertySlot(int index) const {
-    return index < kInlineSlots ? inline_slots[index] : storage[index - kInlineSlots];
-  }
-
  private:
   void ConvertToDictionary();
   bool GetNamed(absl::string_view key, Value* out) const;
@@ -175,16 +167,18 @@ static_assert(sizeof(SLObject) == 4 * 8 + SLObject::kInlineSlots * sizeof(Value)
 
 // Whether adding a property to an object of `shape` that yields
 // `new_shape` is two stores (the value into its slot, then the shape): the
-// new property is inline, or its storage slot exists already.
+// new property is inline, or its storage slot exists already -- that is,
+// the storage need not grow (Shape::WithProperty grows the capacity
+// exactly when the new property's slot is out of line and past it).
 inline bool AddFitsInPlace(const Shape* shape, const Shape* new_shape) {
-  int index = new_shape->property_count() - 1;
-  return index < SLObject::kInlineSlots ||
-         index - SLObject::kInlineSlots < shape->storage_capacity();
+  return new_shape->storage_capacity() == shape->storage_capacity();
 }
 
 // ---- the object model over an execution context (nodes/specialization.h)
-// Written once; the interpreter runs these with InterpreterContext, the
-// compiler with its IR-emitting context.
+// Written once; the interpreter runs these with InterpreterContext (so does
+// the runtime, sl_object.cc), the compiler with its IR-emitting context.
+// LoadProperty and StoreProperty are the only accessors of a shaped
+// property's slot (inline or in the storage).
 
 // A new empty object (new()). The allocation is zero-filled: no storage, no
 // elements, cleared slots; only the shape is written.
