@@ -25,8 +25,8 @@
 #include "nodes/frame.h"
 #include "nodes/heap.h"
 #include "nodes/interpreter_context.h"
-#include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
+#include "testing/test_language/test_runtime.h"
 
 namespace morel {
 namespace {
@@ -55,16 +55,6 @@ typename C::V Build(C& c, typename C::V value) {
   return record;
 }
 
-class Rt : public NodeRuntime {
- public:
-  CallTarget* CreateCallTarget(std::unique_ptr<RootNode> root) override {
-    targets_.push_back(std::make_unique<CallTarget>(std::move(root), this));
-    return targets_.back().get();
-  }
-  void OnPolymorphicSpecialize(Node&) override {}
-  std::vector<std::unique_ptr<CallTarget>> targets_;
-};
-
 class BuildingRoot final : public RootNode {
  public:
   MOREL_NODE_KIND(BuildingRoot)
@@ -88,7 +78,7 @@ class ObjectVocabularyTest : public ::testing::Test {
 };
 
 TEST_F(ObjectVocabularyTest, InterpreterAndCompiledCodeBuildTheSameObject) {
-  Rt rt;
+  test_language::TestRuntime rt;
   CallTarget* target = rt.CreateCallTarget(std::make_unique<BuildingRoot>());
   ir::RuntimeRegistry registry;
   pe::PartialEvaluator evaluator(*target, registry);

@@ -221,10 +221,8 @@ class PeContext {
   V New(ValueTag tag) {
     static_assert(std::is_trivial_v<T> && std::is_standard_layout_v<T>);
     static_assert(alignof(T) <= 16, "the collector's blocks are 16-byte aligned");
-    ir::Instruction* alloc =
-        b().Append(b().function()->CreateInstruction(ir::Opcode::kAlloc, {ir::Type::kPtr}));
-    alloc->set_imm(static_cast<int64_t>((sizeof(T) + 7) & ~size_t{7}));
-    return V{b().Convert(ir::Opcode::kBitcast, ir::Type::kI64, alloc->result()),
+    ir::Value* object = b().Alloc(static_cast<int64_t>((sizeof(T) + 7) & ~size_t{7}));
+    return V{b().Convert(ir::Opcode::kBitcast, ir::Type::kI64, object),
              b().I64(static_cast<int64_t>(tag))};
   }
   template <typename Class, typename T>
