@@ -12,6 +12,8 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 native=(--engine.Backend=x86_64 --engine.BackgroundCompilation=false)
 source "$TEST_SRCDIR/${TEST_WORKSPACE:-morel}/languages/sl/ir_dumps.sh"
+dumps=$(mktemp)
+trap 'rm -f "$dumps"' EXIT
 
 # The allocs after `pass` (one line "<pass> <allocs>" per dump of work(),
 # ir_dump_counts) in the first compilation of work() whose partial
@@ -24,16 +26,16 @@ allocs_after() {
   '
 }
 
-out=$("$sl" "${native[@]}" --engine.DumpIR=pe,partial_escape "$program" 2>dumps)
+out=$("$sl" "${native[@]}" --engine.DumpIR=pe,partial_escape "$program" 2>"$dumps")
 [[ "$out" == "$(cat "$expected")" ]] || fail "output differs: $out"
-pe=$(allocs_after pe dumps pe)
-pea=$(allocs_after partial_escape dumps pe)
+pe=$(allocs_after pe "$dumps" pe)
+pea=$(allocs_after partial_escape "$dumps" pe)
 [[ -n "$pe" && "$pe" -ge 3 ]] || fail "expected >= 3 allocs in work() after pe, found '${pe}'"
 [[ "$pea" == "0" ]] || fail "expected no alloc in work() after partial_escape, found '${pea}'"
 
-out=$("$sl" "${native[@]}" --engine.DisablePasses=partial_escape --engine.DumpIR=pe,dce "$program" 2>dumps)
+out=$("$sl" "${native[@]}" --engine.DisablePasses=partial_escape --engine.DumpIR=pe,dce "$program" 2>"$dumps")
 [[ "$out" == "$(cat "$expected")" ]] || fail "output differs without escape analysis: $out"
-kept=$(allocs_after dce dumps pe)
+kept=$(allocs_after dce "$dumps" pe)
 [[ -n "$kept" && "$kept" -ge 3 ]] || fail "expected the allocs to stay when disabled, found '${kept}'"
 
 [[ $failures -eq 0 ]] && echo "all checks passed (work(): $pe allocs after pe, $pea after partial_escape)"
