@@ -50,8 +50,8 @@ class RuleScope {
 
 class SyntaxParser {
  public:
-  explicit SyntaxParser(TokenStream& input)
-      : r_(SlAtn(), input), s_(SlAtn().s()) {}
+  SyntaxParser(TokenStream& input, PredictionMode mode, ClosedGroups* closed)
+      : r_(SlAtn(), input, mode, closed), s_(SlAtn().s()) {}
 
   std::optional<syntax::Unit> ParseUnit();
 
@@ -228,12 +228,14 @@ bool SyntaxParser::ExpressionStatement(syntax::Stmt* out) {
   RuleScope rule(r_);
   out->kind = syntax::Stmt::kExpression;
   r_.SetState(s_.es_expr);
+  r_.BeginGroup();
   out->expr = Expression();
   if (out->expr == nullptr) return false;
   out->first = out->expr->first;
   r_.SetState(s_.es_semi);
   const Token* semi = r_.Match(kTokSemicolon);
   if (semi == nullptr) return false;
+  r_.EndGroup();
   out->last = *semi;
   return true;
 }
@@ -248,10 +250,12 @@ bool SyntaxParser::WhileStatement(syntax::Stmt* out) {
   r_.SetState(s_.wh_lparen);
   if (r_.Match(kTokLParen) == nullptr) return false;
   r_.SetState(s_.wh_cond);
+  r_.BeginGroup();
   out->expr = Expression();
   if (out->expr == nullptr) return false;
   r_.SetState(s_.wh_rparen);
   if (r_.Match(kTokRParen) == nullptr) return false;
+  r_.EndGroup();
   r_.SetState(s_.wh_body);
   out->body = std::make_unique<syntax::Block>();
   if (!Block(out->body.get())) return false;
@@ -269,10 +273,12 @@ bool SyntaxParser::IfStatement(syntax::Stmt* out) {
   r_.SetState(s_.if_lparen);
   if (r_.Match(kTokLParen) == nullptr) return false;
   r_.SetState(s_.if_cond);
+  r_.BeginGroup();
   out->expr = Expression();
   if (out->expr == nullptr) return false;
   r_.SetState(s_.if_rparen);
   if (r_.Match(kTokRParen) == nullptr) return false;
+  r_.EndGroup();
   r_.SetState(s_.if_then);
   out->body = std::make_unique<syntax::Block>();
   if (!Block(out->body.get())) return false;
@@ -299,14 +305,17 @@ bool SyntaxParser::ReturnStatement(syntax::Stmt* out) {
   out->first = *keyword;
   r_.SetState(s_.rt_opt);
   if (!r_.Sync()) return false;
-  if (StartsExpression(r_.LA(1))) {
+  const bool has_value = StartsExpression(r_.LA(1));
+  if (has_value) {
     r_.SetState(s_.rt_expr);
+    r_.BeginGroup();
     out->expr = Expression();
     if (out->expr == nullptr) return false;
   }
   r_.SetState(s_.rt_semi);
   const Token* semi = r_.Match(kTokSemicolon);
   if (semi == nullptr) return false;
+  if (has_value) r_.EndGroup();
   out->last = *semi;
   return true;
 }
@@ -422,11 +431,13 @@ ExprPtr SyntaxParser::Factor() {
       e->kind = Expr::kParen;
       e->first = *lparen;
       r_.SetState(s_.fa_expr);
+      r_.BeginGroup();
       e->operand = Expression();
       if (e->operand == nullptr) return nullptr;
       r_.SetState(s_.fa_rparen);
       const Token* rparen = r_.Match(kTokRParen);
       if (rparen == nullptr) return nullptr;
+      r_.EndGroup();
       e->last = *rparen;
       break;
     }
@@ -450,8 +461,10 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
       out->first = *lparen;
       r_.SetState(s_.me_args_opt);
       if (!r_.Sync()) return false;
-      if (StartsExpression(r_.LA(1))) {
+      const bool has_arguments = StartsExpression(r_.LA(1));
+      if (has_arguments) {
         r_.SetState(s_.me_arg1);
+        r_.BeginGroup();
         ExprPtr arg = Expression();
         if (arg == nullptr) return false;
         out->arguments.push_back(std::move(arg));
@@ -460,7 +473,9 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
         while (r_.LA(1) == kTokComma) {
           r_.SetState(s_.me_comma);
           if (r_.Match(kTokComma) == nullptr) return false;
+          r_.EndGroup();
           r_.SetState(s_.me_arg2);
+          r_.BeginGroup();
           arg = Expression();
           if (arg == nullptr) return false;
           out->arguments.push_back(std::move(arg));
@@ -471,6 +486,7 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
       r_.SetState(s_.me_rparen);
       const Token* rparen = r_.Match(kTokRParen);
       if (rparen == nullptr) return false;
+      if (has_arguments) r_.EndGroup();
       out->last = *rparen;
       return true;
     }
@@ -505,11 +521,13 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
       if (lbracket == nullptr) return false;
       out->first = *lbracket;
       r_.SetState(s_.me_index);
+      r_.BeginGroup();
       out->index = Expression();
       if (out->index == nullptr) return false;
       r_.SetState(s_.me_rbracket);
       const Token* rbracket = r_.Match(kTokRBracket);
       if (rbracket == nullptr) return false;
+      r_.EndGroup();
       out->last = *rbracket;
       return true;
     }
@@ -526,10 +544,28 @@ std::string FormatParseError(int line, int column, absl::string_view message) {
                       column, ": ", message);
 }
 
-absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source) {
+absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source,
+                                         ParseStrategy strategy) {
+  // kSll first: linear, and when it succeeds its tree is kLl's. Otherwise
+  // parse again in kLl for the reference's error, relying on what the kSll
+  // parse proved (README.md, "Parsing strategy").
+  ClosedGroups closed;
+  if (strategy == ParseStrategy::kSllThenLl) {
+    TokenStream input(Lex(source));
+    std::optional<syntax::Unit> unit;
+    if (!input.failed()) {
+      unit = SyntaxParser(input, PredictionMode::kSll, &closed).ParseUnit();
+    }
+    if (!input.failed() && unit.has_value()) return std::move(*unit);
+  }
   TokenStream input(Lex(source));
   std::optional<syntax::Unit> unit;
-  if (!input.failed()) unit = SyntaxParser(input).ParseUnit();
+  if (!input.failed()) {
+    unit = SyntaxParser(input, PredictionMode::kLl,
+                        strategy == ParseStrategy::kSllThenLl ? &closed
+                                                              : nullptr)
+               .ParseUnit();
+  }
   if (input.failed()) {
     const SyntaxError& e = *input.error();
     return absl::InvalidArgumentError(

@@ -30,9 +30,20 @@ namespace morel::sl {
 // Formats a parse error the way the reference does (sl_spec.md §4.3).
 std::string FormatParseError(int line, int column, absl::string_view message);
 
+// How ParseSyntax predicts. Both give the same tree or the same error on
+// every input; kLlOnly is the reference's algorithm as it is (quadratic on
+// ambiguous expressions such as `x = 1 + 1 + ... + 1`), kept to test
+// kSllThenLl against.
+enum class ParseStrategy {
+  kSllThenLl,  // PredictionMode::kSll; on an error, again in kLl
+  kLlOnly,     // PredictionMode::kLl
+};
+
 // Lexes and parses a source unit. On the first lexer or syntax error returns
 // InvalidArgumentError with FormatParseError's text.
-absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source);
+absl::StatusOr<syntax::Unit> ParseSyntax(
+    absl::string_view source,
+    ParseStrategy strategy = ParseStrategy::kSllThenLl);
 
 }  // namespace morel::sl
 
