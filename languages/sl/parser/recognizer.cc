@@ -31,7 +31,8 @@ void Recognizer::EnterRule() {
   if (depth_ <= kMaxRuleDepth || failed()) return;
   const Token& t = LT(1);
   if (failed()) return;
-  Report(t, absl::StrCat("nesting too deep at input ", QuoteForError(t.text)));
+  nesting_too_deep_ = true;
+  Report(t, NestingTooDeepMessage());
 }
 
 void Recognizer::ExitRule() {

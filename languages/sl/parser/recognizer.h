@@ -13,6 +13,7 @@
 
 #include "languages/sl/parser/atn.h"
 #include "languages/sl/parser/prediction.h"
+#include "languages/sl/parser/syntax_parser.h"
 #include "languages/sl/parser/token_stream.h"
 #include "languages/sl/parser/tokens.h"
 
@@ -62,12 +63,14 @@ class Recognizer {
   void ExitRule();
 
   // The most rule invocations active at once (the start rule excluded). The
-  // parser recurses once per invocation; a source whose syntax tree is
-  // within kMaxNestingDepth (parser.h) never needs more than 6 invocations
-  // per tree level (`(` expression `)` costs expression .. factor), so this
-  // bound only stops what the tree-depth check would reject anyway, before
-  // the recursion does harm.
-  static constexpr int kMaxRuleDepth = 6 * 10000 + 32;
+  // parser recurses once per invocation. A level of the syntax tree costs at
+  // most 7 invocations (`(` expression `)` or `f(` expression `)`), so a
+  // parse that needs more than this is nested deeper than kMaxNestingDepth
+  // (syntax_parser.h) and is stopped before its recursion does harm.
+  static constexpr int kMaxRuleDepth = 8 * kMaxNestingDepth + 64;
+
+  // Whether the error reported is the kMaxRuleDepth one.
+  bool nesting_too_deep() const { return nesting_too_deep_; }
 
   // A group is an expression that ends at a token where every
   // interpretation of it must agree: the expression of an expression or
@@ -132,6 +135,7 @@ class Recognizer {
   const PredictionMode mode_;
   ClosedGroups* const closed_;
   bool diverged_ = false;  // a kLl prediction differed from kSll's
+  bool nesting_too_deep_ = false;
   int state_ = 0;
   std::vector<Frame> frames_;  // the start rule excluded
   int top_ = -1;               // the innermost invocation

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -54,6 +55,7 @@ class SyntaxParser {
       : r_(SlAtn(), input, mode, closed), s_(SlAtn().s()) {}
 
   std::optional<syntax::Unit> ParseUnit();
+  bool nesting_too_deep() const { return r_.nesting_too_deep(); }
 
  private:
   bool Function(syntax::Function* out);
@@ -92,6 +94,93 @@ class SyntaxParser {
   Recognizer r_;
   const SlStates& s_;
 };
+
+// The earliest token (in source order) of a construct deeper than
+// kMaxNestingDepth, without recursion. Levels as documented at
+// kMaxNestingDepth; in a member chain `x m0 m1 ... mk-1` the last member is
+// the outermost node (`(. (. x a) b)`), so member i sits k-1-i levels below
+// the chain and its subexpressions one more.
+std::optional<Token> FindTooDeep(const syntax::Unit& unit) {
+  struct Item {
+    const syntax::Block* block = nullptr;
+    const syntax::Stmt* stmt = nullptr;
+    const Expr* expr = nullptr;
+    int depth;
+  };
+  std::optional<Token> found;
+  auto offend = [&found](const Token& t) {
+    if (!found.has_value() || t.index < found->index) found = t;
+  };
+  std::vector<Item> pending;
+  for (const syntax::Function& f : unit.functions) {
+    pending.push_back(Item{&f.body, nullptr, nullptr, 1});
+  }
+  while (!pending.empty()) {
+    const Item item = pending.back();
+    pending.pop_back();
+    const int d = item.depth;
+    if (item.block != nullptr) {
+      if (d > kMaxNestingDepth) {
+        offend(item.block->lbrace);
+        continue;
+      }
+      for (const syntax::Stmt& st : item.block->statements) {
+        pending.push_back(Item{nullptr, &st, nullptr, d + 1});
+      }
+    } else if (item.stmt != nullptr) {
+      const syntax::Stmt& st = *item.stmt;
+      if (d > kMaxNestingDepth) {
+        offend(st.first);
+        continue;
+      }
+      if (st.expr != nullptr) pending.push_back(Item{{}, {}, st.expr.get(), d + 1});
+      if (st.body != nullptr) pending.push_back(Item{st.body.get(), {}, {}, d + 1});
+      if (st.else_body != nullptr) {
+        pending.push_back(Item{st.else_body.get(), {}, {}, d + 1});
+      }
+    } else {
+      const Expr& e = *item.expr;
+      if (d > kMaxNestingDepth) {
+        offend(e.kind == Expr::kBinary ? e.token : e.first);
+        continue;
+      }
+      switch (e.kind) {
+        case Expr::kParen:
+          pending.push_back(Item{{}, {}, e.operand.get(), d + 1});
+          break;
+        case Expr::kBinary:
+          pending.push_back(Item{{}, {}, e.left.get(), d + 1});
+          pending.push_back(Item{{}, {}, e.right.get(), d + 1});
+          break;
+        case Expr::kName: {
+          const int k = static_cast<int>(e.members.size());
+          for (int i = 0; i < k; ++i) {
+            const syntax::Member& m = e.members[i];
+            const int member_depth = d + (k - 1 - i);
+            if (member_depth > kMaxNestingDepth) {
+              offend(m.first);
+              continue;
+            }
+            for (const ExprPtr& a : m.arguments) {
+              pending.push_back(Item{{}, {}, a.get(), member_depth + 1});
+            }
+            if (m.value != nullptr) {
+              pending.push_back(Item{{}, {}, m.value.get(), member_depth + 1});
+            }
+            if (m.index != nullptr) {
+              pending.push_back(Item{{}, {}, m.index.get(), member_depth + 1});
+            }
+          }
+          break;
+        }
+        case Expr::kString:
+        case Expr::kNumber:
+          break;
+      }
+    }
+  }
+  return found;
+}
 
 std::optional<syntax::Unit> SyntaxParser::ParseUnit() {
   syntax::Unit unit;
@@ -539,6 +628,11 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
 
 }  // namespace
 
+std::string NestingTooDeepMessage() {
+  return absl::StrCat("nesting too deep (more than ", kMaxNestingDepth,
+                      " levels)");
+}
+
 std::string FormatParseError(int line, int column, absl::string_view message) {
   return absl::StrCat("Error(s) parsing script:\n-- line ", line, " col ",
                       column, ": ", message);
@@ -549,27 +643,42 @@ absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source,
   // kSll first: linear, and when it succeeds its tree is kLl's. Otherwise
   // parse again in kLl for the reference's error, relying on what the kSll
   // parse proved (README.md, "Parsing strategy").
+  //
+  // The kMaxRuleDepth error is Morel's, not the reference's (whose parser
+  // overflows its stack): when kSll hits it first, it is reported as is.
   ClosedGroups closed;
+  std::optional<syntax::Unit> unit;
+  std::optional<SyntaxError> error;
   if (strategy == ParseStrategy::kSllThenLl) {
     TokenStream input(Lex(source));
-    std::optional<syntax::Unit> unit;
     if (!input.failed()) {
-      unit = SyntaxParser(input, PredictionMode::kSll, &closed).ParseUnit();
+      SyntaxParser parser(input, PredictionMode::kSll, &closed);
+      unit = parser.ParseUnit();
+      if (parser.nesting_too_deep()) error = input.error();
     }
-    if (!input.failed() && unit.has_value()) return std::move(*unit);
+    if (input.failed()) unit.reset();
   }
-  TokenStream input(Lex(source));
-  std::optional<syntax::Unit> unit;
-  if (!input.failed()) {
-    unit = SyntaxParser(input, PredictionMode::kLl,
-                        strategy == ParseStrategy::kSllThenLl ? &closed
-                                                              : nullptr)
-               .ParseUnit();
+  if (!unit.has_value() && !error.has_value()) {
+    TokenStream input(Lex(source));
+    if (!input.failed()) {
+      unit = SyntaxParser(input, PredictionMode::kLl,
+                          strategy == ParseStrategy::kSllThenLl ? &closed
+                                                                : nullptr)
+                 .ParseUnit();
+    }
+    if (input.failed()) {
+      unit.reset();
+      error = input.error();
+    }
   }
-  if (input.failed()) {
-    const SyntaxError& e = *input.error();
+  if (!error.has_value() && unit.has_value()) {
+    if (std::optional<Token> deep = FindTooDeep(*unit); deep.has_value()) {
+      error = SyntaxError{deep->line, deep->column, NestingTooDeepMessage()};
+    }
+  }
+  if (error.has_value()) {
     return absl::InvalidArgumentError(
-        FormatParseError(e.line, e.column, e.message));
+        FormatParseError(error->line, error->column, error->message));
   }
   if (!unit.has_value()) {
     return absl::InternalError("SL parser stopped without an error");
