@@ -64,10 +64,11 @@ class Recognizer {
 
   // The most rule invocations active at once (the start rule excluded). The
   // parser recurses once per invocation. A level of the syntax tree costs at
-  // most 7 invocations (`(` expression `)` or `f(` expression `)`), so a
-  // parse that needs more than this is nested deeper than kMaxNestingDepth
-  // (syntax_parser.h) and is stopped before its recursion does harm.
-  static constexpr int kMaxRuleDepth = 8 * kMaxNestingDepth + 64;
+  // most 7 invocations (`(` expression `)`, `f(` expression `)`, `x =`
+  // expression), so a parse that needs more is about as deep as
+  // kMaxNestingDepth (syntax_parser.h) allows and is stopped before its
+  // recursion does harm.
+  static constexpr int kMaxRuleDepth = 7 * kMaxNestingDepth + 64;
 
   // Whether the error reported is the kMaxRuleDepth one.
   bool nesting_too_deep() const { return nesting_too_deep_; }

@@ -12,7 +12,9 @@ void DetachChildren(Expr& e, std::vector<ExprPtr>* out) {
   if (e.right != nullptr) out->push_back(std::move(e.right));
   if (e.operand != nullptr) out->push_back(std::move(e.operand));
   for (Member& m : e.members) {
-    for (ExprPtr& argument : m.arguments) out->push_back(std::move(argument));
+    for (ExprPtr& argument : m.arguments) {
+      if (argument != nullptr) out->push_back(std::move(argument));
+    }
     if (m.value != nullptr) out->push_back(std::move(m.value));
     if (m.index != nullptr) out->push_back(std::move(m.index));
   }

@@ -36,7 +36,7 @@ namespace morel::sl {
 // node building, the interpreter, partial evaluation) recurses over the tree,
 // so this bounds their native stack; README.md gives the measurements the
 // value comes from. Deeper sources get the syntax error "nesting too deep".
-inline constexpr int kMaxNestingDepth = 3000;
+inline constexpr int kMaxNestingDepth = 1000;
 
 // "nesting too deep (more than <kMaxNestingDepth> levels)".
 std::string NestingTooDeepMessage();
