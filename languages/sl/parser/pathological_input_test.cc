@@ -129,6 +129,26 @@ TEST(PathologicalInputTest, AssignmentChain) {
   EXPECT_NE(ParseError(chain(100000)).find(kTooDeep), std::string::npos);
 }
 
+// `x = x = ... = x = 1 + ;`: every `=` opens an ambiguous group that the
+// error leaves unclosed, so full-context prediction would be cubic (990
+// assignments took 29 s). The kLl re-parse runs out of its budget and the
+// kSll parse's error is reported, at the same place.
+TEST(PathologicalInputTest, AssignmentChainWithASyntaxErrorAtItsEnd) {
+  const int n = kMax - 10;
+  const std::string source =
+      absl::StrCat("function main() { ", Repeat("x = ", n), "1 + ; }");
+  const std::string error = ParseError(source);
+  const std::string expected_prefix =
+      Error(1, 18 + 4 * n + 5, "mismatched input ';' expecting");
+  EXPECT_EQ(error.substr(0, expected_prefix.size()), expected_prefix)
+      << error.substr(0, 200);
+  // Short chains stay within the budget and get the reference's message.
+  EXPECT_NE(ParseError(absl::StrCat("function main() { ", Repeat("x = ", 3),
+                                    "1 + ; }"))
+                .find("no viable alternative at input"),
+            std::string::npos);
+}
+
 TEST(PathologicalInputTest, PropertyAndCallChains) {
   const auto props = [](int n) {
     return absl::StrCat("function main() { a = new(); x = a", Repeat(".b", n),

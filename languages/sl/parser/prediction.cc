@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bitset>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -154,9 +155,14 @@ struct DfaState {
 struct PredictionCache::Impl {
   std::map<int, std::vector<DfaState>> dfas;  // by decision state
   StackPool stacks;  // the stacks of the DFA states and of full-context runs
+  int64_t full_context_budget = INT64_MAX;  // closure steps left
 };
 
 PredictionCache::PredictionCache() : impl_(std::make_unique<Impl>()) {}
+
+void PredictionCache::SetFullContextBudget(int64_t steps) {
+  impl_->full_context_budget = steps;
+}
 PredictionCache::~PredictionCache() = default;
 
 namespace {
@@ -200,6 +206,7 @@ class Simulator {
   // ParserATNSimulator.closureCheckingStopState.
   void Closure(const Config& c, ConfigSet* out, Busy* busy, bool full_ctx,
                bool eof_as_epsilon) {
+    if (full_ctx && --cache_.full_context_budget < 0) return;
     if (IsStop(c.state)) {
       if (c.stack != kEmptyStack) {
         Config popped{pool_.Top(c.stack), c.alt, pool_.Rest(c.stack),
@@ -458,6 +465,10 @@ class Simulator {
     int eof_steps = 0;
     while (!input_.failed()) {
       std::optional<ConfigSet> reach = ComputeReach(previous, t, true);
+      if (cache_.full_context_budget < 0) {
+        error->budget_exhausted = true;
+        return 0;
+      }
       if (!reach.has_value()) return NoViable(previous, start, error);
       if (const int alt = reach->UniqueAlt(); alt != 0) return alt;
       if (const int alt =

@@ -8,6 +8,7 @@
 // stops after `a < b` (it does) and reports "no viable alternative" exactly
 // where the reference does (`x = 1 + * 2` -> at input '+*').
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -20,6 +21,9 @@ namespace morel::sl {
 struct NoViableAlt {
   int start_index = 0;      // token where the decision started
   int offending_index = 0;  // token where no alternative remained
+  // Set instead when full-context prediction ran out of its budget (see
+  // PredictionCache::SetFullContextBudget).
+  bool budget_exhausted = false;
 };
 
 // The SLL part of prediction depends only on the decision and the upcoming
@@ -33,6 +37,11 @@ class PredictionCache {
   ~PredictionCache();
   PredictionCache(const PredictionCache&) = delete;
   PredictionCache& operator=(const PredictionCache&) = delete;
+
+  // Bounds the total work of full-context prediction in this parse, in
+  // closure steps; beyond it AdaptivePredict returns 0 with
+  // NoViableAlt::budget_exhausted. Unbounded by default.
+  void SetFullContextBudget(int64_t steps);
 
   struct Impl;
   Impl& impl() { return *impl_; }

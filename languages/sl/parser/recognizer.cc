@@ -154,6 +154,11 @@ int Recognizer::Predict(int decision_state) {
                           &prediction_cache_, &error);
   }
   if (failed()) return 0;
+  if (alt == 0 && error.budget_exhausted) {
+    budget_exhausted_ = true;
+    Report(LT(1), "full-context prediction budget exhausted");
+    return 0;
+  }
   if (alt == 0) ReportNoViableAlt(error.start_index, error.offending_index);
   return alt;
 }

@@ -8,6 +8,7 @@
 // is latched in the token stream and every later call is a no-op, so the
 // grammar code just unwinds.
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -47,7 +48,12 @@ class Recognizer {
   // "Parsing strategy") until a full-context prediction disagrees with kSll.
   Recognizer(const Atn& atn, TokenStream& input, PredictionMode mode,
              ClosedGroups* closed)
-      : atn_(atn), input_(input), mode_(mode), closed_(closed) {}
+      : atn_(atn), input_(input), mode_(mode), closed_(closed) {
+    if (mode == PredictionMode::kLl && closed != nullptr) {
+      prediction_cache_.SetFullContextBudget(
+          kFullContextBudgetPerToken * input.size() + kFullContextBudgetBase);
+    }
+  }
 
   const SlStates& s() const { return atn_.s(); }
   bool failed() const { return input_.failed(); }
@@ -72,6 +78,17 @@ class Recognizer {
 
   // Whether the error reported is the kMaxRuleDepth one.
   bool nesting_too_deep() const { return nesting_too_deep_; }
+
+  // The full-context prediction budget of a kLl parse that follows a failed
+  // kSll parse, in closure steps per token (plus kFullContextBudgetBase).
+  // Full-context prediction is the reference's algorithm and can be cubic on
+  // erroneous input (`x = x = ... = x = 1 + ;` with n assignments: O(n) scans
+  // of O(n) steps of O(n) configurations); beyond the budget the parse
+  // stops, and ParseSyntax reports the kSll parse's error instead.
+  static constexpr int64_t kFullContextBudgetPerToken = 256;
+  static constexpr int64_t kFullContextBudgetBase = int64_t{1} << 22;
+  // Whether this parse stopped because the budget ran out.
+  bool budget_exhausted() const { return budget_exhausted_; }
 
   // A group is an expression that ends at a token where every
   // interpretation of it must agree: the expression of an expression or
@@ -137,6 +154,7 @@ class Recognizer {
   ClosedGroups* const closed_;
   bool diverged_ = false;  // a kLl prediction differed from kSll's
   bool nesting_too_deep_ = false;
+  bool budget_exhausted_ = false;
   int state_ = 0;
   std::vector<Frame> frames_;  // the start rule excluded
   int top_ = -1;               // the innermost invocation

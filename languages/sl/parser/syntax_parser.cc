@@ -56,6 +56,7 @@ class SyntaxParser {
 
   std::optional<syntax::Unit> ParseUnit();
   bool nesting_too_deep() const { return r_.nesting_too_deep(); }
+  bool budget_exhausted() const { return r_.budget_exhausted(); }
 
  private:
   bool Function(syntax::Function* out);
@@ -646,9 +647,12 @@ absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source,
   //
   // The kMaxRuleDepth error is Morel's, not the reference's (whose parser
   // overflows its stack): when kSll hits it first, it is reported as is.
+  // So is kSll's error when the kLl parse runs out of its full-context
+  // budget (Recognizer::kFullContextBudgetPerToken).
   ClosedGroups closed;
   std::optional<syntax::Unit> unit;
   std::optional<SyntaxError> error;
+  std::optional<SyntaxError> sll_error;
   if (strategy == ParseStrategy::kSllThenLl) {
     TokenStream input(Lex(source));
     if (!input.failed()) {
@@ -656,19 +660,24 @@ absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source,
       unit = parser.ParseUnit();
       if (parser.nesting_too_deep()) error = input.error();
     }
-    if (input.failed()) unit.reset();
+    if (input.failed()) {
+      unit.reset();
+      sll_error = input.error();
+    }
   }
   if (!unit.has_value() && !error.has_value()) {
     TokenStream input(Lex(source));
+    bool budget_exhausted = false;
     if (!input.failed()) {
-      unit = SyntaxParser(input, PredictionMode::kLl,
+      SyntaxParser parser(input, PredictionMode::kLl,
                           strategy == ParseStrategy::kSllThenLl ? &closed
-                                                                : nullptr)
-                 .ParseUnit();
+                                                                : nullptr);
+      unit = parser.ParseUnit();
+      budget_exhausted = parser.budget_exhausted();
     }
     if (input.failed()) {
       unit.reset();
-      error = input.error();
+      error = budget_exhausted ? sll_error : input.error();
     }
   }
   if (!error.has_value() && unit.has_value()) {
