@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bitset>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -12,13 +13,63 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+
 namespace morel::sl {
 namespace {
 
-// A prediction context: return states, innermost first. In SLL mode an
-// exhausted stack is ANTLR's wildcard "$" (any caller); in full-context mode
-// it is the bottom of the real invocation stack.
-using Stack = std::vector<int>;
+// A prediction context: return states, innermost first, as a node of a
+// StackPool (kEmptyStack = no return state). In SLL mode an exhausted stack
+// is ANTLR's wildcard "$" (any caller); in full-context mode it is the bottom
+// of the real invocation stack.
+using Stack = int;
+constexpr Stack kEmptyStack = 0;
+
+// Hash-consed persistent stacks: a stack is (innermost return state, rest),
+// equal stacks are the same node, so pushing, popping, copying and comparing
+// take constant time whatever the nesting depth (ANTLR shares parents the
+// same way in its PredictionContext graph).
+class StackPool {
+ public:
+  StackPool() : nodes_(1, Node{-1, kEmptyStack}) {}
+
+  Stack Push(int return_state, Stack rest) {
+    auto [it, inserted] = index_.try_emplace(
+        std::make_pair(return_state, rest), static_cast<int>(nodes_.size()));
+    if (inserted) nodes_.push_back(Node{return_state, rest});
+    return it->second;
+  }
+  int Top(Stack s) const { return nodes_[s].return_state; }
+  Stack Rest(Stack s) const { return nodes_[s].rest; }
+
+  // Whether `prefix` lists the innermost return states of `stack`.
+  bool IsPrefix(Stack prefix, Stack stack) const {
+    while (prefix != kEmptyStack) {
+      if (prefix == stack) return true;
+      if (stack == kEmptyStack || Top(prefix) != Top(stack)) return false;
+      prefix = Rest(prefix);
+      stack = Rest(stack);
+    }
+    return true;
+  }
+
+  // The stack of `return_states` (innermost first).
+  Stack FromVector(const std::vector<int>& return_states) {
+    Stack s = kEmptyStack;
+    for (auto it = return_states.rbegin(); it != return_states.rend(); ++it) {
+      s = Push(*it, s);
+    }
+    return s;
+  }
+
+ private:
+  struct Node {
+    int return_state;
+    Stack rest;
+  };
+  std::vector<Node> nodes_;
+  absl::flat_hash_map<std::pair<int, Stack>, Stack> index_;
+};
 
 struct Config {
   int state;
@@ -26,11 +77,6 @@ struct Config {
   Stack stack;
   int outer_depth;  // ANTLR's reachesIntoOuterContext
 };
-
-bool IsPrefix(const Stack& prefix, const Stack& stack) {
-  return prefix.size() <= stack.size() &&
-         std::equal(prefix.begin(), prefix.end(), stack.begin());
-}
 
 // ANTLR's ATNConfigSet: configurations keyed by (state, alt) whose contexts
 // are merged. A merged context is kept as the set of stacks it denotes; in
@@ -45,7 +91,8 @@ class ConfigSet {
     int outer_depth;
   };
 
-  explicit ConfigSet(bool full_ctx) : full_ctx_(full_ctx) {}
+  ConfigSet(bool full_ctx, const StackPool* pool)
+      : full_ctx_(full_ctx), pool_(pool) {}
 
   void Add(const Config& c) {
     auto [it, inserted] =
@@ -57,16 +104,17 @@ class ConfigSet {
       e.stacks.insert(c.stack);
       return;
     }
-    for (const Stack& s : e.stacks) {
-      if (IsPrefix(s, c.stack)) return;
+    for (const Stack s : e.stacks) {
+      if (pool_->IsPrefix(s, c.stack)) return;
     }
     for (auto s = e.stacks.begin(); s != e.stacks.end();) {
-      s = IsPrefix(c.stack, *s) ? e.stacks.erase(s) : std::next(s);
+      s = pool_->IsPrefix(c.stack, *s) ? e.stacks.erase(s) : std::next(s);
     }
     e.stacks.insert(c.stack);
   }
 
   bool full_ctx() const { return full_ctx_; }
+  const StackPool* pool() const { return pool_; }
   bool empty() const { return entries_.empty(); }
   int size() const { return static_cast<int>(entries_.size()); }
   const std::vector<Entry>& entries() const { return entries_; }
@@ -86,6 +134,7 @@ class ConfigSet {
 
  private:
   bool full_ctx_;
+  const StackPool* pool_;
   std::vector<Entry> entries_;
   std::map<std::pair<int, int>, size_t> index_;
 };
@@ -105,9 +154,15 @@ struct DfaState {
 
 struct PredictionCache::Impl {
   std::map<int, std::vector<DfaState>> dfas;  // by decision state
+  StackPool stacks;  // the stacks of the DFA states and of full-context runs
+  int64_t full_context_budget = INT64_MAX;  // closure steps left
 };
 
 PredictionCache::PredictionCache() : impl_(std::make_unique<Impl>()) {}
+
+void PredictionCache::SetFullContextBudget(int64_t steps) {
+  impl_->full_context_budget = steps;
+}
 PredictionCache::~PredictionCache() = default;
 
 namespace {
@@ -115,12 +170,18 @@ using AltSet = std::bitset<8>;
 
 class Simulator {
  public:
-  Simulator(const Atn& atn, TokenStream& input, PredictionCache::Impl& cache)
-      : atn_(atn), input_(input), cache_(cache) {}
+  Simulator(const Atn& atn, TokenStream& input, PredictionCache::Impl& cache,
+            PredictionMode mode, const FollowStackFn& follow_stack)
+      : atn_(atn),
+        input_(input),
+        cache_(cache),
+        pool_(cache.stacks),
+        mode_(mode),
+        follow_stack_(follow_stack) {}
 
-  int Predict(int decision, const Stack& outer, NoViableAlt* error) {
+  int Predict(int decision, NoViableAlt* error) {
     const int start = input_.index();
-    const int alt = ExecSll(decision, outer, start, error);
+    const int alt = ExecSll(decision, start, error);
     input_.Seek(start);
     return input_.failed() ? 0 : alt;
   }
@@ -130,8 +191,8 @@ class Simulator {
     return atn_.state(state).type == AtnStateType::kRuleStop;
   }
 
-  ConfigSet StartState(int decision, const Stack& initial, bool full_ctx) {
-    ConfigSet configs(full_ctx);
+  ConfigSet StartState(int decision, Stack initial, bool full_ctx) {
+    ConfigSet configs(full_ctx, &pool_);
     const AtnState& p = atn_.state(decision);
     for (size_t i = 0; i < p.transitions.size(); ++i) {
       Busy busy;
@@ -145,10 +206,10 @@ class Simulator {
   // ParserATNSimulator.closureCheckingStopState.
   void Closure(const Config& c, ConfigSet* out, Busy* busy, bool full_ctx,
                bool eof_as_epsilon) {
+    if (full_ctx && --cache_.full_context_budget < 0) return;
     if (IsStop(c.state)) {
-      if (!c.stack.empty()) {
-        Config popped{c.stack.front(), c.alt,
-                      Stack(c.stack.begin() + 1, c.stack.end()),
+      if (c.stack != kEmptyStack) {
+        Config popped{pool_.Top(c.stack), c.alt, pool_.Rest(c.stack),
                       c.outer_depth};
         Closure(popped, out, busy, full_ctx, eof_as_epsilon);
         return;
@@ -170,14 +231,10 @@ class Simulator {
     for (const AtnTransition& t : p.transitions) {
       std::optional<Config> next;
       switch (t.kind) {
-        case AtnTransition::kRule: {
-          Stack pushed;
-          pushed.reserve(c.stack.size() + 1);
-          pushed.push_back(t.follow);
-          pushed.insert(pushed.end(), c.stack.begin(), c.stack.end());
-          next = Config{t.target, c.alt, std::move(pushed), c.outer_depth};
+        case AtnTransition::kRule:
+          next = Config{t.target, c.alt, pool_.Push(t.follow, c.stack),
+                        c.outer_depth};
           break;
-        }
         case AtnTransition::kEpsilon:
           next = Config{t.target, c.alt, c.stack, c.outer_depth};
           break;
@@ -213,9 +270,9 @@ class Simulator {
   ConfigSet RemoveAllNotInRuleStopState(const ConfigSet& configs,
                                         bool look_to_end_of_rule) {
     if (AllInRuleStopStates(configs, atn_)) return configs;
-    ConfigSet result(configs.full_ctx());
+    ConfigSet result(configs.full_ctx(), &pool_);
     for (const auto& e : configs.entries()) {
-      for (const Stack& s : e.stacks) {
+      for (const Stack s : e.stacks) {
         if (IsStop(e.state)) {
           result.Add(Config{e.state, e.alt, s, e.outer_depth});
           continue;
@@ -234,10 +291,10 @@ class Simulator {
   // ParserATNSimulator.computeReachSet.
   std::optional<ConfigSet> ComputeReach(const ConfigSet& closure, int t,
                                         bool full_ctx) {
-    ConfigSet intermediate(full_ctx);
+    ConfigSet intermediate(full_ctx, &pool_);
     std::vector<Config> skipped_stop_states;
     for (const auto& e : closure.entries()) {
-      for (const Stack& s : e.stacks) {
+      for (const Stack s : e.stacks) {
         if (IsStop(e.state)) {
           if (full_ctx || t == kTokEof) {
             skipped_stop_states.push_back(Config{e.state, e.alt, s,
@@ -257,13 +314,13 @@ class Simulator {
         (intermediate.size() == 1 || intermediate.UniqueAlt() != 0)) {
       reach_is_intermediate = true;
     }
-    ConfigSet reach(full_ctx);
+    ConfigSet reach(full_ctx, &pool_);
     if (reach_is_intermediate) {
       reach = intermediate;
     } else {
       Busy busy;
       for (const auto& e : intermediate.entries()) {
-        for (const Stack& s : e.stacks) {
+        for (const Stack s : e.stacks) {
           Closure(Config{e.state, e.alt, s, e.outer_depth}, &reach, &busy,
                   full_ctx, /*eof_as_epsilon=*/t == kTokEof);
         }
@@ -332,7 +389,7 @@ class Simulator {
     AltSet alts;
     for (const auto& e : configs.entries()) {
       if (e.outer_depth > 0 ||
-          (IsStop(e.state) && e.stacks.count(Stack()) > 0)) {
+          (IsStop(e.state) && e.stacks.count(kEmptyStack) > 0)) {
         alts.set(e.alt);
       }
     }
@@ -348,13 +405,12 @@ class Simulator {
     return 0;
   }
 
-  int ExecSll(int decision, const Stack& outer, int start,
-              NoViableAlt* error) {
+  int ExecSll(int decision, int start, NoViableAlt* error) {
     std::vector<DfaState>& dfa = cache_.dfas[decision];
     if (dfa.empty()) {
       DfaState s0;
       s0.configs = std::make_shared<const ConfigSet>(
-          StartState(decision, Stack(), /*full_ctx=*/false));
+          StartState(decision, kEmptyStack, /*full_ctx=*/false));
       dfa.push_back(std::move(s0));
     }
     int d = 0;
@@ -384,8 +440,11 @@ class Simulator {
       if (target < 0) return NoViable(*dfa[d].configs, start, error);
       if (dfa[target].kind == DfaState::kPredicted) return dfa[target].alt;
       if (dfa[target].kind == DfaState::kConflict) {
+        // PredictionMode.SLL resolves the conflict to its minimum
+        // alternative; LL retries with the real invocation stack.
+        if (mode_ == PredictionMode::kSll) return MinAltOf(*dfa[target].configs);
         input_.Seek(start);
-        return ExecFullContext(decision, outer, start, error);
+        return ExecFullContext(decision, start, error);
       }
       d = target;
       // Safety net, not in ANTLR: at <EOF> the configurations end in rule
@@ -399,13 +458,17 @@ class Simulator {
     return input_.failed() ? 0 : MinAltOf(*dfa[d].configs);
   }
 
-  int ExecFullContext(int decision, const Stack& outer, int start,
-                      NoViableAlt* error) {
-    ConfigSet previous = StartState(decision, outer, /*full_ctx=*/true);
+  int ExecFullContext(int decision, int start, NoViableAlt* error) {
+    ConfigSet previous = StartState(
+        decision, pool_.FromVector(follow_stack_()), /*full_ctx=*/true);
     int t = input_.LA(1);
     int eof_steps = 0;
     while (!input_.failed()) {
       std::optional<ConfigSet> reach = ComputeReach(previous, t, true);
+      if (cache_.full_context_budget < 0) {
+        error->budget_exhausted = true;
+        return 0;
+      }
       if (!reach.has_value()) return NoViable(previous, start, error);
       if (const int alt = reach->UniqueAlt(); alt != 0) return alt;
       if (const int alt =
@@ -432,15 +495,18 @@ class Simulator {
   const Atn& atn_;
   TokenStream& input_;
   PredictionCache::Impl& cache_;
+  StackPool& pool_;
+  const PredictionMode mode_;
+  const FollowStackFn& follow_stack_;
 };
 
 }  // namespace
 
-int AdaptivePredict(const Atn& atn, int decision_state,
-                    const std::vector<int>& follow_stack, TokenStream& input,
+int AdaptivePredict(const Atn& atn, int decision_state, PredictionMode mode,
+                    const FollowStackFn& follow_stack, TokenStream& input,
                     PredictionCache* cache, NoViableAlt* error) {
-  return Simulator(atn, input, cache->impl())
-      .Predict(decision_state, follow_stack, error);
+  return Simulator(atn, input, cache->impl(), mode, follow_stack)
+      .Predict(decision_state, error);
 }
 
 }  // namespace morel::sl

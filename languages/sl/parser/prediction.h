@@ -8,6 +8,8 @@
 // stops after `a < b` (it does) and reports "no viable alternative" exactly
 // where the reference does (`x = 1 + * 2` -> at input '+*').
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -19,6 +21,9 @@ namespace morel::sl {
 struct NoViableAlt {
   int start_index = 0;      // token where the decision started
   int offending_index = 0;  // token where no alternative remained
+  // Set instead when full-context prediction ran out of its budget (see
+  // PredictionCache::SetFullContextBudget).
+  bool budget_exhausted = false;
 };
 
 // The SLL part of prediction depends only on the decision and the upcoming
@@ -33,6 +38,11 @@ class PredictionCache {
   PredictionCache(const PredictionCache&) = delete;
   PredictionCache& operator=(const PredictionCache&) = delete;
 
+  // Bounds the total work of full-context prediction in this parse, in
+  // closure steps; beyond it AdaptivePredict returns 0 with
+  // NoViableAlt::budget_exhausted. Unbounded by default.
+  void SetFullContextBudget(int64_t steps);
+
   struct Impl;
   Impl& impl() { return *impl_; }
 
@@ -40,13 +50,23 @@ class PredictionCache {
   std::unique_ptr<Impl> impl_;
 };
 
+// ANTLR's prediction modes. kLl is the reference's (SLL, then full-context
+// LL on an SLL conflict). kSll resolves an SLL conflict to its minimum
+// alternative without the full-context pass: it never takes longer than a
+// DFA walk, and a parse in kSll that ends without a syntax error built the
+// tree kLl builds (see README.md, "Parsing strategy").
+enum class PredictionMode { kLl, kSll };
+
+// Returns the parser's invocation stack as return states, innermost first.
+// Called only when full-context prediction runs.
+using FollowStackFn = std::function<std::vector<int>()>;
+
 // Predicts the alternative (1-based) of the decision at `decision_state`.
-// `follow_stack` is the parser's invocation stack as return states,
-// innermost first. Leaves the stream position unchanged. Returns 0 and fills
-// *error if no alternative is viable; returns 0 if the stream failed (lexer
-// error while looking ahead).
-int AdaptivePredict(const Atn& atn, int decision_state,
-                    const std::vector<int>& follow_stack, TokenStream& input,
+// Leaves the stream position unchanged. Returns 0 and fills *error if no
+// alternative is viable; returns 0 if the stream failed (lexer error while
+// looking ahead).
+int AdaptivePredict(const Atn& atn, int decision_state, PredictionMode mode,
+                    const FollowStackFn& follow_stack, TokenStream& input,
                     PredictionCache* cache, NoViableAlt* error);
 
 }  // namespace morel::sl

@@ -1,5 +1,6 @@
 #include "languages/sl/parser/recognizer.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,13 +24,56 @@ std::string QuoteForError(const std::string& text) {
   return out;
 }
 
+void Recognizer::EnterRule() {
+  frames_.push_back(Frame{state_, top_});
+  top_ = static_cast<int>(frames_.size()) - 1;
+  ++depth_;
+  if (depth_ <= kMaxRuleDepth || failed()) return;
+  const Token& t = LT(1);
+  if (failed()) return;
+  nesting_too_deep_ = true;
+  Report(t, NestingTooDeepMessage());
+}
+
+void Recognizer::ExitRule() {
+  state_ = frames_[top_].invoking_state;
+  top_ = frames_[top_].parent;
+  --depth_;
+  TrimFrames();
+}
+
+void Recognizer::TrimFrames() {
+  int live = top_;
+  if (next_tokens_context_.has_value()) {
+    live = std::max(live, next_tokens_context_->top);
+  }
+  // Frames are pushed after their parents, so none above `live` is on the
+  // current stack or the saved one.
+  frames_.resize(live + 1);
+}
+
+std::vector<int> Recognizer::InvokingStates(int top) const {
+  std::vector<int> states;
+  for (int f = top; f >= 0; f = frames_[f].parent) {
+    states.push_back(frames_[f].invoking_state);
+  }
+  std::reverse(states.begin(), states.end());
+  return states;
+}
+
 std::vector<int> Recognizer::FollowStack() const {
   std::vector<int> stack;
-  stack.reserve(invoking_.size());
-  for (auto it = invoking_.rbegin(); it != invoking_.rend(); ++it) {
-    stack.push_back(atn_.FollowOf(*it));
+  for (int f = top_; f >= 0; f = frames_[f].parent) {
+    stack.push_back(atn_.FollowOf(frames_[f].invoking_state));
   }
   return stack;
+}
+
+void Recognizer::EndGroup() {
+  if (mode_ == PredictionMode::kSll && closed_ != nullptr && !failed()) {
+    closed_->Add(groups_.back());
+  }
+  groups_.pop_back();
 }
 
 const Token* Recognizer::Match(int type) {
@@ -44,8 +88,9 @@ const Token* Recognizer::Match(int type) {
   if (SingleTokenDeletion() || failed()) return nullptr;
   if (SingleTokenInsertion() || failed()) return nullptr;
   if (next_tokens_context_.has_value()) {
-    ReportInputMismatch(atn_.ExpectedTokens(next_tokens_context_->state,
-                                            next_tokens_context_->invoking));
+    ReportInputMismatch(atn_.ExpectedTokens(
+        next_tokens_context_->state,
+        InvokingStates(next_tokens_context_->top)));
   } else {
     ReportInputMismatch(ExpectedTokens());
   }
@@ -58,12 +103,15 @@ bool Recognizer::Sync() {
   if (failed()) return false;
   const TokenSet& next = atn_.NextTokens(state_);
   if (next.Contains(la)) {
-    next_tokens_context_.reset();
+    if (next_tokens_context_.has_value()) {
+      next_tokens_context_.reset();
+      TrimFrames();
+    }
     return true;
   }
   if (next.Contains(TokenSet::kEpsilon)) {
     if (!next_tokens_context_.has_value()) {
-      next_tokens_context_ = SavedContext{state_, invoking_};
+      next_tokens_context_ = SavedContext{state_, top_};
     }
     return true;
   }
@@ -86,10 +134,31 @@ bool Recognizer::Sync() {
 int Recognizer::Predict(int decision_state) {
   if (failed()) return 0;
   NoViableAlt error;
-  const int alt =
-      AdaptivePredict(atn_, decision_state, FollowStack(), input_,
-                      &prediction_cache_, &error);
+  const FollowStackFn follow_stack = [this] { return FollowStack(); };
+  int alt;
+  if (mode_ == PredictionMode::kLl && closed_ != nullptr && !diverged_) {
+    // After a kSll parse that failed: inside a group that parse closed,
+    // kLl's prediction is kSll's (README.md, "Parsing strategy"); elsewhere
+    // run both, and stop relying on the kSll parse once they disagree.
+    alt = AdaptivePredict(atn_, decision_state, PredictionMode::kSll,
+                          follow_stack, input_, &prediction_cache_, &error);
+    if (failed()) return 0;
+    if (groups_.empty() || !closed_->Contains(groups_.back())) {
+      const int sll_alt = alt;
+      alt = AdaptivePredict(atn_, decision_state, PredictionMode::kLl,
+                            follow_stack, input_, &prediction_cache_, &error);
+      diverged_ = alt != sll_alt;
+    }
+  } else {
+    alt = AdaptivePredict(atn_, decision_state, mode_, follow_stack, input_,
+                          &prediction_cache_, &error);
+  }
   if (failed()) return 0;
+  if (alt == 0 && error.budget_exhausted) {
+    budget_exhausted_ = true;
+    Report(LT(1), "full-context prediction budget exhausted");
+    return 0;
+  }
   if (alt == 0) ReportNoViableAlt(error.start_index, error.offending_index);
   return alt;
 }

@@ -29,6 +29,13 @@ struct Member {
 };
 
 struct Expr {
+  Expr() = default;
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+  // Iterative: a tree of any depth (`1 + 1 + ... + 1` is as deep as it is
+  // long) is freed without recursion.
+  ~Expr();
+
   enum Kind { kName, kString, kNumber, kParen, kBinary };
   Kind kind = kName;
   Token first;  // first and last token of the whole expression

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -50,10 +51,12 @@ class RuleScope {
 
 class SyntaxParser {
  public:
-  explicit SyntaxParser(TokenStream& input)
-      : r_(SlAtn(), input), s_(SlAtn().s()) {}
+  SyntaxParser(TokenStream& input, PredictionMode mode, ClosedGroups* closed)
+      : r_(SlAtn(), input, mode, closed), s_(SlAtn().s()) {}
 
   std::optional<syntax::Unit> ParseUnit();
+  bool nesting_too_deep() const { return r_.nesting_too_deep(); }
+  bool budget_exhausted() const { return r_.budget_exhausted(); }
 
  private:
   bool Function(syntax::Function* out);
@@ -92,6 +95,93 @@ class SyntaxParser {
   Recognizer r_;
   const SlStates& s_;
 };
+
+// The earliest token (in source order) of a construct deeper than
+// kMaxNestingDepth, without recursion. Levels as documented at
+// kMaxNestingDepth; in a member chain `x m0 m1 ... mk-1` the last member is
+// the outermost node (`(. (. x a) b)`), so member i sits k-1-i levels below
+// the chain and its subexpressions one more.
+std::optional<Token> FindTooDeep(const syntax::Unit& unit) {
+  struct Item {
+    const syntax::Block* block = nullptr;
+    const syntax::Stmt* stmt = nullptr;
+    const Expr* expr = nullptr;
+    int depth;
+  };
+  std::optional<Token> found;
+  auto offend = [&found](const Token& t) {
+    if (!found.has_value() || t.index < found->index) found = t;
+  };
+  std::vector<Item> pending;
+  for (const syntax::Function& f : unit.functions) {
+    pending.push_back(Item{&f.body, nullptr, nullptr, 1});
+  }
+  while (!pending.empty()) {
+    const Item item = pending.back();
+    pending.pop_back();
+    const int d = item.depth;
+    if (item.block != nullptr) {
+      if (d > kMaxNestingDepth) {
+        offend(item.block->lbrace);
+        continue;
+      }
+      for (const syntax::Stmt& st : item.block->statements) {
+        pending.push_back(Item{nullptr, &st, nullptr, d + 1});
+      }
+    } else if (item.stmt != nullptr) {
+      const syntax::Stmt& st = *item.stmt;
+      if (d > kMaxNestingDepth) {
+        offend(st.first);
+        continue;
+      }
+      if (st.expr != nullptr) pending.push_back(Item{{}, {}, st.expr.get(), d + 1});
+      if (st.body != nullptr) pending.push_back(Item{st.body.get(), {}, {}, d + 1});
+      if (st.else_body != nullptr) {
+        pending.push_back(Item{st.else_body.get(), {}, {}, d + 1});
+      }
+    } else {
+      const Expr& e = *item.expr;
+      if (d > kMaxNestingDepth) {
+        offend(e.kind == Expr::kBinary ? e.token : e.first);
+        continue;
+      }
+      switch (e.kind) {
+        case Expr::kParen:
+          pending.push_back(Item{{}, {}, e.operand.get(), d + 1});
+          break;
+        case Expr::kBinary:
+          pending.push_back(Item{{}, {}, e.left.get(), d + 1});
+          pending.push_back(Item{{}, {}, e.right.get(), d + 1});
+          break;
+        case Expr::kName: {
+          const int k = static_cast<int>(e.members.size());
+          for (int i = 0; i < k; ++i) {
+            const syntax::Member& m = e.members[i];
+            const int member_depth = d + (k - 1 - i);
+            if (member_depth > kMaxNestingDepth) {
+              offend(m.first);
+              continue;
+            }
+            for (const ExprPtr& a : m.arguments) {
+              pending.push_back(Item{{}, {}, a.get(), member_depth + 1});
+            }
+            if (m.value != nullptr) {
+              pending.push_back(Item{{}, {}, m.value.get(), member_depth + 1});
+            }
+            if (m.index != nullptr) {
+              pending.push_back(Item{{}, {}, m.index.get(), member_depth + 1});
+            }
+          }
+          break;
+        }
+        case Expr::kString:
+        case Expr::kNumber:
+          break;
+      }
+    }
+  }
+  return found;
+}
 
 std::optional<syntax::Unit> SyntaxParser::ParseUnit() {
   syntax::Unit unit;
@@ -228,12 +318,14 @@ bool SyntaxParser::ExpressionStatement(syntax::Stmt* out) {
   RuleScope rule(r_);
   out->kind = syntax::Stmt::kExpression;
   r_.SetState(s_.es_expr);
+  r_.BeginGroup();
   out->expr = Expression();
   if (out->expr == nullptr) return false;
   out->first = out->expr->first;
   r_.SetState(s_.es_semi);
   const Token* semi = r_.Match(kTokSemicolon);
   if (semi == nullptr) return false;
+  r_.EndGroup();
   out->last = *semi;
   return true;
 }
@@ -248,10 +340,12 @@ bool SyntaxParser::WhileStatement(syntax::Stmt* out) {
   r_.SetState(s_.wh_lparen);
   if (r_.Match(kTokLParen) == nullptr) return false;
   r_.SetState(s_.wh_cond);
+  r_.BeginGroup();
   out->expr = Expression();
   if (out->expr == nullptr) return false;
   r_.SetState(s_.wh_rparen);
   if (r_.Match(kTokRParen) == nullptr) return false;
+  r_.EndGroup();
   r_.SetState(s_.wh_body);
   out->body = std::make_unique<syntax::Block>();
   if (!Block(out->body.get())) return false;
@@ -269,10 +363,12 @@ bool SyntaxParser::IfStatement(syntax::Stmt* out) {
   r_.SetState(s_.if_lparen);
   if (r_.Match(kTokLParen) == nullptr) return false;
   r_.SetState(s_.if_cond);
+  r_.BeginGroup();
   out->expr = Expression();
   if (out->expr == nullptr) return false;
   r_.SetState(s_.if_rparen);
   if (r_.Match(kTokRParen) == nullptr) return false;
+  r_.EndGroup();
   r_.SetState(s_.if_then);
   out->body = std::make_unique<syntax::Block>();
   if (!Block(out->body.get())) return false;
@@ -299,14 +395,17 @@ bool SyntaxParser::ReturnStatement(syntax::Stmt* out) {
   out->first = *keyword;
   r_.SetState(s_.rt_opt);
   if (!r_.Sync()) return false;
-  if (StartsExpression(r_.LA(1))) {
+  const bool has_value = StartsExpression(r_.LA(1));
+  if (has_value) {
     r_.SetState(s_.rt_expr);
+    r_.BeginGroup();
     out->expr = Expression();
     if (out->expr == nullptr) return false;
   }
   r_.SetState(s_.rt_semi);
   const Token* semi = r_.Match(kTokSemicolon);
   if (semi == nullptr) return false;
+  if (has_value) r_.EndGroup();
   out->last = *semi;
   return true;
 }
@@ -422,11 +521,13 @@ ExprPtr SyntaxParser::Factor() {
       e->kind = Expr::kParen;
       e->first = *lparen;
       r_.SetState(s_.fa_expr);
+      r_.BeginGroup();
       e->operand = Expression();
       if (e->operand == nullptr) return nullptr;
       r_.SetState(s_.fa_rparen);
       const Token* rparen = r_.Match(kTokRParen);
       if (rparen == nullptr) return nullptr;
+      r_.EndGroup();
       e->last = *rparen;
       break;
     }
@@ -450,8 +551,10 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
       out->first = *lparen;
       r_.SetState(s_.me_args_opt);
       if (!r_.Sync()) return false;
-      if (StartsExpression(r_.LA(1))) {
+      const bool has_arguments = StartsExpression(r_.LA(1));
+      if (has_arguments) {
         r_.SetState(s_.me_arg1);
+        r_.BeginGroup();
         ExprPtr arg = Expression();
         if (arg == nullptr) return false;
         out->arguments.push_back(std::move(arg));
@@ -460,7 +563,9 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
         while (r_.LA(1) == kTokComma) {
           r_.SetState(s_.me_comma);
           if (r_.Match(kTokComma) == nullptr) return false;
+          r_.EndGroup();
           r_.SetState(s_.me_arg2);
+          r_.BeginGroup();
           arg = Expression();
           if (arg == nullptr) return false;
           out->arguments.push_back(std::move(arg));
@@ -471,6 +576,7 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
       r_.SetState(s_.me_rparen);
       const Token* rparen = r_.Match(kTokRParen);
       if (rparen == nullptr) return false;
+      if (has_arguments) r_.EndGroup();
       out->last = *rparen;
       return true;
     }
@@ -505,11 +611,13 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
       if (lbracket == nullptr) return false;
       out->first = *lbracket;
       r_.SetState(s_.me_index);
+      r_.BeginGroup();
       out->index = Expression();
       if (out->index == nullptr) return false;
       r_.SetState(s_.me_rbracket);
       const Token* rbracket = r_.Match(kTokRBracket);
       if (rbracket == nullptr) return false;
+      r_.EndGroup();
       out->last = *rbracket;
       return true;
     }
@@ -521,19 +629,65 @@ bool SyntaxParser::MemberExpression(syntax::Member* out) {
 
 }  // namespace
 
+std::string NestingTooDeepMessage() {
+  return absl::StrCat("nesting too deep (more than ", kMaxNestingDepth,
+                      " levels)");
+}
+
 std::string FormatParseError(int line, int column, absl::string_view message) {
   return absl::StrCat("Error(s) parsing script:\n-- line ", line, " col ",
                       column, ": ", message);
 }
 
-absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source) {
-  TokenStream input(Lex(source));
+absl::StatusOr<syntax::Unit> ParseSyntax(absl::string_view source,
+                                         ParseStrategy strategy) {
+  // kSll first: linear, and when it succeeds its tree is kLl's. Otherwise
+  // parse again in kLl for the reference's error, relying on what the kSll
+  // parse proved (README.md, "Parsing strategy").
+  //
+  // The kMaxRuleDepth error is Morel's, not the reference's (whose parser
+  // overflows its stack): when kSll hits it first, it is reported as is.
+  // So is kSll's error when the kLl parse runs out of its full-context
+  // budget (Recognizer::kFullContextBudgetPerToken).
+  ClosedGroups closed;
   std::optional<syntax::Unit> unit;
-  if (!input.failed()) unit = SyntaxParser(input).ParseUnit();
-  if (input.failed()) {
-    const SyntaxError& e = *input.error();
+  std::optional<SyntaxError> error;
+  std::optional<SyntaxError> sll_error;
+  if (strategy == ParseStrategy::kSllThenLl) {
+    TokenStream input(Lex(source));
+    if (!input.failed()) {
+      SyntaxParser parser(input, PredictionMode::kSll, &closed);
+      unit = parser.ParseUnit();
+      if (parser.nesting_too_deep()) error = input.error();
+    }
+    if (input.failed()) {
+      unit.reset();
+      sll_error = input.error();
+    }
+  }
+  if (!unit.has_value() && !error.has_value()) {
+    TokenStream input(Lex(source));
+    bool budget_exhausted = false;
+    if (!input.failed()) {
+      SyntaxParser parser(input, PredictionMode::kLl,
+                          strategy == ParseStrategy::kSllThenLl ? &closed
+                                                                : nullptr);
+      unit = parser.ParseUnit();
+      budget_exhausted = parser.budget_exhausted();
+    }
+    if (input.failed()) {
+      unit.reset();
+      error = budget_exhausted ? sll_error : input.error();
+    }
+  }
+  if (!error.has_value() && unit.has_value()) {
+    if (std::optional<Token> deep = FindTooDeep(*unit); deep.has_value()) {
+      error = SyntaxError{deep->line, deep->column, NestingTooDeepMessage()};
+    }
+  }
+  if (error.has_value()) {
     return absl::InvalidArgumentError(
-        FormatParseError(e.line, e.column, e.message));
+        FormatParseError(error->line, error->column, error->message));
   }
   if (!unit.has_value()) {
     return absl::InternalError("SL parser stopped without an error");

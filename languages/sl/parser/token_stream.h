@@ -28,6 +28,8 @@ class TokenStream {
   explicit TokenStream(LexResult lexed);
 
   int index() const { return p_; }
+  // The number of tokens lexed (up to a lexer error), EOF included.
+  int size() const { return static_cast<int>(tokens_.size()); }
   void Seek(int index) { p_ = index; }
 
   // The k-th token from the current one (k >= 1). Past the end: the EOF
