@@ -127,6 +127,54 @@ void Initialize() {
   });
 }
 
+namespace {
+
+// The MaxHeapMemory owner, guarded by HeapLimitLock().
+std::mutex& HeapLimitLock() {
+  static auto* lock = new std::mutex();
+  return *lock;
+}
+struct HeapLimit {
+  void (*exceeded)(void*) = nullptr;
+  void* argument = nullptr;
+};
+HeapLimit heap_limit;
+
+// Boehm calls this (without its allocation lock) when an allocation fails
+// under the maximum heap size: report once, lift the limit, allocate.
+void* OnOutOfMemory(size_t bytes) {
+  HeapLimit limit;
+  {
+    std::lock_guard<std::mutex> guard(HeapLimitLock());
+    limit = heap_limit;
+    heap_limit = HeapLimit{};
+    GC_set_max_heap_size(0);  // unbounded
+  }
+  if (limit.exceeded != nullptr) limit.exceeded(limit.argument);
+  // Pointer-free or not, a fresh object is zero-filled by GC_MALLOC; the
+  // caller cleared what it needs for atomic objects.
+  return GC_MALLOC(bytes);
+}
+
+}  // namespace
+
+bool SetHeapLimit(size_t growth_bytes, void (*exceeded)(void*), void* argument) {
+  Initialize();
+  std::lock_guard<std::mutex> guard(HeapLimitLock());
+  if (heap_limit.exceeded != nullptr) return false;
+  heap_limit = HeapLimit{exceeded, argument};
+  GC_set_oom_fn(OnOutOfMemory);
+  GC_set_max_heap_size(GC_get_heap_size() + growth_bytes);
+  return true;
+}
+
+void ClearHeapLimit(void* argument) {
+  std::lock_guard<std::mutex> guard(HeapLimitLock());
+  if (heap_limit.argument != argument) return;
+  heap_limit = HeapLimit{};
+  GC_set_max_heap_size(0);
+}
+
 void* AllocateTraced(size_t bytes) { return GC_MALLOC(bytes); }
 void* AllocateAtomic(size_t bytes) { return GC_MALLOC_ATOMIC(bytes); }
 void* AllocateRoot(size_t bytes) {

@@ -76,8 +76,26 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
   // Compiled code's guest runtime calls go through the entry that keeps
   // their compiled callers visible to stack walks (compiled_frames.h).
   pe::SetGuestCallEntry(reinterpret_cast<const void*>(&MorelCallGuestFromCompiled));
-  return std::unique_ptr<Engine>(
+  std::unique_ptr<Engine> engine(
       new Engine(std::move(config), *std::move(pipeline), *std::move(log)));
+  absl::StatusOr<std::unique_ptr<ResourceLimits>> limits =
+      ResourceLimits::Create(engine->config_, *engine);
+  if (!limits.ok()) return limits.status();
+  engine->limits_ = *std::move(limits);
+  engine->set_max_stack_frames(engine->config_.max_stack_frames());
+  return engine;
+}
+
+void Engine::OnSafepoint() {
+  if (std::string cancelled = limits_->cancellation(); !cancelled.empty()) {
+    throw ResourceLimitError(cancelled);
+  }
+  NodeRuntime::OnSafepoint();
+}
+
+void Engine::OnStackFramesExceeded(const CallTarget& target) {
+  limits_->Raise(absl::StrCat("Maximum frame limit of ", max_stack_frames(),
+                              " exceeded (calling ", target.name(), ")."));
 }
 
 Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_options,
@@ -115,6 +133,7 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
 }
 
 void Engine::Close() {
+  if (limits_ != nullptr) limits_->Stop();
   std::unique_ptr<CompileQueue> queue;
   bool was_open;
   {
@@ -184,6 +203,7 @@ Engine::~Engine() {
 }
 
 CallTarget* Engine::CreateCallTarget(std::unique_ptr<RootNode> root) {
+  limits_->CheckASTDepth(*root);
   auto target = std::make_unique<CallTarget>(std::move(root), this);
   CallTarget* raw = target.get();
   ConfigureCompilation(*raw);
@@ -727,7 +747,9 @@ Assumption* Engine::RewritingAssumption(CallTarget& target) {
 
 InliningSettings Engine::InliningSettingsFor(int tier) const {
   InliningSettings settings;
-  settings.options.inlining = config_.inlining();
+  // MaxStackFrames counts every guest frame at CallTarget::Call: an
+  // inlined call would make none.
+  settings.options.inlining = config_.inlining() && config_.max_stack_frames() == 0;
   settings.options.expansion_budget = config_.inlining_expansion_budget();
   settings.options.inlining_budget = config_.inlining_inlining_budget();
   settings.options.recursion_depth = config_.inlining_recursion_depth();

@@ -30,6 +30,7 @@
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
 #include "engine/runtime/inlining.h"
+#include "engine/runtime/resource_limits.h"
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/node_runtime.h"
@@ -101,6 +102,13 @@ class Engine : public NodeRuntime {
   bool ForceSplit(DirectCallNode& call) override;
 
   splitting::SplittingStrategy& splitting() { return *splitting_; }
+
+  // ---- sandbox limits (engine/runtime/resource_limits.h)
+  ResourceLimits& resource_limits() { return *limits_; }
+  // A cancelled engine (a limit was exceeded) raises its ResourceLimitError
+  // at every safepoint; otherwise the request is cleared.
+  void OnSafepoint() override;
+  [[noreturn]] void OnStackFramesExceeded(const CallTarget& target) override;
 
   // ---- compilation (engine/runtime/compiler.h)
   // The interpreter's request: a first-tier compilation (the only one
@@ -200,6 +208,7 @@ class Engine : public NodeRuntime {
   opt::PipelineOptions pipeline_options_;
   std::unique_ptr<EngineLog> log_;
   std::unique_ptr<splitting::SplittingStrategy> splitting_;
+  std::unique_ptr<ResourceLimits> limits_;
 
   mutable std::mutex lock_;
   std::vector<std::unique_ptr<CallTarget>> call_targets_;
