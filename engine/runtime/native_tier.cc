@@ -301,7 +301,22 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   return code;
 }
 
+NativeCode::~NativeCode() {
+  const uint8_t* start = compiled_.code.region.start;
+  if (start == nullptr) return;
+  {
+    std::lock_guard<std::mutex> guard(RegionsLock());
+    auto it = Regions().find(start);
+    if (it != Regions().end() && it->second == this) Regions().erase(it);
+  }
+  // PROT_NONE at once (a stale jump faults), then reused or unmapped.
+  (void)Cache().Free(start);
+}
+
 Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
+  // Entries into compiled code from C++ (the interpreter, OSR, deopt
+  // resumption) tell the engine which thread runs its code.
+  engine_.NoteThreadRunningCode();
 #if defined(__x86_64__)
   thread_local bool limit_offset_verified = false;
   if (!limit_offset_verified) {
