@@ -6,6 +6,7 @@
 // deopt states, memory, the stack check, lazy deopt states, what is not
 // implemented, and a disassembly of lowered code.
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <iostream>
@@ -255,6 +256,63 @@ block4:
 )");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(ExpectSame(*f, {{0}, {5}, {-9}}), 2);
+}
+
+// A loop whose back edge polls the safepoint word: clear, the loop runs to
+// its end; set, the first poll leaves at the safepoint's frame state with
+// reason "safepoint" and the code kept -- as the IR interpreter does when it
+// polls the same word.
+TEST_F(LowerNativeTest, SafepointPollsTheSafepointWord) {
+  auto f = Parse(R"(func @count(i64) -> (i64) {
+  fs0 = eager interpreter target 3 resume 5 locals [v1:v2, v3:v2] stack []
+block0(v0: i64):
+  v2 = iconst.i64 1
+  v9 = iconst.i64 0
+  jump block1(v9, v0)
+block1(v1: i64, v3: i64):
+  v4 = icmp sge v1, v3
+  br v4, block3, block2
+block2:
+  v5 = iadd v1, v2
+  safepoint fs0
+  jump block1(v5, v3)
+block3:
+  return v1
+}
+)");
+  ASSERT_NE(f, nullptr);
+  std::atomic<int64_t> word{0};
+  codegen::NativeCompileOptions options = h_.DefaultOptions();
+  options.lowering.safepoint_word = &word;
+  auto native = h_.Compile(*f, options);
+  ASSERT_TRUE(native.ok()) << native.status();
+  ir::InterpreterOptions hooks = testing::NativeEquivalentHooks();
+  hooks.safepoint_word = &word;
+  for (int64_t set : {0, 1}) {
+    word.store(set);
+    auto want = ir::Interpret(*f, {100}, hooks);
+    auto got = (*native)->Run({100});
+    ASSERT_TRUE(want.ok() && got.ok());
+    EXPECT_EQ(ir::DebugString(*got), ir::DebugString(*want));
+    if (set == 0) {
+      EXPECT_EQ(got->kind, ir::ExecutionResult::Kind::kReturned);
+      EXPECT_EQ(got->values, std::vector<int64_t>{100});
+    } else {
+      ASSERT_EQ(got->kind, ir::ExecutionResult::Kind::kDeoptimized);
+      EXPECT_EQ(got->reason, "safepoint");
+      EXPECT_EQ(got->action, ir::DeoptAction::kKeepCode);
+      ASSERT_EQ(got->frames.size(), 1u);
+      EXPECT_EQ(got->frames[0].resume_point, 5);
+    }
+  }
+  // Without a word the safepoint emits nothing: a set word is not seen.
+  options.lowering.safepoint_word = nullptr;
+  auto unpolled = h_.Compile(*f, options);
+  ASSERT_TRUE(unpolled.ok()) << unpolled.status();
+  auto ran = (*unpolled)->Run({100});
+  ASSERT_TRUE(ran.ok());
+  EXPECT_EQ(ran->kind, ir::ExecutionResult::Kind::kReturned);
+  word.store(0);
 }
 
 TEST_F(LowerNativeTest, RuntimeCallsWithValuesLiveAcross) {

@@ -35,8 +35,31 @@ CallTarget::CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,
 
 CallTarget::~CallTarget() = default;
 
+thread_local int CallTarget::stack_frames_ = 0;
+
+[[noreturn]] void NodeRuntime::OnStackFramesExceeded(const CallTarget& target) {
+  throw ResourceLimitError(
+      absl::StrCat("Maximum frame limit of ", max_stack_frames_, " exceeded (calling ",
+                   target.name(), ")."));
+}
+
 Value CallTarget::Call(absl::Span<const Value> arguments) {
   if (StackLimit::IsExceeded()) ThrowStackOverflow();
+  if (runtime_->SafepointRequested()) [[unlikely]] runtime_->OnSafepoint();
+  if (runtime_->max_stack_frames() > 0) [[unlikely]] return CallCountingFrames(arguments);
+  return CallUnchecked(arguments);
+}
+
+Value CallTarget::CallCountingFrames(absl::Span<const Value> arguments) {
+  if (stack_frames_ >= runtime_->max_stack_frames()) runtime_->OnStackFramesExceeded(*this);
+  struct Count {
+    Count() { ++stack_frames_; }
+    ~Count() { --stack_frames_; }
+  } count;
+  return CallUnchecked(arguments);
+}
+
+Value CallTarget::CallUnchecked(absl::Span<const Value> arguments) {
   InstalledCode* code = installed_code();
   if (code == nullptr) {
     // An interpreter call (installed code counts for itself, if at all).

@@ -42,8 +42,14 @@ class CallTarget {
   CallTarget& operator=(const CallTarget&) = delete;
 
   // Runs the root in the interpreter: counts the call, checks the native
-  // stack (StackOverflowError instead of a crash), sets up the frame.
+  // stack (StackOverflowError instead of a crash), polls the runtime's
+  // safepoint, counts the guest frame against MaxStackFrames, sets up the
+  // frame.
   Value Call(absl::Span<const Value> arguments);
+
+  // Guest frames on this thread's stack, as CallTarget::Call counts them
+  // (while the runtime has a MaxStackFrames limit).
+  static int stack_frames_on_this_thread() { return stack_frames_; }
 
   RootNode* root_node() const { return root_.get(); }
   NodeRuntime* runtime() const { return runtime_; }
@@ -132,6 +138,11 @@ class CallTarget {
                   std::memory_order_relaxed);
   }
   [[noreturn, gnu::cold]] void ThrowStackOverflow() const;
+  // Call() with a MaxStackFrames limit: counts this frame while it runs.
+  [[gnu::noinline]] Value CallCountingFrames(absl::Span<const Value> arguments);
+  [[gnu::always_inline]] inline Value CallUnchecked(absl::Span<const Value> arguments);
+
+  static thread_local int stack_frames_;
 
   std::unique_ptr<RootNode> root_;
   NodeRuntime* runtime_;

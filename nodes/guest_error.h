@@ -27,6 +27,16 @@ class StackOverflowError : public GuestError {
   using GuestError::GuestError;
 };
 
+// A sandbox resource limit was exceeded (engine options MaxCPUTime,
+// MaxHeapMemory, MaxStackFrames, MaxASTDepth, MaxOutputStreamSize): the
+// guest program is cancelled. Once raised, every later safepoint and call of
+// the same runtime raises it again, so the guest cannot catch it and go on;
+// the embedder sees it like any guest error.
+class ResourceLimitError : public GuestError {
+ public:
+  using GuestError::GuestError;
+};
+
 }  // namespace morel
 
 #endif  // MOREL_NODES_GUEST_ERROR_H_

@@ -127,6 +127,76 @@ void Initialize() {
   });
 }
 
+namespace {
+
+// The MaxHeapMemory owner, guarded by HeapLimitLock().
+std::mutex& HeapLimitLock() {
+  static auto* lock = new std::mutex();
+  return *lock;
+}
+struct HeapLimit {
+  void (*exceeded)(void*) = nullptr;
+  void* argument = nullptr;
+};
+HeapLimit heap_limit;
+// Whether a limit is set (read by the warning filter, which may run under
+// the collector's lock, so it takes no lock of ours).
+std::atomic<bool> heap_limit_active{false};
+
+// Boehm calls this (without its allocation lock) when an allocation fails
+// under the maximum heap size: report once, lift the limit, allocate.
+void* OnOutOfMemory(size_t bytes) {
+  HeapLimit limit;
+  {
+    std::lock_guard<std::mutex> guard(HeapLimitLock());
+    limit = heap_limit;
+    heap_limit = HeapLimit{};
+    heap_limit_active.store(false, std::memory_order_relaxed);
+    GC_set_max_heap_size(0);  // unbounded
+  }
+  if (limit.exceeded != nullptr) limit.exceeded(limit.argument);
+  // Pointer-free or not, a fresh object is zero-filled by GC_MALLOC; the
+  // caller cleared what it needs for atomic objects.
+  return GC_MALLOC(bytes);
+}
+
+// While a limit is set, Boehm's "Out of Memory! ... Returning NULL!"
+// warning (printed before it calls OnOutOfMemory) is not news: the runtime
+// reports the limit itself. Every other warning goes where it went before.
+GC_warn_proc previous_warn_proc = nullptr;
+void FilterOutOfMemoryWarning(char* message, GC_word argument) {
+  if (heap_limit_active.load(std::memory_order_relaxed) &&
+      std::strncmp(message, "GC Warning: Out of Memory!", 26) == 0) {
+    return;
+  }
+  if (previous_warn_proc != nullptr) previous_warn_proc(message, argument);
+}
+
+}  // namespace
+
+bool SetHeapLimit(size_t growth_bytes, void (*exceeded)(void*), void* argument) {
+  Initialize();
+  std::lock_guard<std::mutex> guard(HeapLimitLock());
+  if (heap_limit.exceeded != nullptr) return false;
+  heap_limit = HeapLimit{exceeded, argument};
+  heap_limit_active.store(true, std::memory_order_relaxed);
+  GC_set_oom_fn(OnOutOfMemory);
+  if (previous_warn_proc == nullptr) {
+    previous_warn_proc = GC_get_warn_proc();
+    GC_set_warn_proc(FilterOutOfMemoryWarning);
+  }
+  GC_set_max_heap_size(GC_get_heap_size() + growth_bytes);
+  return true;
+}
+
+void ClearHeapLimit(void* argument) {
+  std::lock_guard<std::mutex> guard(HeapLimitLock());
+  if (heap_limit.argument != argument) return;
+  heap_limit = HeapLimit{};
+  heap_limit_active.store(false, std::memory_order_relaxed);
+  GC_set_max_heap_size(0);
+}
+
 void* AllocateTraced(size_t bytes) { return GC_MALLOC(bytes); }
 void* AllocateAtomic(size_t bytes) { return GC_MALLOC_ATOMIC(bytes); }
 void* AllocateRoot(size_t bytes) {

@@ -50,6 +50,17 @@ void* AllocateAtomic(size_t bytes);
 void* AllocateRoot(size_t bytes);
 void FreeRoot(void* pointer);
 
+// MaxHeapMemory (engine/runtime/resource_limits.h): the collector may grow
+// the heap by at most `growth_bytes` beyond its size now. An allocation that
+// does not fit even after collecting calls `exceeded(argument)` once, lifts
+// the limit and completes: no allocation fails, since compiled code and
+// GMP allocate through paths that cannot raise an error; the runtime stops
+// the guest at its next safepoint instead. One limit per process (the heap
+// is shared): false if another owner holds one. Initialize()s first.
+bool SetHeapLimit(size_t growth_bytes, void (*exceeded)(void*), void* argument);
+// Removes `argument`'s limit (if it is the owner): the heap is unbounded again.
+void ClearHeapLimit(void* argument);
+
 // Runs `function` on a new thread with a stack of `stack_bytes` (reserved,
 // committed as used) that the collector scans, and waits for it. Guest code
 // runs there so deep recursion has room (StackLimit guards the end).

@@ -39,13 +39,27 @@ int LoopNode::OsrPollMask() {
   return mask;
 }
 
+NodeRuntime* LoopNode::Runtime() {
+  NodeRuntime* runtime = runtime_.load(std::memory_order_relaxed);
+  if (runtime != nullptr) return runtime;
+  RootNode* root = GetRootNode();
+  if (root == nullptr || root->call_target() == nullptr) return nullptr;
+  runtime = root->call_target()->runtime();
+  runtime_.store(runtime, std::memory_order_relaxed);
+  return runtime;
+}
+
 int LoopNode::Execute(Frame& frame) {
   IterationReporter reporter(*this);
   RepeatingNode* body = body_.get();
   const int mask = OsrPollMask();
+  NodeRuntime* runtime = Runtime();
   int status;
   while ((status = body->ExecuteRepeating(frame)) == RepeatingNode::kContinueLoop) {
     reporter.Count();
+    if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
+      runtime->OnSafepoint();
+    }
     if (mask >= 0 && (reporter.iterations() & mask) == 0) [[unlikely]] {
       // The runtime may run the rest of this loop in OSR-compiled code.
       CallTarget* target = GetRootNode()->call_target();

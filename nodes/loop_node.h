@@ -14,6 +14,8 @@
 
 namespace morel {
 
+class NodeRuntime;
+
 namespace pe {
 class PartialEvaluator;
 }  // namespace pe
@@ -48,7 +50,8 @@ class LoopNode final : public Node {
       : Node(std::move(source_section)), body_(std::move(body)) {}
 
   // Runs the loop; returns the body's final (non-continue) status. Polls
-  // the runtime for on-stack replacement (NodeRuntime::PollOSR) as the
+  // the runtime's safepoint after every iteration (NodeRuntime::OnSafepoint)
+  // and the runtime for on-stack replacement (NodeRuntime::PollOSR) as the
   // iterations of this entry grow.
   int Execute(Frame& frame);
 
@@ -66,11 +69,14 @@ class LoopNode final : public Node {
 
  private:
   int OsrPollMask();
+  // The runtime of the enclosing call target (null outside one), found once.
+  NodeRuntime* Runtime();
 
   Child<RepeatingNode> body_;
   // NodeRuntime::OsrPollMask(), asked once (kUnknownMask until then).
   static constexpr int kUnknownMask = -2;
   std::atomic<int> osr_poll_mask_{kUnknownMask};
+  std::atomic<NodeRuntime*> runtime_{nullptr};
 };
 
 }  // namespace morel

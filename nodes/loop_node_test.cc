@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "nodes/call_target.h"
+#include "nodes/guest_error.h"
 #include "testing/test_language/builders.h"
 #include "testing/test_language/test_runtime.h"
 
@@ -56,6 +57,50 @@ TEST(LoopNodeTest, ReportsIterationsToTheCallTargetAndRuntime) {
   EXPECT_EQ(count->call_and_loop_count(), 2 + 10 + 5);
   ASSERT_EQ(runtime.loop_reports().size(), 2u);
   EXPECT_EQ(runtime.loop_reports()[1].iterations, 5);
+}
+
+// A runtime whose safepoints stay requested: every poll calls OnSafepoint,
+// which throws at the `throw_at`-th call.
+class PollingRuntime : public TestRuntime {
+ public:
+  explicit PollingRuntime(int throw_at) : throw_at_(throw_at) {}
+  void OnSafepoint() override {
+    if (++polls_ == throw_at_) throw GuestError("stopped at a safepoint");
+  }
+  int polls() const { return polls_; }
+  using NodeRuntime::set_max_stack_frames;
+
+ private:
+  int throw_at_;
+  int polls_ = 0;
+};
+
+TEST(LoopNodeTest, PollsTheSafepointAfterEveryIteration) {
+  PollingRuntime runtime(/*throw_at=*/0);
+  CallTarget* count = DefineCount(runtime);
+  EXPECT_EQ(count->Call({Value::Long(10), Value::Long(1000)}), Value::Long(10));
+  EXPECT_EQ(runtime.polls(), 0);  // nothing requested
+  runtime.RequestSafepoint();
+  EXPECT_EQ(count->Call({Value::Long(10), Value::Long(1000)}), Value::Long(10));
+  EXPECT_EQ(runtime.polls(), 1 + 10);  // the call, then each iteration
+}
+
+TEST(LoopNodeTest, ASafepointCanEndAnEndlessLoop) {
+  PollingRuntime runtime(/*throw_at=*/1000);
+  CallTarget* count = DefineCount(runtime);
+  runtime.RequestSafepoint();
+  EXPECT_THROW(count->Call({Value::Long(INT64_MAX), Value::Long(INT64_MAX)}), GuestError);
+  EXPECT_EQ(runtime.polls(), 1000);
+  EXPECT_EQ(count->call_and_loop_count(), 1 + 999);
+}
+
+TEST(LoopNodeTest, CallsCountGuestFramesUnderAStackFrameLimit) {
+  PollingRuntime runtime(/*throw_at=*/0);
+  runtime.set_max_stack_frames(1);
+  CallTarget* count = DefineCount(runtime);
+  EXPECT_EQ(count->Call({Value::Long(3), Value::Long(1000)}), Value::Long(3));
+  EXPECT_EQ(CallTarget::stack_frames_on_this_thread(), 0);
+  runtime.set_max_stack_frames(0);
 }
 
 TEST(LoopNodeTest, ALoopThatNeverRunsReportsNothing) {

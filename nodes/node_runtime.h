@@ -6,7 +6,9 @@
 // Engine implements it, and the test language can run on a minimal one. This
 // keeps the dependency direction engine -> nodes.
 
+#include <atomic>
 #include <climits>
+#include <cstdint>
 #include <memory>
 
 #include "nodes/call_target.h"
@@ -80,6 +82,38 @@ class NodeRuntime {
   virtual bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) {
     return false;
   }
+
+  // ---- safepoints. Guest code polls this runtime's safepoint word at every
+  // loop back edge and call: LoopNode and CallTarget::Call in the
+  // interpreter; compiled code at its loop back edges (a `safepoint` that
+  // deoptimizes to the interpreter, which then polls) and in calls between
+  // compiled targets (the engine's dispatcher takes the interpreter's call
+  // path). A non-zero word makes the poll call OnSafepoint(). Any thread
+  // may request one (a watchdog timer does, for MaxCPUTime).
+  bool SafepointRequested() const {
+    return safepoint_word_.load(std::memory_order_relaxed) != 0;
+  }
+  void RequestSafepoint() { safepoint_word_.store(1, std::memory_order_release); }
+  // The word compiled code loads (codegen::LoweringOptions::safepoint_word).
+  const void* safepoint_word() const { return &safepoint_word_; }
+  // Runs on the guest thread at a poll that found the word set. May throw a
+  // guest error (ResourceLimitError: the guest is cancelled; the word then
+  // stays set so every later poll throws again); otherwise clears the word.
+  virtual void OnSafepoint() { safepoint_word_.store(0, std::memory_order_relaxed); }
+
+  // MaxStackFrames: guest frames a thread may have on its stack at once;
+  // 0 is no limit. CallTarget::Call counts them.
+  int max_stack_frames() const { return max_stack_frames_; }
+  // The limit was exceeded at a call of `target`: throws (ResourceLimitError).
+  [[noreturn]] virtual void OnStackFramesExceeded(const CallTarget& target);
+
+ protected:
+  void set_max_stack_frames(int limit) { max_stack_frames_ = limit; }
+
+ private:
+  std::atomic<int64_t> safepoint_word_{0};
+  static_assert(std::atomic<int64_t>::is_always_lock_free);
+  int max_stack_frames_ = 0;
 };
 
 }  // namespace morel

@@ -12,6 +12,7 @@ absl::string_view CauseName(DeoptEntry::Cause cause) {
     case DeoptEntry::Cause::kDeopt: return "deopt";
     case DeoptEntry::Cause::kCall: return "call";
     case DeoptEntry::Cause::kUnreachable: return "unreachable";
+    case DeoptEntry::Cause::kSafepoint: return "safepoint";
   }
   return "?";
 }

@@ -76,6 +76,7 @@ struct DeoptEntry {
     kCall,         // lazy frame state of call_runtime/call_target (no exit
                    // stub: the point's pc is the call's return address)
     kUnreachable,  // `unreachable` reached: no frames; Decode fails
+    kSafepoint,    // `safepoint` polled a set safepoint word (keeps the code)
   };
   uint32_t id = 0;
   Cause cause = Cause::kGuard;

@@ -451,7 +451,21 @@ absl::Status Lowerer::LowerTerminator(const ir::Instruction& inst) {
 absl::Status Lowerer::LowerInst(const ir::Instruction& inst) {
   switch (inst.opcode()) {
     case Opcode::kGuard: LowerGuard(inst); return absl::OkStatus();
-    case Opcode::kSafepoint: return absl::OkStatus();  // no poll mechanism yet
+    case Opcode::kSafepoint: {
+      // The poll: one load and compare of the runtime's safepoint word; a
+      // set word leaves for the interpreter at the eager frame state,
+      // keeping the code (the interpreter polls the same word).
+      if (options_.safepoint_word == nullptr) return absl::OkStatus();
+      const uint32_t address = Temp();
+      Emit(mi::MovImm(Op::VReg(address),
+                      static_cast<int64_t>(reinterpret_cast<uintptr_t>(options_.safepoint_word))));
+      const uint32_t word = Temp();
+      Emit(mi::Load(Op::VReg(word), Op::VReg(address), 0));
+      const int32_t state = AddDeopt(inst.frame_state(), DeoptEntry::Cause::kSafepoint,
+                                     "safepoint", ir::DeoptAction::kKeepCode);
+      Emit(mi::DeoptIf(Cond::kNe, Op::VReg(word), Op::Imm(0), state));
+      return absl::OkStatus();
+    }
     case Opcode::kLoad: {
       Op base = Use(inst.operand(0));
       Emit(mi::Load(Op::VReg(VRegOf(inst.result())), base, static_cast<int32_t>(inst.imm())));

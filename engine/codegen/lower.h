@@ -35,9 +35,11 @@
 //     becomes one compare-and-exit. `deopt` is kDeopt; a call with a lazy
 //     frame state carries its DeoptState on the kCall.
 //   * `unreachable` is a kDeopt with an entry of cause kUnreachable (decoding
-//     it fails), never a silent fall-through. `safepoint` emits nothing (no
-//     poll mechanism yet; the reference interpreter also treats it as a
-//     no-op).
+//     it fails), never a silent fall-through. `safepoint` polls
+//     LoweringOptions::safepoint_word: a load and a kDeoptIf (word != 0)
+//     whose exit resumes at the eager frame state with reason "safepoint"
+//     and DeoptAction::kKeepCode (DeoptEntry::Cause::kSafepoint); without a
+//     word it emits nothing (code that cannot be interrupted).
 //   * alloc N: kAlloc (machine_function.h) with LoweringOptions::heap's
 //     allocator and, if it offers one for N bytes, the thread-pointer offset
 //     of the free list the inline fast path pops.
@@ -93,6 +95,9 @@ struct LoweringOptions {
   std::function<const void*(int64_t target_id)> resolve_call_target;
   // `alloc` (see HeapAllocation).
   HeapAllocation heap;
+  // The 64-bit word `safepoint` polls (NodeRuntime::safepoint_word()): non-zero
+  // asks compiled code to leave for the interpreter. Null: no poll.
+  const void* safepoint_word = nullptr;
 };
 
 struct LoweredFunction {

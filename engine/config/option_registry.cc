@@ -26,7 +26,13 @@ using google::protobuf::Reflection;
 
 // Words written in upper case in option names (Truffle spells OSRCompilationThreshold).
 bool IsAcronym(absl::string_view word) {
-  return word == "osr" || word == "ir" || word == "ast" || word == "gc";
+  return word == "osr" || word == "ir" || word == "ast" || word == "gc" || word == "cpu";
+}
+
+// What a quantity option accepts, for error messages.
+std::string QuantitySyntax(OptionSpec::Unit unit) {
+  return unit == OptionSpec::DURATION ? "a duration such as 500ms, 10s, 2m, 1h or 1d"
+                                      : "a size such as 4096B, 64KB, 100MB or 2GB";
 }
 
 std::string FormatDouble(double value) {
@@ -210,6 +216,53 @@ absl::Status OptionRegistry::CheckRange(const OptionInfo& option,
                    expected, ")"));
 }
 
+absl::Status OptionRegistry::CheckQuantity(const OptionInfo& option,
+                                           absl::string_view value) const {
+  absl::StatusOr<int64_t> parsed = ParseQuantity(option.spec.unit(), value);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "option engine.", option.name, ": invalid value '", value, "' (expected ",
+        QuantitySyntax(option.spec.unit()), ", or empty for no limit)"));
+  }
+  if (*parsed >= 0 && option.spec.has_min() && *parsed < option.spec.min()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "option engine.", option.name, ": value '", value, "' is out of range (expected at least ",
+        FormatDouble(option.spec.min()),
+        option.spec.unit() == OptionSpec::DURATION ? "ms" : "B", ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> ParseQuantity(OptionSpec::Unit unit, absl::string_view text) {
+  if (text.empty()) return -1;
+  size_t digits = 0;
+  while (digits < text.size() && absl::ascii_isdigit(text[digits])) ++digits;
+  absl::string_view suffix = text.substr(digits);
+  int64_t number;
+  if (digits == 0 || digits > 15 || !absl::SimpleAtoi(text.substr(0, digits), &number)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not ", QuantitySyntax(unit)));
+  }
+  int64_t scale = 0;
+  if (unit == OptionSpec::DURATION) {
+    if (suffix == "ms") scale = 1;
+    if (suffix == "s") scale = 1000;
+    if (suffix == "m") scale = 60 * 1000;
+    if (suffix == "h") scale = 60 * 60 * 1000;
+    if (suffix == "d") scale = 24 * 60 * 60 * 1000;
+  } else if (unit == OptionSpec::BYTE_SIZE) {
+    if (suffix == "B") scale = 1;
+    if (suffix == "KB") scale = int64_t{1} << 10;
+    if (suffix == "MB") scale = int64_t{1} << 20;
+    if (suffix == "GB") scale = int64_t{1} << 30;
+  }
+  // 15 digits times at most 2^36 (1d in ms is < 2^27; 1 GB is 2^30) would
+  // overflow; cap the product well inside int64.
+  if (scale == 0 || number > (int64_t{1} << 62) / scale) {
+    return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not ", QuantitySyntax(unit)));
+  }
+  return number * scale;
+}
+
 absl::Status OptionRegistry::Set(EngineConfig& config, absl::string_view name,
                                  absl::string_view value) const {
   const OptionInfo* option = Find(name);
@@ -272,6 +325,9 @@ absl::Status OptionRegistry::Set(EngineConfig& config, absl::string_view name,
       return absl::OkStatus();
     }
     case FieldDescriptor::CPPTYPE_STRING:
+      if (option->spec.unit() != OptionSpec::NO_UNIT) {
+        if (absl::Status s = CheckQuantity(*option, value); !s.ok()) return s;
+      }
       reflection->SetString(&config, field, std::string(value));
       return absl::OkStatus();
     case FieldDescriptor::CPPTYPE_ENUM: {
@@ -307,6 +363,13 @@ absl::Status OptionRegistry::Validate(const EngineConfig& config) const {
       case FieldDescriptor::CPPTYPE_INT64:
         value = static_cast<double>(reflection->GetInt64(config, option.field));
         break;
+      case FieldDescriptor::CPPTYPE_STRING:
+        if (option.spec.unit() != OptionSpec::NO_UNIT) {
+          absl::Status s =
+              CheckQuantity(option, reflection->GetString(config, option.field));
+          if (!s.ok()) return s;
+        }
+        continue;
       case FieldDescriptor::CPPTYPE_DOUBLE:
         value = reflection->GetDouble(config, option.field);
         if (!std::isfinite(value)) {
@@ -350,7 +413,8 @@ std::string OptionRegistry::HelpText() const {
                       option->TypeName(), ">  (default: ",
                       default_text.empty() ? "not set" : default_text, ")\n");
       std::string help = option->spec.help();
-      if (option->spec.has_min() || option->spec.has_max()) {
+      if ((option->spec.has_min() || option->spec.has_max()) &&
+          option->spec.unit() == OptionSpec::NO_UNIT) {
         absl::StrAppend(&help, " Range: ",
                         option->spec.has_min() ? FormatDouble(option->spec.min())
                                                : "",

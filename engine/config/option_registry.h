@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/config/engine_config.pb.h"
 #include "google/protobuf/descriptor.h"
@@ -30,6 +31,11 @@ struct OptionInfo {
 // Converts a field name to its option name: "osr_compilation_threshold" ->
 // "OSRCompilationThreshold". Exposed for tests.
 std::string FieldNameToOptionName(absl::string_view field_name);
+
+// The value of a quantity option (OptionSpec::unit): "500ms" is 500 for
+// DURATION (milliseconds), "64KB" is 65536 for BYTE_SIZE (bytes); the empty
+// string (not set) is -1. An error for anything else.
+absl::StatusOr<int64_t> ParseQuantity(OptionSpec::Unit unit, absl::string_view text);
 
 class OptionRegistry {
  public:
@@ -59,6 +65,7 @@ class OptionRegistry {
  private:
   OptionRegistry();
   absl::Status CheckRange(const OptionInfo& option, double value) const;
+  absl::Status CheckQuantity(const OptionInfo& option, absl::string_view value) const;
 
   std::vector<OptionInfo> options_;
 };

@@ -23,6 +23,8 @@ TEST(FieldNameToOptionNameTest, CapitalizesWordsAndAcronyms) {
   EXPECT_EQ(FieldNameToOptionName("osr"), "OSR");
   EXPECT_EQ(FieldNameToOptionName("dump_ir"), "DumpIR");
   EXPECT_EQ(FieldNameToOptionName("deopt_every_n"), "DeoptEveryN");
+  EXPECT_EQ(FieldNameToOptionName("max_cpu_time"), "MaxCPUTime");
+  EXPECT_EQ(FieldNameToOptionName("max_ast_depth"), "MaxASTDepth");
 }
 
 TEST(OptionRegistryTest, EveryFieldIsAnOptionWithAUniqueNameAndHelp) {
@@ -171,6 +173,47 @@ TEST(OptionRegistryTest, HelpListsEveryOptionWithTypeAndDefault) {
   EXPECT_THAT(help, HasSubstr("--engine.CompilationFailureAction=<Silent|Print|Throw|Diagnose|ExitVM>  (default: Silent)"));
   EXPECT_THAT(help, HasSubstr("--engine.Log=<path>  (default: not set)"));
   EXPECT_THAT(help, HasSubstr("Debug options"));
+}
+
+TEST(OptionRegistryTest, SandboxLimitsAreGraalVMs) {
+  for (const char* name : {"MaxCPUTime", "MaxHeapMemory", "MaxStackFrames", "MaxASTDepth",
+                           "MaxOutputStreamSize"}) {
+    EXPECT_NE(Registry().Find(name), nullptr) << name;
+  }
+  EngineConfig config;
+  EXPECT_TRUE(Registry().Set(config, "MaxCPUTime", "250ms").ok());
+  EXPECT_EQ(ParseQuantity(OptionSpec::DURATION, config.max_cpu_time()).value(), 250);
+  EXPECT_EQ(ParseQuantity(OptionSpec::DURATION, "2m").value(), 120000);
+  EXPECT_EQ(ParseQuantity(OptionSpec::DURATION, "").value(), -1);
+  EXPECT_TRUE(Registry().Set(config, "MaxHeapMemory", "64MB").ok());
+  EXPECT_EQ(ParseQuantity(OptionSpec::BYTE_SIZE, config.max_heap_memory()).value(), 64 << 20);
+  EXPECT_EQ(ParseQuantity(OptionSpec::BYTE_SIZE, "3KB").value(), 3072);
+  EXPECT_TRUE(Registry().Set(config, "MaxOutputStreamSize", "0B").ok());
+  EXPECT_TRUE(Registry().Set(config, "MaxStackFrames", "100").ok());
+  EXPECT_TRUE(Registry().Set(config, "MaxASTDepth", "40").ok());
+  EXPECT_TRUE(Registry().Validate(config).ok());
+}
+
+TEST(OptionRegistryTest, BadSandboxLimitsNameTheOptionAndWhatItAccepts) {
+  EngineConfig config;
+  EXPECT_EQ(Registry().Set(config, "MaxCPUTime", "10").message(),
+            "option engine.MaxCPUTime: invalid value '10' (expected a duration such as "
+            "500ms, 10s, 2m, 1h or 1d, or empty for no limit)");
+  EXPECT_EQ(Registry().Set(config, "MaxCPUTime", "0ms").message(),
+            "option engine.MaxCPUTime: value '0ms' is out of range (expected at least 1ms)");
+  EXPECT_EQ(Registry().Set(config, "MaxHeapMemory", "1TB").message(),
+            "option engine.MaxHeapMemory: invalid value '1TB' (expected a size such as "
+            "4096B, 64KB, 100MB or 2GB, or empty for no limit)");
+  EXPECT_FALSE(Registry().Set(config, "MaxHeapMemory", "-5MB").ok());
+  EXPECT_FALSE(Registry().Set(config, "MaxOutputStreamSize", "99999999999999999999B").ok());
+  EXPECT_EQ(Registry().Set(config, "MaxStackFrames", "-1").message(),
+            "option engine.MaxStackFrames: value -1 is out of range (expected >= 0)");
+  EXPECT_FALSE(Registry().Set(config, "MaxASTDepth", "deep").ok());
+  // A config built by an embedder is validated too.
+  config.set_max_cpu_time("soon");
+  EXPECT_EQ(Registry().Validate(config).message(),
+            "option engine.MaxCPUTime: invalid value 'soon' (expected a duration such as "
+            "500ms, 10s, 2m, 1h or 1d, or empty for no limit)");
 }
 
 }  // namespace

@@ -178,6 +178,10 @@ class Machine {
         if (arg(0) == 0) return Deopt(inst.frame_state(), inst.reason(), inst.deopt_action());
         return std::nullopt;
       case Opcode::kSafepoint:
+        if (options_.safepoint_word != nullptr &&
+            options_.safepoint_word->load(std::memory_order_relaxed) != 0) {
+          return Deopt(inst.frame_state(), "safepoint", DeoptAction::kKeepCode);
+        }
         return std::nullopt;
       case Opcode::kAlloc: {
         if (!options_.allocate) return Undefined(inst, "no allocate hook");

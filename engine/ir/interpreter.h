@@ -9,6 +9,7 @@
 // hooks.
 
 #include <cstdint>
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -66,6 +67,11 @@ struct InterpreterOptions {
   // null if the call has none; null again after the hook. A runtime's stack
   // walk materializes the activation from it while the callee runs.
   const std::vector<DeoptFrame>** lazy_frames = nullptr;
+  // `safepoint`: if set, the word it polls (the runtime's safepoint word,
+  // as compiled code polls it); non-zero deoptimizes at the safepoint's
+  // frame state with reason "safepoint" and DeoptAction::kKeepCode. Unset:
+  // `safepoint` does nothing.
+  const std::atomic<int64_t>* safepoint_word = nullptr;
 };
 
 // Words `value_table` must hold for `function`.

@@ -131,6 +131,11 @@ void PartialEvaluator::ProfileBackEdge() {
   IncrementProfileCounter(target_.call_and_loop_count_address());
 }
 
+void PartialEvaluator::BackEdge() {
+  builder_.Safepoint(EagerFrameState());
+  ProfileBackEdge();
+}
+
 PeValue PartialEvaluator::Constant(Value value) {
   return PeValue{builder_.I64(static_cast<int64_t>(value.bits)),
                  builder_.I64(static_cast<int64_t>(value.tag))};

@@ -272,6 +272,15 @@ class PartialEvaluator {
   // emits nothing in other code and in OSR code.
   void ProfileBackEdge();
 
+  // ---- safepoints. A language's loop calls BackEdge() on its back edge
+  // (where ProfileBackEdge would go, in a state whose path resumes at the
+  // start of the next iteration): it emits a `safepoint` with an eager frame
+  // state there -- compiled code polls the runtime's safepoint word
+  // (NodeRuntime::safepoint_word) and, when it is set, leaves for the
+  // interpreter, which polls too (a MaxCPUTime limit stops a compiled
+  // infinite loop this way) -- then ProfileBackEdge().
+  void BackEdge();
+
   // ---- assumptions and lazy invalidation (engine/runtime/assumption.h)
   // Compiled code may rely on `assumption` without checking it: records it
   // as a dependency of this compilation (the engine refuses to install code

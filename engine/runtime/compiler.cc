@@ -98,6 +98,8 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   int64_t* in_flight = table.data() + table_size;
   ir::InterpreterOptions options;
   options.max_steps = INT64_MAX;
+  options.safepoint_word =
+      static_cast<const std::atomic<int64_t>*>(target.runtime()->safepoint_word());
   options.value_table = absl::MakeSpan(table.data(), table_size);
   // `alloc`: a traced object, referenced from the value table.
   options.allocate = [](int64_t bytes) { return heap::AllocateTraced(static_cast<size_t>(bytes)); };

@@ -1,5 +1,7 @@
 #include "engine/runtime/engine.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <fstream>
 #include <filesystem>
@@ -76,8 +78,26 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
   // Compiled code's guest runtime calls go through the entry that keeps
   // their compiled callers visible to stack walks (compiled_frames.h).
   pe::SetGuestCallEntry(reinterpret_cast<const void*>(&MorelCallGuestFromCompiled));
-  return std::unique_ptr<Engine>(
+  std::unique_ptr<Engine> engine(
       new Engine(std::move(config), *std::move(pipeline), *std::move(log)));
+  absl::StatusOr<std::unique_ptr<ResourceLimits>> limits =
+      ResourceLimits::Create(engine->config_, *engine);
+  if (!limits.ok()) return limits.status();
+  engine->limits_ = *std::move(limits);
+  engine->set_max_stack_frames(engine->config_.max_stack_frames());
+  return engine;
+}
+
+void Engine::OnSafepoint() {
+  if (std::string cancelled = limits_->cancellation(); !cancelled.empty()) {
+    throw ResourceLimitError(cancelled);
+  }
+  NodeRuntime::OnSafepoint();
+}
+
+void Engine::OnStackFramesExceeded(const CallTarget& target) {
+  limits_->Raise(absl::StrCat("Maximum frame limit of ", max_stack_frames(),
+                              " exceeded (calling ", target.name(), ")."));
 }
 
 Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_options,
@@ -115,6 +135,7 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
 }
 
 void Engine::Close() {
+  if (limits_ != nullptr) limits_->Stop();
   std::unique_ptr<CompileQueue> queue;
   bool was_open;
   {
@@ -183,7 +204,93 @@ Engine::~Engine() {
   while (!call_targets_.empty()) call_targets_.pop_back();
 }
 
+namespace {
+
+// Erases from `regions` (start -> (end, index)) every region that a word of
+// [from, top) points into. Reads whole frames of callers, redzones
+// included, hence not instrumented by AddressSanitizer.
+__attribute__((no_sanitize("address"))) void ScanStackForCode(
+    const uintptr_t* from, uintptr_t top,
+    std::map<uintptr_t, std::pair<uintptr_t, size_t>>& regions) {
+  for (const uintptr_t* word = from; reinterpret_cast<uintptr_t>(word) < top && !regions.empty();
+       ++word) {
+    const uintptr_t value = *word;
+    auto it = regions.upper_bound(value);
+    if (it == regions.begin()) continue;
+    --it;
+    if (value < it->second.first) regions.erase(it);  // an activation may run it
+  }
+}
+
+}  // namespace
+
+void Engine::NoteNewThreadRunningCode(std::thread::id self) {
+  std::thread::id none;
+  if (code_thread_.compare_exchange_strong(none, self, std::memory_order_relaxed)) return;
+  if (none != self) code_on_several_threads_.store(true, std::memory_order_relaxed);
+}
+
+size_t Engine::live_code_objects() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return code_.size();
+}
+
+void Engine::MaybeReclaimDroppedCode() {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (code_.size() < next_reclaim_size_) return;
+  }
+  ReclaimDroppedCode();
+}
+
+int Engine::ReclaimDroppedCode() {
+  if (code_on_several_threads_.load(std::memory_order_relaxed)) return 0;
+  const std::thread::id runner = code_thread_.load(std::memory_order_relaxed);
+  if (runner != std::thread::id() && runner != std::this_thread::get_id()) return 0;
+  // This thread's stack, from here to its top: every activation of
+  // compiled code on it is suspended in a call (this thread is here), so
+  // its return address -- into its code -- is one of these words.
+  uintptr_t top = 0;
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+    void* low = nullptr;
+    size_t size = 0;
+    pthread_attr_getstack(&attributes, &low, &size);
+    pthread_attr_destroy(&attributes);
+    top = reinterpret_cast<uintptr_t>(low) + size;
+  }
+  const auto* here = static_cast<const uintptr_t*>(__builtin_frame_address(0));
+  if (top == 0 || top <= reinterpret_cast<uintptr_t>(here)) return 0;
+  std::vector<std::unique_ptr<InstalledCode>> freed;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    // Dropped native code, by region start.
+    std::map<uintptr_t, std::pair<uintptr_t, size_t>> dropped;  // start -> (end, index)
+    for (size_t i = 0; i < code_.size(); ++i) {
+      auto* native = dynamic_cast<NativeCode*>(code_[i].get());
+      if (native == nullptr || native->compilation().target->installed_code() == native) continue;
+      const codegen::CodeRegion& region = native->compiled().code.region;
+      const auto start = reinterpret_cast<uintptr_t>(region.start);
+      dropped[start] = {start + std::max(region.mapped_size, region.size), i};
+    }
+    ScanStackForCode(here, top, dropped);
+    std::vector<bool> free_index(code_.size(), false);
+    for (const auto& [start, entry] : dropped) free_index[entry.second] = true;
+    std::vector<std::unique_ptr<InstalledCode>> kept;
+    for (size_t i = 0; i < code_.size(); ++i) {
+      (free_index[i] ? freed : kept).push_back(std::move(code_[i]));
+    }
+    code_ = std::move(kept);
+    next_reclaim_size_ = code_.size() + kReclaimInterval;
+  }
+  // Destroyed outside lock_ (their dependencies unregister under the
+  // assumptions' lock).
+  return static_cast<int>(freed.size());
+}
+
 CallTarget* Engine::CreateCallTarget(std::unique_ptr<RootNode> root) {
+  limits_->CheckASTDepth(*root);
+  MaybeReclaimDroppedCode();
   auto target = std::make_unique<CallTarget>(std::move(root), this);
   CallTarget* raw = target.get();
   ConfigureCompilation(*raw);
@@ -366,6 +473,7 @@ std::string Engine::TargetColumn(const CallTarget& target) const {
 }
 
 void Engine::OnCompilationThreshold(CallTarget& target) {
+  MaybeReclaimDroppedCode();
   // Truffle's shouldCompile: callCount must be at its threshold too (else
   // the next call asks again).
   if (target.call_count() < tiers_.call_threshold_in_interpreter) return;
@@ -727,7 +835,9 @@ Assumption* Engine::RewritingAssumption(CallTarget& target) {
 
 InliningSettings Engine::InliningSettingsFor(int tier) const {
   InliningSettings settings;
-  settings.options.inlining = config_.inlining();
+  // MaxStackFrames counts every guest frame at CallTarget::Call: an
+  // inlined call would make none.
+  settings.options.inlining = config_.inlining() && config_.max_stack_frames() == 0;
   settings.options.expansion_budget = config_.inlining_expansion_budget();
   settings.options.inlining_budget = config_.inlining_inlining_budget();
   settings.options.recursion_depth = config_.inlining_recursion_depth();

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -30,6 +31,7 @@
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
 #include "engine/runtime/inlining.h"
+#include "engine/runtime/resource_limits.h"
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/node_runtime.h"
@@ -102,6 +104,13 @@ class Engine : public NodeRuntime {
 
   splitting::SplittingStrategy& splitting() { return *splitting_; }
 
+  // ---- sandbox limits (engine/runtime/resource_limits.h)
+  ResourceLimits& resource_limits() { return *limits_; }
+  // A cancelled engine (a limit was exceeded) raises its ResourceLimitError
+  // at every safepoint; otherwise the request is cleared.
+  void OnSafepoint() override;
+  [[noreturn]] void OnStackFramesExceeded(const CallTarget& target) override;
+
   // ---- compilation (engine/runtime/compiler.h)
   // The interpreter's request: a first-tier compilation (the only one
   // without MultiTier, a last-tier one) once callCount reaches its
@@ -161,6 +170,29 @@ class Engine : public NodeRuntime {
   void SetAfterPartialEvaluationHookForTesting(std::function<void(CallTarget&)> hook) {
     after_pe_hook_ = std::move(hook);
   }
+  // ---- reclaiming dropped code. Code that is no longer installed
+  // (invalidated, replaced by a higher tier, discarded) stays alive while
+  // an activation of it may run. When this engine's compiled code has only
+  // ever run on one thread, that thread frees dropped native code from
+  // time to time (at call-target creation and compilation requests, which
+  // run on it): it scans its own stack for return addresses into the
+  // dropped code and frees the code nothing points into (its region goes
+  // back to the code cache, its IR and metadata are deleted). Code that ran
+  // on several threads is kept until the engine dies.
+  // NativeCode::Invoke calls this on every entry into compiled code.
+  void NoteThreadRunningCode() {
+    const std::thread::id self = std::this_thread::get_id();
+    if (code_thread_.load(std::memory_order_relaxed) != self) [[unlikely]] {
+      NoteNewThreadRunningCode(self);
+    }
+  }
+  // Frees what it can now, if on the code's thread; returns how many code
+  // objects were freed. Tests call it; the engine calls it every
+  // kReclaimInterval dropped codes.
+  int ReclaimDroppedCode();
+  // Installed or dropped code objects the engine still holds.
+  size_t live_code_objects() const;
+
   // Drops every installed code. (A redefined function invalidates only the
   // code that depends on it: engine/runtime/assumption.h.)
   void InvalidateAllCode(const std::string& reason);
@@ -200,8 +232,13 @@ class Engine : public NodeRuntime {
   opt::PipelineOptions pipeline_options_;
   std::unique_ptr<EngineLog> log_;
   std::unique_ptr<splitting::SplittingStrategy> splitting_;
+  std::unique_ptr<ResourceLimits> limits_;
 
   mutable std::mutex lock_;
+  // TODO(#19): a redefined function's old call target (and its tree) is
+  // kept until the engine dies, about 5 KB per redefinition; freeing it
+  // needs to know that no call node, cache, frame or compiled code still
+  // names it.
   std::vector<std::unique_ptr<CallTarget>> call_targets_;
   std::map<std::string, int> reports_by_class_;
   int report_count_ = 0;
@@ -312,9 +349,18 @@ class Engine : public NodeRuntime {
   // CompileOnly, parsed: name substrings to include (any) and exclude.
   std::vector<std::string> compile_only_include_;
   std::vector<std::string> compile_only_exclude_;
-  // Installed and dropped code; never freed while the engine lives,
-  // since activations of dropped code may still be running.
+  // Installed and dropped code (dropped code until ReclaimDroppedCode
+  // proves that no activation of it is left). Guarded by lock_.
   std::vector<std::unique_ptr<InstalledCode>> code_;
+  // ReclaimDroppedCode runs when code_ has grown to this size.
+  static constexpr size_t kReclaimInterval = 64;
+  size_t next_reclaim_size_ = kReclaimInterval;  // guarded by lock_
+  void MaybeReclaimDroppedCode();
+  void NoteNewThreadRunningCode(std::thread::id self);
+  // The thread that runs compiled code (default id: none yet); several:
+  // reclamation is off for good.
+  std::atomic<std::thread::id> code_thread_{};
+  std::atomic<bool> code_on_several_threads_{false};
 };
 
 }  // namespace morel::runtime

@@ -110,8 +110,12 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
   // Compiled callee: call its machine code directly (its prologue checks the
   // guest stack, and first-tier code's counts the call). Its result (or the
   // pending-exception marker) passes through unchanged.
+  // A requested safepoint or a MaxStackFrames limit takes the slow path:
+  // CallTarget::Call polls the safepoint and counts the frame.
+  const NodeRuntime* runtime = callee->runtime();
   if (const void* entry = callee->native_entry();
-      entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) [[likely]] {
+      entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded()) &&
+      !runtime->SafepointRequested() && runtime->max_stack_frames() == 0) [[likely]] {
     return reinterpret_cast<NativeEntry>(entry)(args, count);
   }
 #if defined(__x86_64__)
@@ -256,6 +260,7 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   options.codegen.deopt_entry = deopt_entry_;
   options.lowering.call_target_dispatch = reinterpret_cast<const void*>(&Dispatch);
   options.lowering.heap = GuestHeapAllocation();
+  options.lowering.safepoint_word = engine.safepoint_word();
 #if defined(__x86_64__)
   // Code that runs here is x86_64 code: every backend the tier can use on
   // this host implements the thread-local limit (Dispatch relies on it).
@@ -296,7 +301,22 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   return code;
 }
 
+NativeCode::~NativeCode() {
+  const uint8_t* start = compiled_.code.region.start;
+  if (start == nullptr) return;
+  {
+    std::lock_guard<std::mutex> guard(RegionsLock());
+    auto it = Regions().find(start);
+    if (it != Regions().end() && it->second == this) Regions().erase(it);
+  }
+  // PROT_NONE at once (a stale jump faults), then reused or unmapped.
+  (void)Cache().Free(start);
+}
+
 Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
+  // Entries into compiled code from C++ (the interpreter, OSR, deopt
+  // resumption) tell the engine which thread runs its code.
+  engine_.NoteThreadRunningCode();
 #if defined(__x86_64__)
   thread_local bool limit_offset_verified = false;
   if (!limit_offset_verified) {

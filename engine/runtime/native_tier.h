@@ -50,6 +50,10 @@ class NativeCode : public InstalledCode {
   NativeCode(Engine& engine, std::unique_ptr<pe::Compilation> compilation,
              codegen::CompiledFunction compiled)
       : engine_(engine), compilation_(std::move(compilation)), compiled_(std::move(compiled)) {}
+  // Unregisters the code and frees its region in the code cache. The
+  // owner (Engine) destroys code only when no activation of it can exist:
+  // with the engine, or after a stack scan (Engine::ReclaimDroppedCode).
+  ~NativeCode() override;
   Value Invoke(CallTarget& target, absl::Span<const Value> arguments) override;
   // The installed code containing `pc` (e.g. a return address), or null.
   static NativeCode* Find(const void* pc);

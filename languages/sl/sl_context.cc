@@ -56,6 +56,8 @@ Value SLContext::Call(SLFunction* function, absl::Span<const Value> args) {
 }
 
 void SLContext::Print(absl::string_view text) {
+  // MaxOutputStreamSize: raises before writing anything past the limit.
+  engine_->resource_limits().ChargeOutput(text.size());
   std::fwrite(text.data(), 1, text.size(), out_);
   std::fflush(out_);
 }

@@ -44,7 +44,8 @@ class SLContext {
   // Calls `function` (which must be defined) with `args`.
   Value Call(SLFunction* function, absl::Span<const Value> args);
 
-  // Standard streams.
+  // Standard streams. Print charges the engine's MaxOutputStreamSize first
+  // (a ResourceLimitError, nothing written, when the text does not fit).
   void Print(absl::string_view text);
   // One line of input without its terminator; false at end of input.
   bool ReadLine(std::string* line);

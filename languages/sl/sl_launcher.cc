@@ -48,6 +48,11 @@ int RunInContext(const ProgramRun& run, SLContext& context) {
       }
       Value result = context.Call(*main, {});
       if (!IsNull(result)) context.Print(absl::StrCat(DisplayString(result), "\n"));
+    } catch (const ResourceLimitError& error) {
+      // A sandbox limit cancelled the program: the context is closed
+      // without running guest code again (its shutdown hooks included).
+      PrintError(run, error.message());
+      return 1;
     } catch (const GuestError& error) {
       PrintError(run, error.message());
       status = 1;
@@ -63,6 +68,7 @@ int RunInContext(const ProgramRun& run, SLContext& context) {
     }
     return exit.status();
   } catch (const GuestError& error) {
+    // Also a ResourceLimitError raised by a shutdown hook.
     PrintError(run, error.message());
     return 1;
   }

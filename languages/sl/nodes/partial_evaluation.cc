@@ -234,9 +234,9 @@ int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
   ir::Builder& b = pe.builder();
   pe.Enter(this);
   PartialEvaluator::Merge header = pe.NewMerge();
-  // The back edge: the end of the body and every `continue` come here, and
-  // first-tier code counts the iteration (ProfileBackEdge) on the way back
-  // to the header.
+  // The back edge: the end of the body and every `continue` come here;
+  // compiled code polls the safepoint there and first-tier code counts the
+  // iteration (BackEdge) on the way back to the header.
   PartialEvaluator::Merge back_edge = pe.NewMerge();
   PartialEvaluator::Merge exit = pe.NewMerge();
   pe.JumpTo(header);
@@ -256,7 +256,7 @@ int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
   pe.UndoDone();
   if (!pe.Terminated()) pe.JumpTo(back_edge);
   pe.Continue(back_edge);
-  pe.ProfileBackEdge();
+  pe.BackEdge();
   pe.JumpTo(header);
   pe.Continue(exit);
   pe.Leave();
