@@ -99,6 +99,20 @@ absl::string_view CondSuffix(X86Cond c) {
   return kSuffix[static_cast<int>(c)];
 }
 
+ImmediateRange GetImmediateRange(Form form) {
+  switch (form) {
+    case Form::kMovRI64:
+      return {INT64_MIN, INT64_MAX};
+    case Form::kAddRI8: case Form::kSubRI8: case Form::kImulRRI8: case Form::kAndRI8:
+    case Form::kOrRI8: case Form::kXorRI8: case Form::kCmpRI8:
+      return {INT8_MIN, INT8_MAX};
+    case Form::kShlRI: case Form::kSarRI: case Form::kShrRI:
+      return {0, 63};
+    default:
+      return {INT32_MIN, INT32_MAX};
+  }
+}
+
 std::string ExpectedAtt(Form form, const FormOperands& ops) {
   const FormInfo& info = GetForm(form);
   std::string mem;
