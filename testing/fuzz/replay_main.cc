@@ -1,6 +1,6 @@
 // main() for a fuzz target outside libFuzzer (see README.md):
 //
-//   <target> [--mutations=N] [--max_len=N] [--seed=N] FILE_OR_DIRECTORY...
+//   <target> [--mutations=N] [--max_len=N] [--seed=N] [--seconds=N] FILE_OR_DIRECTORY...
 //
 // Runs the target on every file (a directory: its regular files, in name
 // order), then on N mutations of them (default 0). Mutations are
@@ -8,6 +8,8 @@
 // to four edits -- a bit flip, a byte set to a random or boundary value, an
 // inserted or erased range, a duplicated range, a range copied from another
 // input -- and is cut at --max_len bytes (default 4096). A crash leaves the
+// --seconds=N (for campaigns, //tools/fuzz --engine=replay; never in
+// tests) stops the mutations after N seconds. A crash leaves the
 // input that caused it in $TEST_UNDECLARED_OUTPUTS_DIR (or the working
 // directory) as `crash-replay-<n>`, and stderr names the file. Exits 0 when
 // every input ran, 2 on a usage error.
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -143,6 +146,7 @@ int Main(int argc, char** argv) {
   int64_t mutations = 0;
   int64_t max_len = 4096;
   int64_t seed = 1;
+  int64_t seconds = 0;
   std::vector<std::filesystem::path> files;
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
@@ -156,12 +160,14 @@ int Main(int argc, char** argv) {
       return true;
     };
     if (number("--mutations=", &mutations) || number("--max_len=", &max_len) ||
-        number("--seed=", &seed)) {
+        number("--seed=", &seed) ||
+        number("--seconds=", &seconds)) {
       continue;
     }
     if (absl::StartsWith(arg, "-")) {
       std::fprintf(stderr,
-                   "replay: unknown flag '%s' (accepted: --mutations=N --max_len=N --seed=N)\n",
+                   "replay: unknown flag '%s' (accepted: --mutations=N --max_len=N --seed=N "
+                   "--seconds=N)\n",
                    argv[i]);
       return 2;
     }
@@ -197,14 +203,16 @@ int Main(int argc, char** argv) {
     corpus.push_back(std::move(input));
   }
   std::mt19937_64 rng(static_cast<uint64_t>(seed));
-  for (int64_t m = 0; m < mutations; ++m) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  int64_t m = 0;
+  for (; m < mutations; ++m) {
+    if (seconds > 0 && std::chrono::steady_clock::now() >= deadline) break;
     std::string input = Mutate(corpus, static_cast<size_t>(max_len), rng);
     bytes += input.size();
     Run(input, absl::StrCat("mutation-", m));
   }
   std::printf("replay: %zu files and %lld mutations (seed %lld), %zu bytes: no crash\n",
-              corpus.size(), static_cast<long long>(mutations), static_cast<long long>(seed),
-              bytes);
+              corpus.size(), static_cast<long long>(m), static_cast<long long>(seed), bytes);
   return 0;
 }
 
