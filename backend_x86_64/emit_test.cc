@@ -158,6 +158,15 @@ TEST_F(EmitTest, OperandsTheFormCannotHoldAreErrors) {
   EXPECT_EQ(RoundTrip(Form::kMovRI64, {kRax, kNoGpr, kNoGpr, INT64_MIN}), "");
 }
 
+// Found by encoder_fuzzer under ASan: ExpectedAtt formats {cc} for every
+// form, and read past the suffix table for an invalid code.
+TEST(CondSuffixTest, InvalidCodesHaveNoSuffix) {
+  EXPECT_EQ(CondSuffix(X86Cond::kG), "g");
+  EXPECT_EQ(CondSuffix(static_cast<X86Cond>(16)), "<bad cc>");
+  EXPECT_EQ(ExpectedAtt(Form::kAddRR, {kRax, kRbx, kNoGpr, 0, 0, static_cast<X86Cond>(17)}),
+            "addq %rbx, %rax");
+}
+
 TEST_F(EmitTest, PcRelativeOperandErrors) {
   codegen::CodeBuffer buf;
   for (Form f : {Form::kJcc, Form::kJmp, Form::kCallRel32}) {

@@ -96,7 +96,10 @@ X86Cond ToX86Cond(codegen::Cond c) {
 absl::string_view CondSuffix(X86Cond c) {
   static constexpr absl::string_view kSuffix[] = {"o", "no", "b", "ae", "e",  "ne", "be", "a",
                                                   "s", "ns", "p", "np", "l", "ge", "le", "g"};
-  return kSuffix[static_cast<int>(c)];
+  // An invalid code (the encoder refuses it) has no suffix: ExpectedAtt
+  // formats every placeholder, also for forms without a condition.
+  const int index = static_cast<int>(c);
+  return index < 16 ? kSuffix[index] : "<bad cc>";
 }
 
 ImmediateRange GetImmediateRange(Form form) {
