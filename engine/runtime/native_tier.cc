@@ -112,7 +112,7 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
   // pending-exception marker) passes through unchanged.
   if (const void* entry = callee->native_entry();
       entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) [[likely]] {
-    return reinterpret_cast<NativeEntry>(entry)(args, count);
+    return reinterpret_cast<NativeEntry>(const_cast<void*>(entry))(args, count);
   }
 #if defined(__x86_64__)
   // Through the stub that captures the compiled caller's callee-saved
@@ -314,7 +314,8 @@ Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
     limit_offset_verified = true;
   }
 #endif
-  auto entry = reinterpret_cast<Value (*)(const Value*, int64_t)>(compiled_.entry);
+  auto entry =
+      reinterpret_cast<Value (*)(const Value*, int64_t)>(const_cast<void*>(compiled_.entry));
   Value result = entry(arguments.data(), static_cast<int64_t>(arguments.size()));
   if (result.tag == kPendingExceptionTag) RethrowPendingException();
   return result;
