@@ -18,8 +18,10 @@ defines
     deterministic mutations of it, inputs cut at `max_len` bytes. It runs in
     `bazel test //...` and must take a few seconds at most.
 
-The tags `fuzz_target`, `fuzz_max_len=N` and `fuzz_corpus=<dir>` on the
-fuzzer are what //tools/fuzz reads.
+`campaign_timeout` is libFuzzer's -timeout in campaigns: seconds one input
+may take before it is kept as a hang. The tags `fuzz_target`,
+`fuzz_max_len=N`, `fuzz_timeout=N` and `fuzz_corpus=<dir>` on the fuzzer
+are what //tools/fuzz reads.
 """
 
 def morel_fuzz_target(
@@ -28,6 +30,7 @@ def morel_fuzz_target(
         deps = [],
         max_len = 4096,
         replay_mutations = 1000,
+        campaign_timeout = 20,
         data = [],
         size = "small",
         tags = [],
@@ -57,6 +60,7 @@ def morel_fuzz_target(
             "manual",
             "fuzz_target",
             "fuzz_max_len=%d" % max_len,
+            "fuzz_timeout=%d" % campaign_timeout,
             "fuzz_corpus=" + corpus,
         ],
     )

@@ -67,8 +67,9 @@ def main():
                         help="stop after this many inputs (default: no limit)")
     parser.add_argument("--engine", choices=["libfuzzer", "replay"], default="libfuzzer")
     parser.add_argument("--out", default=None, help="corpus and artifacts (default .fuzz/NAME)")
-    parser.add_argument("--timeout", type=int, default=20,
-                        help="seconds one input may take before it counts as a hang (default 20)")
+    parser.add_argument("--timeout", type=int, default=None,
+                        help="seconds one input may take before it counts as a hang (default: "
+                        "the target's campaign_timeout, 20 unless its BUILD says otherwise)")
     parser.add_argument("--list", action="store_true", help="list the fuzz targets and exit")
     parser.add_argument("extra", nargs="*", help="more libFuzzer flags, after --")
     args = parser.parse_args()
@@ -89,6 +90,7 @@ def main():
     package = label[2:].partition(":")[0]
     seeds = tags.get("fuzz_corpus", os.path.join(package, "corpus", name))
     max_len = tags.get("fuzz_max_len", "4096")
+    timeout = args.timeout if args.timeout is not None else int(tags.get("fuzz_timeout", "20"))
     out = os.path.abspath(args.out or os.path.join(".fuzz", name))
     corpus = os.path.join(out, "corpus")
     artifacts = os.path.join(out, "artifacts")
@@ -107,7 +109,7 @@ def main():
     corpus_before = len(os.listdir(corpus))
     if args.engine == "libfuzzer":
         cmd = [binary, "-max_total_time=%d" % args.seconds, "-max_len=%s" % max_len,
-               "-timeout=%d" % args.timeout, "-artifact_prefix=%s/" % artifacts,
+               "-timeout=%d" % timeout, "-artifact_prefix=%s/" % artifacts,
                "-print_final_stats=1"]
         if args.runs is not None:
             cmd.append("-runs=%d" % args.runs)
