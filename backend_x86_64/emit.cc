@@ -186,6 +186,33 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
   if (needs_dst && ops.dst == kNoGpr) {
     return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a destination"));
   }
+  // Every operand is checked before any reaches LLVM, which would encode a
+  // missing register, a truncated immediate or a bad condition code
+  // without complaint (found by encoder_fuzzer).
+  if ((info.layout == Layout::kRR || info.layout == Layout::kRRTied ||
+       info.layout == Layout::kRRI || info.layout == Layout::kR32R8 ||
+       info.layout == Layout::kMR || info.layout == Layout::kRRTiedCond ||
+       info.layout == Layout::kFsR) &&
+      ops.src == kNoGpr) {
+    return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a source"));
+  }
+  if ((info.layout == Layout::kRM || info.layout == Layout::kMR || info.layout == Layout::kMI) &&
+      ops.base == kNoGpr) {
+    return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a base"));
+  }
+  if ((info.layout == Layout::kR8Cond || info.layout == Layout::kRRTiedCond) &&
+      static_cast<int>(ops.cc) >= 16) {
+    return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, ": bad condition code"));
+  }
+  if (info.layout == Layout::kRI || info.layout == Layout::kRITied ||
+      info.layout == Layout::kRRI || info.layout == Layout::kI || info.layout == Layout::kMI) {
+    const ImmediateRange range = GetImmediateRange(form);
+    if (ops.imm < range.min || ops.imm > range.max) {
+      return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, ": immediate ", ops.imm,
+                                                     " out of range [", range.min, ", ",
+                                                     range.max, "]"));
+    }
+  }
   switch (info.layout) {
     case Layout::kNone: break;
     case Layout::kR: reg(ops.dst); break;
@@ -212,17 +239,6 @@ absl::Status McEncoder::Encode(Form form, const FormOperands& ops, codegen::Code
       break;
     case Layout::kFsR: fs_mem(); reg(ops.src); break;
     case Layout::kMI: mem(); imm(ops.imm); break;
-  }
-  if ((info.layout == Layout::kRR || info.layout == Layout::kRRTied ||
-       info.layout == Layout::kRRI || info.layout == Layout::kR32R8 ||
-       info.layout == Layout::kMR || info.layout == Layout::kRRTiedCond ||
-       info.layout == Layout::kFsR) &&
-      ops.src == kNoGpr) {
-    return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a source"));
-  }
-  if ((info.layout == Layout::kRM || info.layout == Layout::kMR || info.layout == Layout::kMI) &&
-      ops.base == kNoGpr) {
-    return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, " needs a base"));
   }
   llvm::SmallVector<char, 16> bytes;
   llvm::SmallVector<llvm::MCFixup, 1> fixups;

@@ -129,6 +129,44 @@ TEST_F(EmitTest, MissingOperandsAreErrors) {
   EXPECT_EQ(buf.size(), 0u);
 }
 
+// Found by encoder_fuzzer: LLVM encodes whatever it is given, so `andq
+// $-704680047, %rsp` as AND64ri8 came out as `andq $-111, %rsp`. The
+// encoder refuses operands its form cannot hold and appends nothing.
+TEST_F(EmitTest, OperandsTheFormCannotHoldAreErrors) {
+  codegen::CodeBuffer buf;
+  EXPECT_FALSE(encoder_->Encode(Form::kAndRI8, {kRsp, kNoGpr, kNoGpr, -704680047}, buf).ok());
+  EXPECT_FALSE(encoder_->Encode(Form::kAddRI8, {kRax, kNoGpr, kNoGpr, 128}, buf).ok());
+  EXPECT_FALSE(encoder_->Encode(Form::kImulRRI8, {kRax, kRbx, kNoGpr, -129}, buf).ok());
+  EXPECT_FALSE(
+      encoder_->Encode(Form::kAddRI32, {kRax, kNoGpr, kNoGpr, int64_t{INT32_MAX} + 1}, buf).ok());
+  EXPECT_FALSE(
+      encoder_->Encode(Form::kMovRI32, {kRax, kNoGpr, kNoGpr, int64_t{INT32_MIN} - 1}, buf).ok());
+  EXPECT_FALSE(encoder_->Encode(Form::kPushI32, {kNoGpr, kNoGpr, kNoGpr, INT64_MAX}, buf).ok());
+  EXPECT_FALSE(encoder_->Encode(Form::kShlRI, {kRax, kNoGpr, kNoGpr, 64}, buf).ok());
+  EXPECT_FALSE(encoder_->Encode(Form::kSarRI, {kRax, kNoGpr, kNoGpr, -1}, buf).ok());
+  FormOperands store{kNoGpr, kNoGpr, kRbx, int64_t{1} << 40};
+  EXPECT_FALSE(encoder_->Encode(Form::kStoreI32, store, buf).ok());
+  FormOperands setcc{kRax, kRbx};
+  setcc.cc = static_cast<X86Cond>(16);
+  EXPECT_FALSE(encoder_->Encode(Form::kSetcc, setcc, buf).ok());
+  EXPECT_FALSE(encoder_->Encode(Form::kCmov, setcc, buf).ok());
+  EXPECT_EQ(buf.size(), 0u);
+  // The limits themselves encode.
+  EXPECT_EQ(RoundTrip(Form::kAddRI8, {kRax, kNoGpr, kNoGpr, 127}), "");
+  EXPECT_EQ(RoundTrip(Form::kAddRI8, {kRax, kNoGpr, kNoGpr, -128}), "");
+  EXPECT_EQ(RoundTrip(Form::kShlRI, {kRax, kNoGpr, kNoGpr, 63}), "");
+  EXPECT_EQ(RoundTrip(Form::kMovRI64, {kRax, kNoGpr, kNoGpr, INT64_MIN}), "");
+}
+
+// Found by encoder_fuzzer under ASan: ExpectedAtt formats {cc} for every
+// form, and read past the suffix table for an invalid code.
+TEST(CondSuffixTest, InvalidCodesHaveNoSuffix) {
+  EXPECT_EQ(CondSuffix(X86Cond::kG), "g");
+  EXPECT_EQ(CondSuffix(static_cast<X86Cond>(16)), "<bad cc>");
+  EXPECT_EQ(ExpectedAtt(Form::kAddRR, {kRax, kRbx, kNoGpr, 0, 0, static_cast<X86Cond>(17)}),
+            "addq %rbx, %rax");
+}
+
 TEST_F(EmitTest, PcRelativeOperandErrors) {
   codegen::CodeBuffer buf;
   for (Form f : {Form::kJcc, Form::kJmp, Form::kCallRel32}) {

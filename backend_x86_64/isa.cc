@@ -96,7 +96,24 @@ X86Cond ToX86Cond(codegen::Cond c) {
 absl::string_view CondSuffix(X86Cond c) {
   static constexpr absl::string_view kSuffix[] = {"o", "no", "b", "ae", "e",  "ne", "be", "a",
                                                   "s", "ns", "p", "np", "l", "ge", "le", "g"};
-  return kSuffix[static_cast<int>(c)];
+  // An invalid code (the encoder refuses it) has no suffix: ExpectedAtt
+  // formats every placeholder, also for forms without a condition.
+  const int index = static_cast<int>(c);
+  return index < 16 ? kSuffix[index] : "<bad cc>";
+}
+
+ImmediateRange GetImmediateRange(Form form) {
+  switch (form) {
+    case Form::kMovRI64:
+      return {INT64_MIN, INT64_MAX};
+    case Form::kAddRI8: case Form::kSubRI8: case Form::kImulRRI8: case Form::kAndRI8:
+    case Form::kOrRI8: case Form::kXorRI8: case Form::kCmpRI8:
+      return {INT8_MIN, INT8_MAX};
+    case Form::kShlRI: case Form::kSarRI: case Form::kShrRI:
+      return {0, 63};
+    default:
+      return {INT32_MIN, INT32_MAX};
+  }
 }
 
 std::string ExpectedAtt(Form form, const FormOperands& ops) {

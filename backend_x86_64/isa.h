@@ -89,6 +89,16 @@ struct FormOperands {
 // The AT&T text the disassembler prints for `form` with `ops`.
 std::string ExpectedAtt(Form form, const FormOperands& ops);
 
+// The immediates `form` encodes exactly (for forms with an immediate
+// operand; pc-relative forms take any int32 displacement): MOV64ri any
+// int64, the *ri8 forms an int8, shifts a count in [0, 63], the others an
+// int32 (sign-extended to 64 bits). The encoder refuses anything else.
+struct ImmediateRange {
+  int64_t min;
+  int64_t max;
+};
+ImmediateRange GetImmediateRange(Form form);
+
 inline bool FitsInt8(int64_t v) { return v >= -128 && v <= 127; }
 inline bool FitsInt32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 

@@ -13,6 +13,9 @@ PACKAGES=(
   bazel-bootstrap bazel-platforms bazel-rules-java
   # Toolchain.
   g++ python3
+  # Fuzzing only (--config=fuzz, //third_party/clang_toolchain): clang and
+  # its libFuzzer/ASan/UBSan runtimes. `bazel test //...` does not use them.
+  clang-14 libclang-rt-14-dev
   # Libraries (third_party/*.BUILD).
   libabsl-dev
   libprotobuf-dev protobuf-compiler

@@ -4,10 +4,8 @@
 // same results (return values, or the same deoptimization with the same
 // frame values).
 
-#include <deque>
 #include <functional>
 #include <initializer_list>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,58 +82,10 @@ TEST(RandomIrTest, OptimizedIrVerifiesAndComputesTheSameResults) {
   EXPECT_GT(changed, 250);  // the generator gives the passes work to do
 }
 
-// The objects of one run: results are compared by the objects' contents
-// and identity, never by their addresses.
-class Heap {
- public:
-  void* Allocate(int64_t bytes) {
-    words_.emplace_back(bytes / 8, 0);
-    void* p = words_.back().data();
-    objects_[reinterpret_cast<int64_t>(p)] = &words_.back();
-    return p;
-  }
-  // `x`, or the object at address `x` with its fields, objects numbered by
-  // first appearance (@n), so two names of one object show.
-  std::string Describe(int64_t x, std::map<int64_t, int>& seen) const {
-    auto it = objects_.find(x);
-    if (it == objects_.end()) return absl::StrCat(x);
-    auto [number, fresh] = seen.try_emplace(x, static_cast<int>(seen.size()));
-    if (!fresh) return absl::StrCat("@", number->second);
-    std::vector<std::string> fields;
-    for (int64_t word : *it->second) fields.push_back(Describe(word, seen));
-    return absl::StrCat("@", number->second, "{", absl::StrJoin(fields, ","), "}");
-  }
-
- private:
-  std::deque<std::vector<int64_t>> words_;
-  std::map<int64_t, std::vector<int64_t>*> objects_;
-};
-
 int64_t loop_counter = 0;
 
 std::string ExecuteWithObjects(const ir::Function& f, const std::vector<int64_t>& args) {
-  loop_counter = 0;
-  Heap heap;
-  ir::InterpreterOptions options;
-  options.allocate = [&](int64_t bytes) { return heap.Allocate(bytes); };
-  auto r = ir::Interpret(f, args, options);
-  if (!r.ok()) return "error: " + std::string(r.status().message());
-  if (r->kind == ir::ExecutionResult::Kind::kReturned) return ir::DebugString(*r);
-  std::vector<void*> addresses(r->objects.size());
-  ir::MaterializeDeoptObjects(r->objects, options.allocate, absl::MakeSpan(addresses), r->frames);
-  std::string out = absl::StrCat("deoptimized \"", r->reason, "\"");
-  std::map<int64_t, int> seen;
-  for (const ir::DeoptFrame& frame : r->frames) {
-    for (const auto* slots : {&frame.locals, &frame.stack}) {
-      for (const ir::DeoptFrame::Slot& slot : *slots) {
-        absl::StrAppend(&out, " ",
-                        slot.legal ? absl::StrCat(heap.Describe(slot.payload, seen), ":",
-                                                  slot.tag)
-                                   : "illegal");
-      }
-    }
-  }
-  return out;
+  return testing::ExecuteForComparison(f, args, &loop_counter);
 }
 
 // With objects and loops: escape analysis (in the default pipeline) removes

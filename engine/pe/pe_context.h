@@ -459,8 +459,7 @@ class PeContext {
     if (values.empty()) {
       slots = b().PConst(0);
     } else {
-      slots = EmitCallAs<&ReserveSpanArguments>("morel::pe::ReserveSpanArguments",
-                                                /*may_run_guest_code=*/false, count);
+      slots = EmitReserveSpanArguments(count);
       for (size_t i = 0; i < values.size(); ++i) {
         StoreValue(slots, static_cast<int>(i), values[i]);
       }
@@ -469,6 +468,11 @@ class PeContext {
         absl::StrCat(runtime_call_internal::FunctionName<F>(), "[span]"),
         may_run_guest_code, std::get<I>(args)..., slots, count);
   }
+
+  // ReserveSpanArguments(count) through EmitCallAs, with its return type
+  // spelled out: clang does not deduce EmitCallAs's return type inside
+  // another member template defined before it is complete.
+  ir::Value* EmitReserveSpanArguments(ir::Value* count);
 
   template <auto F, typename... Args>
   auto EmitCallAs(const std::string& name, bool may_run_guest_code, Args... args) {
@@ -498,8 +502,7 @@ class PeContext {
         // Too many words for the entry's registers: F's words go to slots
         // of the span argument stack, which PackedInvoke releases.
         ir::Value* count = b().I64((Traits::kWords + 1) / 2);
-        ir::Value* slots = EmitCallAs<&ReserveSpanArguments>(
-            "morel::pe::ReserveSpanArguments", /*may_run_guest_code=*/false, count);
+        ir::Value* slots = EmitReserveSpanArguments(count);
         for (size_t i = 0; i < operands.size(); ++i) {
           b().Store(as_word(operands[i]), slots, static_cast<int32_t>(8 * i));
         }
@@ -601,6 +604,11 @@ class PeContext {
 
   PartialEvaluator& pe_;
 };
+
+inline ir::Value* PeContext::EmitReserveSpanArguments(ir::Value* count) {
+  return EmitCallAs<&ReserveSpanArguments>("morel::pe::ReserveSpanArguments",
+                                           /*may_run_guest_code=*/false, count);
+}
 
 }  // namespace morel::pe
 

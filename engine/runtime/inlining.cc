@@ -57,13 +57,15 @@ class CallSites {
  private:
   // Direct call nodes in the target's tree.
   int TruffleCallees(CallTarget& target) {
-    auto [it, inserted] = truffle_callees_.try_emplace(&target, 0);
-    if (inserted) {
+    // Not a structured binding: clang 14 cannot capture one in a lambda.
+    auto inserted = truffle_callees_.try_emplace(&target, 0);
+    int& count = inserted.first->second;
+    if (inserted.second) {
       target.root_node()->ForEachNode([&](Node& node) {
-        if (dynamic_cast<DirectCallNode*>(&node) != nullptr) ++it->second;
+        if (dynamic_cast<DirectCallNode*>(&node) != nullptr) ++count;
       });
     }
-    return it->second;
+    return count;
   }
 
   std::map<const CallTarget*, int> truffle_callees_;

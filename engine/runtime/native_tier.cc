@@ -114,9 +114,14 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
   // CallTarget::Call polls the safepoint and counts the frame.
   const NodeRuntime* runtime = callee->runtime();
   if (const void* entry = callee->native_entry();
+<<<<<<< HEAD
       entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded()) &&
       !runtime->SafepointRequested() && runtime->max_stack_frames() == 0) [[likely]] {
     return reinterpret_cast<NativeEntry>(entry)(args, count);
+=======
+      entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) [[likely]] {
+    return reinterpret_cast<NativeEntry>(const_cast<void*>(entry))(args, count);
+>>>>>>> fuzz
   }
 #if defined(__x86_64__)
   // Through the stub that captures the compiled caller's callee-saved
@@ -334,7 +339,8 @@ Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
     limit_offset_verified = true;
   }
 #endif
-  auto entry = reinterpret_cast<Value (*)(const Value*, int64_t)>(compiled_.entry);
+  auto entry =
+      reinterpret_cast<Value (*)(const Value*, int64_t)>(const_cast<void*>(compiled_.entry));
   Value result = entry(arguments.data(), static_cast<int64_t>(arguments.size()));
   if (result.tag == kPendingExceptionTag) RethrowPendingException();
   return result;

@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engine/ir/builder.h"
+#include "engine/ir/interpreter.h"
+#include "testing/fuzz/byte_reader.h"
 
 namespace morel::opt::testing {
 namespace {
@@ -20,6 +24,9 @@ using ir::Value;
 class Generator {
  public:
   Generator(uint32_t seed, const RandomIrOptions& options) : rng_(seed), options_(options) {}
+  // Every choice from `choices` instead of a pseudo-random sequence.
+  Generator(fuzz::ByteReader* choices, const RandomIrOptions& options)
+      : choices_(choices), options_(options) {}
 
   std::unique_ptr<ir::Function> Build() {
     auto f = std::make_unique<ir::Function>("random", std::vector<Type>(3, Type::kI64),
@@ -57,7 +64,10 @@ class Generator {
   }
 
  private:
-  int Pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  int Pick(int lo, int hi) {
+    if (choices_ != nullptr) return static_cast<int>(choices_->Int(lo, hi));
+    return std::uniform_int_distribution<int>(lo, hi)(rng_);
+  }
   template <typename T>
   T* Any(const std::vector<T*>& v) { return v[Pick(0, static_cast<int>(v.size()) - 1)]; }
   static std::vector<Value*> Concat(std::vector<Value*> a, const std::vector<Value*>& b) {
@@ -275,6 +285,7 @@ class Generator {
   }
 
   std::mt19937 rng_;
+  fuzz::ByteReader* choices_ = nullptr;
   const RandomIrOptions& options_;
   std::vector<Value*> ints_;
   std::vector<Value*> bools_;
@@ -290,6 +301,55 @@ std::unique_ptr<ir::Function> RandomFunction(uint32_t seed, const RandomIrOption
   return Generator(seed, options).Build();
 }
 
+std::unique_ptr<ir::Function> RandomFunctionFromBytes(absl::Span<const uint8_t> choices,
+                                                     const RandomIrOptions& options) {
+  fuzz::ByteReader reader(choices.data(), choices.size());
+  return Generator(&reader, options).Build();
+}
+
 int64_t CountInstructions(const ir::Function& function) { return function.InstructionCount(); }
+
+void* ComparisonHeap::Allocate(int64_t bytes) {
+  words_.emplace_back(bytes / 8, 0);
+  void* p = words_.back().data();
+  objects_[reinterpret_cast<int64_t>(p)] = &words_.back();
+  return p;
+}
+
+std::string ComparisonHeap::Describe(int64_t x, std::map<int64_t, int>& seen) const {
+  auto it = objects_.find(x);
+  if (it == objects_.end()) return absl::StrCat(x);
+  auto [number, fresh] = seen.try_emplace(x, static_cast<int>(seen.size()));
+  if (!fresh) return absl::StrCat("@", number->second);
+  std::vector<std::string> fields;
+  for (int64_t word : *it->second) fields.push_back(Describe(word, seen));
+  return absl::StrCat("@", number->second, "{", absl::StrJoin(fields, ","), "}");
+}
+
+std::string ExecuteForComparison(const ir::Function& f, const std::vector<int64_t>& args,
+                                 int64_t* loop_counter) {
+  if (loop_counter != nullptr) *loop_counter = 0;
+  ComparisonHeap heap;
+  ir::InterpreterOptions options;
+  options.allocate = [&](int64_t bytes) { return heap.Allocate(bytes); };
+  auto r = ir::Interpret(f, args, options);
+  if (!r.ok()) return "error: " + std::string(r.status().message());
+  if (r->kind == ir::ExecutionResult::Kind::kReturned) return ir::DebugString(*r);
+  std::vector<void*> addresses(r->objects.size());
+  ir::MaterializeDeoptObjects(r->objects, options.allocate, absl::MakeSpan(addresses), r->frames);
+  std::string out = absl::StrCat("deoptimized \"", r->reason, "\"");
+  std::map<int64_t, int> seen;
+  for (const ir::DeoptFrame& frame : r->frames) {
+    for (const auto* slots : {&frame.locals, &frame.stack}) {
+      for (const ir::DeoptFrame::Slot& slot : *slots) {
+        absl::StrAppend(&out, " ",
+                        slot.legal ? absl::StrCat(heap.Describe(slot.payload, seen), ":",
+                                                  slot.tag)
+                                   : "illegal");
+      }
+    }
+  }
+  return out;
+}
 
 }  // namespace morel::opt::testing

@@ -15,8 +15,13 @@
 // reference interpreter) and, at a larger size, by ir_benchmark.
 
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "absl/types/span.h"
 #include "engine/ir/function.h"
 
 namespace morel::opt::testing {
@@ -51,9 +56,38 @@ struct RandomIrOptions {
 // The same seed and options always give the same function.
 std::unique_ptr<ir::Function> RandomFunction(uint32_t seed, const RandomIrOptions& options = {});
 
+// The same generator with every choice read from `choices` (see
+// testing/fuzz/byte_reader.h: once the bytes run out every choice is the
+// smallest), for fuzzing (engine/opt/optimizer_fuzzer.cc): a mutated byte
+// changes one decision.
+std::unique_ptr<ir::Function> RandomFunctionFromBytes(absl::Span<const uint8_t> choices,
+                                                     const RandomIrOptions& options = {});
+
 // The number of instructions in the function's blocks (terminators
 // included; block parameters and frame states not counted).
 int64_t CountInstructions(const ir::Function& function);
+
+// The objects of one run of ExecuteForComparison: results are compared by
+// the objects' contents and identity, never by their addresses.
+class ComparisonHeap {
+ public:
+  void* Allocate(int64_t bytes);
+  // `x`, or the object at address `x` with its fields, objects numbered by
+  // first appearance (@n), so two names of one object show.
+  std::string Describe(int64_t x, std::map<int64_t, int>& seen) const;
+
+ private:
+  std::deque<std::vector<int64_t>> words_;
+  std::map<int64_t, std::vector<int64_t>*> objects_;
+};
+
+// Runs `f` in the reference interpreter on `args` with a fresh
+// ComparisonHeap (zeroing `*loop_counter` first, if given) and describes
+// the result so that two runs compare as text: the returned values, or the
+// deoptimization reason with every frame slot (objects by contents and
+// identity), or the error.
+std::string ExecuteForComparison(const ir::Function& f, const std::vector<int64_t>& args,
+                                 int64_t* loop_counter = nullptr);
 
 }  // namespace morel::opt::testing
 

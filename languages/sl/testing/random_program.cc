@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "testing/fuzz/byte_reader.h"
 
 namespace morel::sl::testing {
 namespace {
@@ -13,6 +14,8 @@ namespace {
 class Generator {
  public:
   explicit Generator(uint64_t seed) : rng_(seed) {}
+  // Every choice from `choices` instead of a pseudo-random sequence.
+  explicit Generator(fuzz::ByteReader* choices) : choices_(choices) {}
 
   std::string Program() {
     int functions = 2 + Next(4);
@@ -39,7 +42,10 @@ class Generator {
   }
 
  private:
-  int Next(int n) { return static_cast<int>(rng_() % static_cast<uint64_t>(n)); }
+  int Next(int n) {
+    if (choices_ != nullptr) return static_cast<int>(choices_->Index(static_cast<size_t>(n)));
+    return static_cast<int>(rng_() % static_cast<uint64_t>(n));
+  }
 
   std::string Argument() {
     switch (Next(6)) {
@@ -161,6 +167,7 @@ class Generator {
   }
 
   std::mt19937_64 rng_;
+  fuzz::ByteReader* choices_ = nullptr;
   std::vector<std::string> locals_;
   int function_ = 0;
   int loop_depth_ = 0;
@@ -170,5 +177,10 @@ class Generator {
 }  // namespace
 
 std::string RandomSlProgram(uint64_t seed) { return Generator(seed).Program(); }
+
+std::string RandomSlProgramFromBytes(absl::Span<const uint8_t> choices) {
+  fuzz::ByteReader reader(choices.data(), choices.size());
+  return Generator(&reader).Program();
+}
 
 }  // namespace morel::sl::testing

@@ -10,9 +10,17 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/types/span.h"
+
 namespace morel::sl::testing {
 
 std::string RandomSlProgram(uint64_t seed);
+
+// The same generator with every choice read from `choices` (see
+// testing/fuzz/byte_reader.h; once the bytes run out every choice is the
+// first one), for sl_differential_fuzzer: a mutated byte changes one
+// decision of the program.
+std::string RandomSlProgramFromBytes(absl::Span<const uint8_t> choices);
 
 }  // namespace morel::sl::testing
 
