@@ -114,14 +114,9 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
   // CallTarget::Call polls the safepoint and counts the frame.
   const NodeRuntime* runtime = callee->runtime();
   if (const void* entry = callee->native_entry();
-<<<<<<< HEAD
       entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded()) &&
       !runtime->SafepointRequested() && runtime->max_stack_frames() == 0) [[likely]] {
-    return reinterpret_cast<NativeEntry>(entry)(args, count);
-=======
-      entry != nullptr && (kPrologueStackCheck || !StackLimit::IsExceeded())) [[likely]] {
     return reinterpret_cast<NativeEntry>(const_cast<void*>(entry))(args, count);
->>>>>>> fuzz
   }
 #if defined(__x86_64__)
   // Through the stub that captures the compiled caller's callee-saved
