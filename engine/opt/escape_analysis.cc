@@ -905,6 +905,12 @@ class Analysis {
             return restart();
           }
           phi_args.push_back({phi->second, FieldValue(s, have, type, at)});
+          if (!found->second.is_virtual) {
+            // The field's object reaches `o` (a cycle): materializing it
+            // materialized `o` too, which cannot stay virtual here.
+            requests.materialize.insert(o);
+            return restart();
+          }
           continue;
         }
         if (want != nullptr && have != nullptr && want->SameContent(*have)) continue;
