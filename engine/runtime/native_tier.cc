@@ -104,6 +104,17 @@ codegen::ValuePair DispatchFromCompiled(void* callee, const void* args, int64_t 
 #endif
 
 // call_target (engine/codegen/lower.h): dispatch(id, operands, count).
+//
+// Stack walks rely on the compiled caller's callee-saved registers being
+// intact when its callee runs or the stub captures them (compiled_frames.h).
+// Both exits are therefore tail jumps, taken after Dispatch's epilogue has
+// restored whatever callee-saved registers its body used; GCC makes sibling
+// calls only from -O2 on, so this function asks for them. Without it, under
+// --config=ubsan (-O1), the checks' calls made Dispatch keep its values in
+// rbx and r12-r15 and call the stub from its own frame: stacktrace() printed
+// garbage locals of compiled callers (sl_conformance_test's
+// InlinedStacktrace, StacktraceCompiledCallers, ...).
+__attribute__((optimize("optimize-sibling-calls")))
 codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_words) {
   CallTarget* callee = pe::DecodeCallTarget(encoded);
   const int64_t count = num_words / 2;
