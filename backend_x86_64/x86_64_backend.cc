@@ -1,8 +1,8 @@
 #include "backend_x86_64/x86_64_backend.h"
 
+#include <mutex>
 #include <utility>
 
-#include "absl/synchronization/mutex.h"
 #include "backend_x86_64/abi.h"
 #include "backend_x86_64/deopt_exits.h"
 #include "backend_x86_64/disasm.h"
@@ -62,7 +62,7 @@ class X86_64Backend : public codegen::Backend {
 
   absl::StatusOr<std::string> Disassemble(absl::Span<const uint8_t> code,
                                           uint64_t address) const override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (disasm_ == nullptr) {
       absl::StatusOr<std::unique_ptr<McDisassembler>> d = McDisassembler::Create();
       if (!d.ok()) return d.status();
@@ -72,8 +72,8 @@ class X86_64Backend : public codegen::Backend {
   }
 
  private:
-  mutable absl::Mutex mu_;
-  mutable std::unique_ptr<McDisassembler> disasm_ ABSL_GUARDED_BY(mu_);
+  mutable std::mutex mu_;
+  mutable std::unique_ptr<McDisassembler> disasm_;  // Guarded by mu_.
 };
 
 }  // namespace

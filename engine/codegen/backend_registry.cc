@@ -4,11 +4,11 @@
 #include <sys/utsname.h>
 
 #include <map>
+#include <mutex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
 #include "engine/codegen/backend_plugin_api.h"
 
 namespace morel::codegen {
@@ -20,8 +20,8 @@ struct Entry {
 };
 
 struct Registry {
-  absl::Mutex mu;
-  std::map<std::string, Entry> entries ABSL_GUARDED_BY(mu);
+  std::mutex mu;
+  std::map<std::string, Entry> entries;  // Guarded by mu.
 };
 
 Registry& GetRegistry() {
@@ -44,7 +44,7 @@ int RegisterFromPlugin(void* context, const char* name, Backend* (*factory)()) {
 absl::Status RegisterBackend(absl::string_view name, BackendFactory factory) {
   if (name.empty() || !factory) return absl::InvalidArgumentError("empty backend registration");
   Registry& r = GetRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   auto [it, inserted] = r.entries.try_emplace(std::string(name));
   if (!inserted) {
     return absl::AlreadyExistsError(absl::StrCat("backend '", name, "' is already registered"));
@@ -55,7 +55,7 @@ absl::Status RegisterBackend(absl::string_view name, BackendFactory factory) {
 
 std::vector<std::string> RegisteredBackendNames() {
   Registry& r = GetRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   std::vector<std::string> names;
   for (const auto& [name, entry] : r.entries) names.push_back(name);
   return names;
@@ -63,7 +63,7 @@ std::vector<std::string> RegisteredBackendNames() {
 
 absl::StatusOr<Backend*> FindBackend(absl::string_view name) {
   Registry& r = GetRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   auto it = r.entries.find(std::string(name));
   if (it == r.entries.end()) {
     std::vector<std::string> names;

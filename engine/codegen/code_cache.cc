@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -27,7 +28,7 @@ size_t CodeCache::PageSize() {
 CodeCache::CodeCache(CodeCacheOptions options) : options_(options) {}
 
 CodeCache::~CodeCache() {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [start, region] : live_) {
     munmap(reinterpret_cast<void*>(start), region.mapped_size);
   }
@@ -47,7 +48,7 @@ absl::StatusOr<CodeRegion> CodeCache::InstallImpl(absl::Span<const uint8_t> byte
   if (bytes.empty()) return absl::InvalidArgumentError("no code to install");
   const size_t page = PageSize();
   const size_t need = (bytes.size() + page - 1) / page * page;
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   void* mem = nullptr;
   size_t mapped = need;
   auto it = free_.lower_bound(need);
@@ -85,7 +86,7 @@ absl::StatusOr<CodeRegion> CodeCache::InstallImpl(absl::Span<const uint8_t> byte
 }
 
 absl::Status CodeCache::Free(const uint8_t* start) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = live_.find(reinterpret_cast<uintptr_t>(start));
   if (it == live_.end()) return absl::NotFoundError("no installed code starts there");
   const size_t mapped = it->second.mapped_size;
@@ -103,7 +104,7 @@ absl::Status CodeCache::Free(const uint8_t* start) {
 
 absl::StatusOr<CodeRegion> CodeCache::Lookup(const void* pc) const {
   const uintptr_t p = reinterpret_cast<uintptr_t>(pc);
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = live_.upper_bound(p);
   if (it == live_.begin()) return absl::NotFoundError("pc is not in the code cache");
   --it;
@@ -112,12 +113,12 @@ absl::StatusOr<CodeRegion> CodeCache::Lookup(const void* pc) const {
 }
 
 size_t CodeCache::live_regions() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return live_.size();
 }
 
 size_t CodeCache::cached_free_bytes() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return free_bytes_;
 }
 

@@ -22,9 +22,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <mutex>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "engine/codegen/code_buffer.h"
 
@@ -67,10 +67,13 @@ class CodeCache {
   absl::StatusOr<CodeRegion> InstallImpl(absl::Span<const uint8_t> bytes, const CodeBuffer* relocs);
 
   const CodeCacheOptions options_;
-  mutable absl::Mutex mu_;
-  std::map<uintptr_t, CodeRegion> live_ ABSL_GUARDED_BY(mu_);
-  std::multimap<size_t, uintptr_t> free_ ABSL_GUARDED_BY(mu_);  // mapped_size -> start
-  size_t free_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  // A std::mutex rather than absl::Mutex: ThreadSanitizer intercepts
+  // pthread mutexes, while Debian's Abseil is not built with it.
+  mutable std::mutex mu_;
+  // Guarded by mu_:
+  std::map<uintptr_t, CodeRegion> live_;
+  std::multimap<size_t, uintptr_t> free_;  // mapped_size -> start
+  size_t free_bytes_ = 0;
 };
 
 }  // namespace morel::codegen
