@@ -17,15 +17,26 @@ struct SLBigInteger {
   mpz_t value;
 };
 
-void* GcAllocate(size_t bytes) { return heap::AllocateAtomic(bytes); }
-void* GcReallocate(void* old, size_t old_bytes, size_t new_bytes) {
-  void* fresh = heap::AllocateAtomic(new_bytes);
+// GMP's own memory: its temporaries and the results it is computing. It is
+// uncollectable and never scanned, and GMP frees all of it itself
+// (TMP_FREE, mpz_clear, realloc); a result is copied into the collected
+// heap when it is done (Normalize). Collectable memory would not do: GMP
+// links its large temporaries through their headers and keeps pointers to
+// scratch blocks in other scratch blocks, which the collector does not
+// scan when they are atomic, so it freed blocks GMP was still using (a
+// 4 MB product crashed in mpn_mul_fft) -- and scanning every number's
+// limbs instead would retain garbage and mark megabytes of digits.
+void* GmpAllocate(size_t bytes) { return heap::AllocateAtomicUncollectable(bytes); }
+void* GmpReallocate(void* old, size_t old_bytes, size_t new_bytes) {
+  void* fresh = heap::AllocateAtomicUncollectable(new_bytes);
   std::memcpy(fresh, old, old_bytes < new_bytes ? old_bytes : new_bytes);
+  heap::FreeRoot(old);
   return fresh;
 }
-void GcFree(void*, size_t) {}  // the collector reclaims limbs
+void GmpFree(void* block, size_t) { heap::FreeRoot(block); }
 
-// A stack temporary holding any Number as an mpz.
+// A stack temporary holding any Number as an mpz. GMP only reads it: a big
+// number's limbs are collected memory, which GMP never frees or grows.
 class Operand {
  public:
   explicit Operand(const Value& v) {
@@ -36,6 +47,11 @@ class Operand {
       pointer_ = v.As<SLBigInteger>()->value;
     }
   }
+  ~Operand() {
+    if (pointer_ == local_) mpz_clear(local_);
+  }
+  Operand(const Operand&) = delete;
+  Operand& operator=(const Operand&) = delete;
   mpz_srcptr get() const { return pointer_; }
 
  private:
@@ -43,11 +59,22 @@ class Operand {
   mpz_srcptr pointer_;
 };
 
+// The Number `result` holds; clears `result` (GMP's memory).
 Value Normalize(mpz_t result) {
-  if (mpz_fits_slong_p(result)) return Value::Long(mpz_get_si(result));
+  if (mpz_fits_slong_p(result)) {
+    const Value value = Value::Long(mpz_get_si(result));
+    mpz_clear(result);
+    return value;
+  }
+  // The limbs move into collected memory reachable from `big`.
+  const size_t limbs = mpz_size(result);
+  auto* copy = static_cast<mp_limb_t*>(heap::AllocateAtomic(limbs * sizeof(mp_limb_t)));
+  std::memcpy(copy, mpz_limbs_read(result), limbs * sizeof(mp_limb_t));
   auto* big = static_cast<SLBigInteger*>(heap::AllocateTraced(sizeof(SLBigInteger)));
-  // Take over the limbs: they are collected memory reachable from `big`.
-  std::memcpy(big->value, result, sizeof(mpz_t));
+  big->value->_mp_alloc = static_cast<int>(limbs);
+  big->value->_mp_size = result->_mp_size;
+  big->value->_mp_d = copy;
+  mpz_clear(result);
   return Value::Reference(kBigIntegerTag, big);
 }
 
@@ -57,7 +84,7 @@ void InitializeBigIntegers() {
   static std::once_flag once;
   std::call_once(once, [] {
     heap::Initialize();
-    mp_set_memory_functions(GcAllocate, GcReallocate, GcFree);
+    mp_set_memory_functions(GmpAllocate, GmpReallocate, GmpFree);
   });
 }
 

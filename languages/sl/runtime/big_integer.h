@@ -7,8 +7,10 @@
 // every operation normalizes its result (sl_spec §5.1 allows it), so a
 // number fits 64 bits iff it is a kLongTag value.
 //
-// GMP's allocator is pointed at the collector once (InitializeBigIntegers),
-// so limbs are collected with the numbers that own them.
+// A number's limbs are collected memory, collected with the number. GMP
+// computes in memory of its own that it frees itself (uncollectable, never
+// scanned: InitializeBigIntegers sets its allocator once); each result is
+// copied into the collected heap.
 
 #include <string>
 
