@@ -9,6 +9,13 @@
 // status must equal the baseline's byte for byte. Runs are in-process
 // (sl_launcher.h RunProgram), each with a fresh engine.
 //
+// Every run has a heap and a CPU time limit (the engine's sandbox options),
+// so that a program whose numbers grow without bound or which runs for
+// minutes ends with a clear error instead of exhausting the machine. A
+// program that exceeds the interpreter's limits is skipped; the modes get
+// more room, so one that exceeds its limits where the interpreter did not
+// is a mismatch.
+//
 // When the process exits it prints how many programs and runs it compared
 // (the campaign's figure; libFuzzer's own count is of inputs).
 //
@@ -25,6 +32,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "engine/config/config_loader.h"
 #include "languages/sl/sl_launcher.h"
@@ -92,13 +100,32 @@ Result Run(const std::string& program, const std::vector<std::string>& flags) {
 std::atomic<int64_t> programs{0};
 std::atomic<int64_t> runs{0};
 std::atomic<int64_t> skipped{0};
+std::atomic<int64_t> skipped_limits{0};
+
+const std::vector<std::string>& BaselineFlags() {
+  static const auto* flags = new std::vector<std::string>{
+      "--engine.Compilation=false", "--engine.MaxHeapMemory=512MB", "--engine.MaxCPUTime=10s"};
+  return *flags;
+}
+const std::vector<std::string>& ModeLimitFlags() {
+  static const auto* flags =
+      new std::vector<std::string>{"--engine.MaxHeapMemory=1GB", "--engine.MaxCPUTime=60s"};
+  return *flags;
+}
+
+bool ExceededALimit(const Result& result) {
+  return result.status != 0 && absl::StrContains(result.err, "limit of ") &&
+         absl::StrContains(result.err, " exceeded.");
+}
 
 void PrintCounts() {
   std::fprintf(stderr,
                "sl_differential_fuzzer: %lld programs compared in %zu modes (%lld runs, "
-               "baseline included); %lld programs skipped (output over 64 KiB)\n",
+               "baseline included); %lld programs skipped (output over 64 KiB), %lld (over the "
+               "interpreter's heap or CPU time limit)\n",
                static_cast<long long>(programs.load()), Modes().size(),
-               static_cast<long long>(runs.load()), static_cast<long long>(skipped.load()));
+               static_cast<long long>(runs.load()), static_cast<long long>(skipped.load()),
+               static_cast<long long>(skipped_limits.load()));
 }
 
 }  // namespace
@@ -112,8 +139,12 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace morel::sl::testing;
   const std::string program = RandomSlProgramFromBytes(absl::MakeConstSpan(data, size));
-  const Result expected = Run(program, {"--engine.Compilation=false"});
+  const Result expected = Run(program, BaselineFlags());
   ++runs;
+  if (ExceededALimit(expected)) {
+    ++skipped_limits;
+    return 0;
+  }
   // As in differential_test: programs printing a lot cost time without
   // adding coverage.
   if (expected.out.size() + expected.err.size() > 64 * 1024) {
@@ -121,7 +152,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   for (const Mode& mode : Modes()) {
-    const Result actual = Run(program, mode.flags);
+    std::vector<std::string> flags = mode.flags;
+    flags.insert(flags.end(), ModeLimitFlags().begin(), ModeLimitFlags().end());
+    const Result actual = Run(program, flags);
     ++runs;
     if (actual.out != expected.out || actual.err != expected.err ||
         actual.status != expected.status) {
