@@ -3,9 +3,18 @@
 namespace morel {
 
 DirectCallNode::DirectCallNode(CallTarget* target)
-    : call_target_(target), current_call_target_(target) {}
+    : call_target_(target),
+      current_call_target_(target),
+      call_target_token_(target->HolderToken()) {}
 
-DirectCallNode::~DirectCallNode() = default;
+DirectCallNode::~DirectCallNode() {
+  // Unregisters from the callee it is registered with (InstallSplit moved
+  // the registration to the split), unless that target is gone already (a
+  // runtime's teardown destroys its targets in any order).
+  const std::shared_ptr<const CallTarget::Token>& registered =
+      split_token_ != nullptr ? split_token_ : call_target_token_;
+  if (CallTarget* target = registered->target()) target->RemoveDirectCallNode(this);
+}
 
 std::unique_ptr<DirectCallNode> DirectCallNode::Create(CallTarget* target) {
   std::unique_ptr<DirectCallNode> call(new DirectCallNode(target));
@@ -30,6 +39,8 @@ bool DirectCallNode::CloneCallTarget() {
 
 void DirectCallNode::InstallSplit(CallTarget* split) {
   CallTarget* old = current_call_target();
+  // Before the node can call it; one split per node (IsCallTargetCloned).
+  split_token_ = split->HolderToken();
   old->RemoveDirectCallNode(this);
   split->AddDirectCallNode(this);
   current_call_target_.store(split, std::memory_order_release);

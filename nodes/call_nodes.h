@@ -5,7 +5,8 @@
 //
 // DirectCallNode: a call site whose callee is known when the node is
 // created. Creating one registers it as a known caller of the target (the
-// splitting policy's input). At its first interpreter call after the target
+// splitting policy's input), and it holds the target (and a split copy it
+// calls) for as long as it exists (CallTarget::HolderToken). At its first interpreter call after the target
 // was marked needs-split, the node asks the runtime once whether to split
 // (Truffle: one split decision per call node). It can be split by force
 // (CloneCallTarget) and counts its calls (inlining frequency).
@@ -74,6 +75,10 @@ class DirectCallNode final : public Node {
 
   CallTarget* call_target_;
   std::atomic<CallTarget*> current_call_target_;
+  // Keep call_target_ and the installed split from being freed while this
+  // node exists (CallTarget::HolderToken).
+  std::shared_ptr<const CallTarget::Token> call_target_token_;
+  std::shared_ptr<const CallTarget::Token> split_token_;
   std::atomic<int> call_count_{0};
   // Atomic: interpreter threads may share a call node. A plain bool was a
   // data race, and two threads could both ask the runtime to split.

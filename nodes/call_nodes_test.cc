@@ -39,6 +39,34 @@ TEST(DirectCallNodeTest, RegistersWithTheCalleeWhenCreated) {
   EXPECT_EQ(f->call_count(), 0);  // registering is not calling
 }
 
+TEST(DirectCallNodeTest, HoldsItsCalleeWhileItExists) {
+  TestRuntime runtime;
+  CallTarget* f = DefineFunction(runtime, "f", Const(1));
+  EXPECT_EQ(f->holder_count(), 0);
+  std::unique_ptr<DirectCallNode> a = DirectCallNode::Create(f);
+  std::unique_ptr<DirectCallNode> b = DirectCallNode::Create(f);
+  EXPECT_EQ(f->holder_count(), 2);
+  EXPECT_EQ(f->call_sites_known(), 2);
+  b.reset();
+  // Unregistered too: the profile names no destroyed node.
+  EXPECT_EQ(f->holder_count(), 1);
+  EXPECT_EQ(f->call_sites_known(), 1);
+  a.reset();
+  EXPECT_EQ(f->holder_count(), 0);
+  EXPECT_EQ(f->single_call_node(), nullptr);
+}
+
+TEST(DirectCallNodeTest, OutlivesItsCalleeSafely) {
+  // A runtime's teardown may destroy a callee before its callers' trees.
+  TestRuntime runtime;
+  auto g = std::make_unique<CallTarget>(std::make_unique<TlRootNode>("g", Const(2)), &runtime);
+  std::unique_ptr<DirectCallNode> call = DirectCallNode::Create(g.get());
+  std::shared_ptr<const CallTarget::Token> token = g->HolderToken();
+  g.reset();
+  EXPECT_EQ(token->target(), nullptr);
+  call.reset();  // does not touch the destroyed target
+}
+
 TEST(DirectCallNodeTest, CountsItsCalls) {
   TestRuntime runtime;
   CallTarget* f = DefineFunction(runtime, "f", Add(Arg(0), Const(1)));

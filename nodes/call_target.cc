@@ -21,9 +21,11 @@ DirectCallNode* const kMultipleCallers = reinterpret_cast<DirectCallNode*>(1);
 
 CallTarget::CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,
                        CallTarget* source)
-    : root_(std::move(root)),
+    : holder_token_(std::make_shared<Token>(this)),
+      root_(std::move(root)),
       runtime_(runtime),
       source_(source),
+      source_token_(source != nullptr ? source->HolderToken() : nullptr),
       id_(next_call_target_id.fetch_add(1)) {
   root_->AdoptChildren();
   root_->set_call_target(this);
@@ -33,7 +35,11 @@ CallTarget::CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,
   uninitialized_node_count_ = size > 0 ? size : root_->CountNodes();
 }
 
-CallTarget::~CallTarget() = default;
+CallTarget::~CallTarget() {
+  // Before the tree dies: its call nodes (and those of trees destroyed
+  // later) see that this target is gone.
+  holder_token_->target_.store(nullptr, std::memory_order_release);
+}
 
 thread_local int CallTarget::stack_frames_ = 0;
 
@@ -43,8 +49,21 @@ thread_local int CallTarget::stack_frames_ = 0;
                    target.name(), ")."));
 }
 
+void NodeRuntime::NoteNewGuestThread(const void* thread) {
+  const void* none = nullptr;
+  if (guest_thread_.compare_exchange_strong(none, thread, std::memory_order_relaxed)) return;
+  if (none != thread) guest_code_on_several_threads_.store(true, std::memory_order_relaxed);
+}
+
+bool NodeRuntime::IsOnlyGuestThread() const {
+  if (guest_code_on_several_threads_.load(std::memory_order_relaxed)) return false;
+  const void* thread = guest_thread_.load(std::memory_order_relaxed);
+  return thread == nullptr || thread == StackLimit::ThreadToken();
+}
+
 Value CallTarget::Call(absl::Span<const Value> arguments) {
   if (StackLimit::IsExceeded()) ThrowStackOverflow();
+  runtime_->NoteGuestThread(StackLimit::ThreadToken());
   if (runtime_->SafepointRequested()) [[unlikely]] runtime_->OnSafepoint();
   if (runtime_->max_stack_frames() > 0) [[unlikely]] return CallCountingFrames(arguments);
   return CallUnchecked(arguments);

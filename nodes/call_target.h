@@ -42,9 +42,9 @@ class CallTarget {
   CallTarget& operator=(const CallTarget&) = delete;
 
   // Runs the root in the interpreter: counts the call, checks the native
-  // stack (StackOverflowError instead of a crash), polls the runtime's
-  // safepoint, counts the guest frame against MaxStackFrames, sets up the
-  // frame.
+  // stack (StackOverflowError instead of a crash), notes the thread
+  // (NodeRuntime::NoteGuestThread), polls the runtime's safepoint, counts
+  // the guest frame against MaxStackFrames, sets up the frame.
   Value Call(absl::Span<const Value> arguments);
 
   // Guest frames on this thread's stack, as CallTarget::Call counts them
@@ -114,8 +114,31 @@ class CallTarget {
   // else the node count of the uninitialized tree.
   int uninitialized_node_count() const { return uninitialized_node_count_; }
 
-  // Known callers. Registration happens when a DirectCallNode is created;
-  // the counts are approximate (never decremented on destruction).
+  // ---- holders. A DirectCallNode holds a token of the target it was
+  // created for and of the split copy it calls, if any; a split copy holds
+  // one of its source. Tokens go with their holders and outlive the
+  // target (a runtime may destroy its targets in any order), so the count
+  // is exact: a runtime that frees targets (Engine::RetireCallTarget) frees
+  // none that a holder still names.
+  class Token {
+   public:
+    explicit Token(CallTarget* target) : target_(target) {}
+    // The target, or null once it was destroyed.
+    CallTarget* target() const { return target_.load(std::memory_order_acquire); }
+
+   private:
+    friend class CallTarget;
+    std::atomic<CallTarget*> target_;
+  };
+  std::shared_ptr<const Token> HolderToken() const { return holder_token_; }
+  // Tokens held now, by holders other than the target itself.
+  long holder_count() const { return holder_token_.use_count() - 1; }
+
+  // Known callers (the splitting policy's profile). Registration happens
+  // when a DirectCallNode is created (and moves to the split copy it
+  // installs); a node that is destroyed while the target lives (its tree
+  // was freed) unregisters. The count is approximate: a node that calls
+  // the same target again counts once.
   void AddDirectCallNode(DirectCallNode* call);
   void RemoveDirectCallNode(DirectCallNode* call);
   int call_sites_known() const;
@@ -144,9 +167,12 @@ class CallTarget {
 
   static thread_local int stack_frames_;
 
+  // ~CallTarget clears it before the tree dies.
+  std::shared_ptr<Token> holder_token_;
   std::unique_ptr<RootNode> root_;
   NodeRuntime* runtime_;
   CallTarget* source_;
+  std::shared_ptr<const Token> source_token_;  // source_'s, for a split copy
   int64_t id_;
   std::string name_;
   int uninitialized_node_count_;

@@ -32,6 +32,27 @@ class NodeRuntime {
   // runtime, alive as long as it).
   virtual CallTarget* CreateCallTarget(std::unique_ptr<RootNode> root) = 0;
 
+  // The language will not call `target` anew: nothing of the language
+  // names it any more (SL: a redefined function's old code). Running
+  // activations of it, call nodes created for it, and compiled code may
+  // still; the runtime may free the target and its tree once none can
+  // (Engine::RetireCallTarget). This default keeps it as long as the
+  // runtime.
+  virtual void RetireCallTarget(CallTarget& target) {}
+
+  // ---- the guest thread. CallTarget::Call notes the thread of every call
+  // (`thread`: StackLimit::ThreadToken()). While only one thread has ever
+  // run this runtime's guest code, every activation of it is on that
+  // thread's stack.
+  void NoteGuestThread(const void* thread) {
+    if (guest_thread_.load(std::memory_order_relaxed) != thread) [[unlikely]] {
+      NoteNewGuestThread(thread);
+    }
+  }
+  // Whether only the calling thread has ever run this runtime's guest code
+  // (or none has).
+  bool IsOnlyGuestThread() const;
+
   // A node's specialization change raised its polymorphism (after the
   // node's reporting policy said to report).
   virtual void OnPolymorphicSpecialize(Node& source) = 0;
@@ -111,6 +132,10 @@ class NodeRuntime {
   void set_max_stack_frames(int limit) { max_stack_frames_ = limit; }
 
  private:
+  [[gnu::noinline]] void NoteNewGuestThread(const void* thread);
+
+  std::atomic<const void*> guest_thread_{nullptr};
+  std::atomic<bool> guest_code_on_several_threads_{false};
   std::atomic<int64_t> safepoint_word_{0};
   static_assert(std::atomic<int64_t>::is_always_lock_free);
   int max_stack_frames_ = 0;

@@ -22,6 +22,10 @@ class StackLimit {
     return here < limit_;
   }
 
+  // Distinct for every live thread (the address of its limit): a thread
+  // that exited may pass its token on to a later thread.
+  static const void* ThreadToken() { return &limit_; }
+
   // The lowest usable address of this thread's stack plus kReserve.
   static void InitializeForCurrentThread();
 
