@@ -23,6 +23,11 @@ SplittingStrategy::SplittingStrategy(SplittingOptions options, runtime::EngineLo
       factory_(std::move(factory)),
       marker_(options_, log) {}
 
+void SplittingStrategy::OnTargetFreed(const CallTarget& target) {
+  std::lock_guard<std::mutex> guard(lock_);
+  waste_.erase(&target);
+}
+
 void SplittingStrategy::OnTargetCreated(CallTarget& target) {
   if (target.is_split()) return;
   if (options_.enabled && options_.force_all) target.set_needs_split(true);

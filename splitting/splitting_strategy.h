@@ -92,6 +92,11 @@ class SplittingStrategy {
   // DirectCallNode::CloneCallTarget(); whether the node now calls a split.
   bool ForceSplit(DirectCallNode& call);
 
+  // The runtime freed `target` (engine/runtime: a retired call target):
+  // forgets it, so that a target later allocated at its address is not
+  // taken for it.
+  void OnTargetFreed(const CallTarget& target);
+
   // Prints the TraceSplittingSummary report once (if the option is on).
   void Close();
   std::string SummaryText() const;

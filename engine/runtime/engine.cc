@@ -28,13 +28,16 @@
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/native_tier.h"
 
+#include "nodes/frame.h"
 #include "nodes/heap.h"
+#include "nodes/loop_node.h"
 #include "nodes/node.h"
 
 namespace morel::runtime {
 namespace {
 std::mutex& ProcessTargetsLock();
 absl::flat_hash_map<int64_t, CallTarget*>& ProcessTargets();
+const pe::Compilation* CompilationOf(InstalledCode* code);
 }  // namespace
 }  // namespace morel::runtime
 
@@ -129,6 +132,8 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
         CallTarget* raw = target.get();
         std::lock_guard<std::mutex> guard(lock_);
         ConfigureCompilation(*target);
+        // A split copy of a retired target is retired with it.
+        if (IsRetiredLocked(*target)) target->set_compilation_threshold(INT_MAX);
         call_targets_.push_back(std::move(target));
         return raw;
       });
@@ -164,6 +169,8 @@ CompilationStatistics Engine::compilation_statistics() const {
   statistics.invalidations = statistics_.invalidations.load();
   const int due = std::max(1, tiers_.call_and_loop_threshold_in_interpreter);
   std::lock_guard<std::mutex> guard(lock_);
+  statistics.executed_targets = freed_executed_targets_;
+  statistics.due_targets = freed_due_targets_;
   for (const auto& target : call_targets_) {
     if (target->root_node()->IsInternal() || target->call_count() == 0) continue;
     ++statistics.executed_targets;
@@ -288,9 +295,136 @@ int Engine::ReclaimDroppedCode() {
   return static_cast<int>(freed.size());
 }
 
+bool Engine::IsRetiredLocked(const CallTarget& target) const {
+  if (retired_.empty()) return false;
+  if (retired_.contains(&target)) return true;
+  // A split copy holds its source (CallTarget::HolderToken): the source
+  // is not freed before it.
+  const CallTarget* source = target.source_call_target();
+  return source != nullptr && retired_.contains(source);
+}
+
+void Engine::RetireCallTarget(CallTarget& target) {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (closed_ || !retired_.insert(&target).second) return;
+  }
+  // Never compiled again (Compile refuses retired targets, and old
+  // activations calling it do not ask); its code is detached, and running
+  // activations finish in it (dropped code is freed once none runs it).
+  // Split copies' code goes at the next reclamation.
+  target.set_compilation_threshold(INT_MAX);
+  target.set_installed_code(nullptr);
+}
+
+size_t Engine::live_call_targets() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return call_targets_.size();
+}
+
+int Engine::ReclaimRetiredCallTargets() {
+  // Only the thread that runs all guest code knows where every activation
+  // is (its own stack), and only it creates call nodes and calls targets,
+  // so nothing changes under this but the compiler threads' work.
+  if (!IsOnlyGuestThread()) return 0;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (closed_ || retired_.empty()) return 0;
+    // Retired split copies lose their code too (their sources lost theirs
+    // at retirement).
+    for (const auto& target : call_targets_) {
+      if (target->installed_code() != nullptr && IsRetiredLocked(*target)) {
+        target->set_compilation_threshold(INT_MAX);
+        target->set_installed_code(nullptr);
+      }
+    }
+  }
+  // Frees the dropped code no activation runs: what is left pins targets.
+  ReclaimDroppedCode();
+  // The trees with an interpreter activation on this (the only guest)
+  // thread: CallTarget::Call and deoptimization push a frame for each,
+  // compiled callers in between included.
+  absl::flat_hash_set<const RootNode*> active;
+  for (const Frame* frame = Frame::Current(); frame != nullptr; frame = frame->caller()) {
+    active.insert(frame->root());
+  }
+  int freed_count = 0;
+  // Freeing a target drops its call nodes' and its own tokens, which may
+  // free others (a retired caller of a retired callee, a split's source):
+  // again until nothing more goes.
+  for (;;) {
+    std::vector<std::unique_ptr<CallTarget>> freed;
+    std::vector<std::unique_ptr<CyclicAssumption>> assumptions;
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      if (closed_ || retired_.empty()) break;
+      // The targets whose trees compiled code was made from (the compiled
+      // one and the inlined ones): the code embeds their nodes and
+      // counters. The targets it calls are held by call nodes of those
+      // trees.
+      absl::flat_hash_set<const CallTarget*> compiled;
+      for (const auto& code : code_) {
+        const pe::Compilation* compilation = CompilationOf(code.get());
+        // Code of another kind: what it names is unknown.
+        if (compilation == nullptr) return freed_count;
+        compiled.insert(compilation->target);
+        for (const pe::Compilation::InlinedTree& tree : compilation->inlined_trees) {
+          compiled.insert(tree.root->call_target());
+        }
+      }
+      // Trees with OSR state (the loop's OSR target runs on the tree).
+      absl::flat_hash_set<const RootNode*> osr_trees;
+      for (const auto& [loop, state] : osr_loops_) osr_trees.insert(loop->GetRootNode());
+      std::vector<std::unique_ptr<CallTarget>> kept;
+      kept.reserve(call_targets_.size());
+      for (std::unique_ptr<CallTarget>& target : call_targets_) {
+        const RootNode* root = target->root_node();
+        const bool free = IsRetiredLocked(*target) && target->holder_count() == 0 &&
+                          !active.contains(root) && !osr_trees.contains(root) &&
+                          !compiled.contains(target.get()) &&
+                          !compiling_.contains(target.get()) &&
+                          (queue_ == nullptr || !queue_->IsActive(*target));
+        (free ? freed : kept).push_back(std::move(target));
+      }
+      call_targets_ = std::move(kept);
+      const int due = std::max(1, tiers_.call_and_loop_threshold_in_interpreter);
+      for (const std::unique_ptr<CallTarget>& target : freed) {
+        if (!target->root_node()->IsInternal() && target->call_count() > 0) {
+          ++freed_executed_targets_;
+          if (target->call_count() >= due) ++freed_due_targets_;
+        }
+        compilations_.erase(target.get());
+        if (auto it = rewriting_.find(target.get()); it != rewriting_.end()) {
+          assumptions.push_back(std::move(it->second));
+          rewriting_.erase(it);
+        }
+        retired_.erase(target.get());
+      }
+    }
+    if (freed.empty()) break;
+    {
+      std::lock_guard<std::mutex> guard(ProcessTargetsLock());
+      for (const auto& target : freed) ProcessTargets().erase(target->id());
+    }
+    for (const auto& target : freed) splitting_->OnTargetFreed(*target);
+    freed_count += static_cast<int>(freed.size());
+    // Destroyed outside lock_, newest first (as ~Engine does).
+    while (!freed.empty()) freed.pop_back();
+  }
+  std::lock_guard<std::mutex> guard(lock_);
+  next_retired_reclaim_size_ = std::max(kRetiredReclaimInterval, 2 * retired_.size());
+  return freed_count;
+}
+
 CallTarget* Engine::CreateCallTarget(std::unique_ptr<RootNode> root) {
   limits_->CheckASTDepth(*root);
   MaybeReclaimDroppedCode();
+  bool reclaim_retired;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    reclaim_retired = retired_.size() >= next_retired_reclaim_size_;
+  }
+  if (reclaim_retired) ReclaimRetiredCallTargets();
   auto target = std::make_unique<CallTarget>(std::move(root), this);
   CallTarget* raw = target.get();
   ConfigureCompilation(*raw);
@@ -617,11 +751,25 @@ void Engine::WriteDiagnostics(CallTarget& target, const absl::Status& failure, i
 void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int tier) {
   CompilationState* state;
   uint64_t epoch;
+  // While this runs, `target` is not freed (ReclaimRetiredCallTargets).
+  struct Compiling {
+    Engine& engine;
+    const CallTarget& target;
+    explicit Compiling(Engine& e, const CallTarget& t) : engine(e), target(t) {
+      std::lock_guard<std::mutex> guard(engine.lock_);
+      ++engine.compiling_[&target];
+    }
+    ~Compiling() {
+      std::lock_guard<std::mutex> guard(engine.lock_);
+      if (--engine.compiling_[&target] == 0) engine.compiling_.erase(&target);
+    }
+  } compiling(*this, target);
   {
     std::lock_guard<std::mutex> guard(lock_);
     state = &compilations_[&target];  // std::map: the pointer stays valid
     epoch = invalidation_epoch_;
-    if (state->failed || closed_) return;
+    // A retired target is never compiled again.
+    if (state->failed || closed_ || IsRetiredLocked(target)) return;
     // Truffle's needsCompile: a first-tier request needs no code at all, a
     // last-tier one no last-tier code.
     if (TierOf(target.installed_code()) >= tier) return;
@@ -715,7 +863,10 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int t
     for (const pe::Compilation::InlinedTree& tree : inlined_trees) {
       inlined_rewritten |= tree.root->rewrite_count() != tree.rewrite_count;
     }
-    if (target.root_node()->CompiledTreeRoot()->rewrite_count() != rewrites) {
+    if (IsRetiredLocked(target)) {
+      // Retired during the compilation: dropped at once, as its code was.
+      return;
+    } else if (target.root_node()->CompiledTreeRoot()->rewrite_count() != rewrites) {
       discarded = "the tree was rewritten during compilation";
     } else if (inlined_rewritten) {
       discarded = "the tree of an inlined call target was rewritten during compilation";
@@ -992,11 +1143,13 @@ void Engine::InvalidateAllCode(const std::string& reason) {
   // after their current call too; the handler of installed code detaches
   // it and prints `opt inval.` (code never freed: the pointers stay valid).
   for (CodeDependencies* dependencies : compiled) dependencies->Invalidate(reason);
-  // Code installed without dependencies, if any.
-  for (CallTarget* target : call_targets()) {
+  // Code installed without dependencies, if any. Under lock_: no target
+  // is freed meanwhile (neither DropCode nor ConfigureCompilation takes it).
+  std::lock_guard<std::mutex> guard(lock_);
+  for (const auto& target : call_targets_) {
     if (target->installed_code() == nullptr) continue;
     DropCode(*target, reason);
-    ConfigureCompilation(*target);  // back to the first threshold
+    if (!IsRetiredLocked(*target)) ConfigureCompilation(*target);  // back to the first threshold
   }
 }
 

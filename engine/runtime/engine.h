@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "engine/config/engine_config.pb.h"
 #include "engine/ir/frame_state.h"
@@ -193,6 +195,35 @@ class Engine : public NodeRuntime {
   // Installed or dropped code objects the engine still holds.
   size_t live_code_objects() const;
 
+  // ---- freeing retired call targets. A retired target (RetireCallTarget:
+  // the language will not call it anew) loses its code at once (running
+  // activations finish in it) and is never compiled again. It is freed,
+  // with its tree, and so are the split copies of it, once all of these
+  // hold, checked by the one thread that has ever run this engine's guest
+  // code (NodeRuntime::IsOnlyGuestThread; several: nothing is freed):
+  //  - no interpreter activation of it is on that thread's stack (the
+  //    Frame::Current() chain: frames of compiled callers are not in it,
+  //    but CallTarget::Call and deoptimization push one for every
+  //    interpreter activation);
+  //  - nothing holds it (CallTarget::holder_count(): no call node was
+  //    created for it or calls it as a split, no split copy of it lives);
+  //  - no code object the engine holds (installed, or dropped and not yet
+  //    freed: ReclaimDroppedCode runs first) was compiled from its tree:
+  //    not as the compiled target, not inlined (the code embeds the tree's
+  //    nodes and the target's counters; the targets it calls are held by
+  //    call nodes of those trees, which keeps them);
+  //  - it is neither queued nor being compiled, and no OSR state names a
+  //    loop of its tree.
+  // Freed targets leave call_targets() and count in
+  // compilation_statistics() as before.
+  void RetireCallTarget(CallTarget& target) override;
+  // Frees what it can now (a no-op off the guest thread); returns how many
+  // call targets were freed. Tests call it; CreateCallTarget calls it
+  // whenever the retired targets doubled since the last time.
+  int ReclaimRetiredCallTargets();
+  // Call targets not freed yet (split copies and OSR targets included).
+  size_t live_call_targets() const;
+
   // Drops every installed code. (A redefined function invalidates only the
   // code that depends on it: engine/runtime/assumption.h.)
   void InvalidateAllCode(const std::string& reason);
@@ -235,11 +266,22 @@ class Engine : public NodeRuntime {
   std::unique_ptr<ResourceLimits> limits_;
 
   mutable std::mutex lock_;
-  // TODO(#19): a redefined function's old call target (and its tree) is
-  // kept until the engine dies, about 5 KB per redefinition; freeing it
-  // needs to know that no call node, cache, frame or compiled code still
-  // names it.
+  // Freed while the engine runs only when retired and unreachable
+  // (ReclaimRetiredCallTargets); guarded by lock_.
   std::vector<std::unique_ptr<CallTarget>> call_targets_;
+  // Retired call targets not freed yet, guarded by lock_. A split copy is
+  // retired with its source (IsRetiredLocked).
+  absl::flat_hash_set<const CallTarget*> retired_;
+  bool IsRetiredLocked(const CallTarget& target) const;
+  // ReclaimRetiredCallTargets runs when retired_ has grown to this size.
+  static constexpr size_t kRetiredReclaimInterval = 64;
+  size_t next_retired_reclaim_size_ = kRetiredReclaimInterval;  // guarded by lock_
+  // Targets whose Compile() runs (background or not), guarded by lock_.
+  absl::flat_hash_map<const CallTarget*, int> compiling_;
+  // What freed targets contributed to compilation_statistics(), guarded
+  // by lock_.
+  int freed_executed_targets_ = 0;
+  int freed_due_targets_ = 0;
   std::map<std::string, int> reports_by_class_;
   int report_count_ = 0;
 

@@ -1,13 +1,18 @@
-// Dropped compiled code is freed while the engine runs (Engine::
-// ReclaimDroppedCode): a program that redefines a function many times keeps
-// a bounded number of code objects, and code that still has an activation
-// on the stack -- a function that redefined itself and finishes in the
-// interpreter beneath its compiled frame -- survives the reclamations that
-// run meanwhile.
+// Dropped compiled code and retired call targets are freed while the
+// engine runs (Engine::ReclaimDroppedCode, Engine::RetireCallTarget): a
+// program that redefines a function many times keeps a bounded number of
+// code objects and call targets, and what still has an activation on the
+// stack -- a function that redefined itself and finishes in the interpreter
+// beneath its compiled frame, or in its old tree after a deeper call
+// redefined it -- or a call node naming it survives the reclamations that
+// run meanwhile (under --config=asan a use after free is an error).
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "engine/config/engine_config.pb.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/testing/traced_program_test.h"
@@ -23,7 +28,28 @@ function selfish(source, n) {
   defineFunction(source);
   return churn(n) + 1;
 }
+function deep(n) {
+  x = n * 2;
+  r = redefineDeep(n);
+  return x + r + helper(n);
+}
+function redefineDeep(n) {
+  defineFunction("function deep(n) { return 0 - 1; }");
+  return churn(n);
+}
+function helper(n) { return n; }
+function callsF(x) { return f(x); }
+function redefinePair(i) {
+  defineFunction("function f(x) { return x + 1; } function g(x) { return f(x); }");
+  return g(i);
+}
+function churnPairs(n) { i = 0; s = 0; while (i < n) { s = s + redefinePair(i); i = i + 1; } return s; }
 )";
+
+// Retired call targets a run of churn may leave: at most a reclamation
+// interval's worth, and the few that redefine's call site still caches
+// (InvokeDirect's limit; its retired entries live with the node).
+constexpr size_t kRetiredSlack = 2 * 64 + 8;
 
 class CodeReclamationTest : public testing::TracedProgramTest {
  protected:
@@ -31,9 +57,117 @@ class CodeReclamationTest : public testing::TracedProgramTest {
     config::EngineConfig config;
     config.set_compile_immediately(true);
     config.set_background_compilation(false);
-    TracedProgramTest::Start(config, kProgram, "Reclaim.sl");
+    Start(config);
   }
+  void Start(const config::EngineConfig& config) {
+    TracedProgramTest::Start(config, kProgram, "Reclaim.sl");
+    targets_at_start_ = engine().live_call_targets();
+  }
+  // Call targets beyond those of the loaded program and the builtins.
+  size_t ExtraTargets() { return engine().live_call_targets() - targets_at_start_; }
+
+  // churn(n) (or `function`, which computes the same) in chunks, with the
+  // bound checked after each.
+  void ChurnBounded(int chunks, int n, absl::string_view function = "churn") {
+    for (int chunk = 0; chunk < chunks; ++chunk) {
+      EXPECT_EQ(Call(function, {Value::Long(n)}), std::to_string(n * (n + 1) / 2));
+      EXPECT_LT(ExtraTargets(), kRetiredSlack) << "after chunk " << chunk;
+    }
+  }
+
+  size_t targets_at_start_ = 0;
 };
+
+config::EngineConfig Interpreter() {
+  config::EngineConfig config;
+  config.set_compilation(false);
+  return config;
+}
+
+TEST_F(CodeReclamationTest, InterpreterRedefinitionsKeepABoundedNumberOfCallTargets) {
+  Start(Interpreter());
+  ChurnBounded(5, 400);  // 2,000 redefinitions
+  engine().ReclaimRetiredCallTargets();
+  EXPECT_LT(ExtraTargets(), 8u);
+}
+
+TEST_F(CodeReclamationTest, CompiledRedefinitionsKeepABoundedNumberOfCallTargets) {
+  Start();
+  ChurnBounded(3, 200);
+  EXPECT_GE(engine().compilation_statistics().successful, 600);
+  engine().ReclaimRetiredCallTargets();
+  EXPECT_LT(ExtraTargets(), 8u);
+  EXPECT_LT(engine().live_code_objects(), 20u);
+  // Freed targets still count in the statistics.
+  EXPECT_GE(engine().compilation_statistics().executed_targets, 600);
+}
+
+TEST_F(CodeReclamationTest, BackgroundCompilationKeepsABoundedNumberOfCallTargets) {
+  config::EngineConfig config;
+  config.set_compile_immediately(true);
+  config.set_background_compilation(true);
+  Start(config);
+  ChurnBounded(3, 200);
+  engine().WaitForCompilations();
+  engine().ReclaimRetiredCallTargets();
+  EXPECT_LT(ExtraTargets(), 8u);
+}
+
+TEST_F(CodeReclamationTest, SplitCopiesOfRetiredTargetsAreFreed) {
+  for (bool compiled : {false, true}) {
+    SCOPED_TRACE(compiled ? "compiled" : "interpreter");
+    config::EngineConfig config = compiled ? config::EngineConfig() : Interpreter();
+    if (compiled) {
+      config.set_compile_immediately(true);
+      config.set_background_compilation(false);
+    }
+    config.set_splitting_force_all(true);
+    Start(config);
+    // Every new g's call node calls a split copy of the f defined with it.
+    ChurnBounded(3, 200, "churnPairs");
+    EXPECT_GT(engine().splitting().statistics().split_count, 200);
+    engine().ReclaimRetiredCallTargets();
+    EXPECT_LT(ExtraTargets(), 16u);
+  }
+}
+
+TEST_F(CodeReclamationTest, RedefinedWhileDeeperOnTheStackFinishesInItsOldTree) {
+  for (bool compiled : {false, true}) {
+    SCOPED_TRACE(compiled ? "compiled" : "interpreter");
+    if (compiled) {
+      Start();
+    } else {
+      Start(Interpreter());
+    }
+    // deep's activation runs on while redefineDeep redefines it and churn's
+    // redefinitions reclaim; then it returns into its old tree.
+    EXPECT_EQ(Call("deep", {Value::Long(200)}), "20700");
+    EXPECT_EQ(Call("deep", {Value::Long(200)}), "-1");
+    engine().ReclaimRetiredCallTargets();
+    EXPECT_LT(ExtraTargets(), 8u);
+  }
+}
+
+TEST_F(CodeReclamationTest, ACallSiteCachingAnOldTargetKeepsIt) {
+  for (bool compiled : {false, true}) {
+    SCOPED_TRACE(compiled ? "compiled" : "interpreter");
+    if (compiled) {
+      Start();
+    } else {
+      Start(Interpreter());
+    }
+    EXPECT_EQ(Call("callsF", {Value::Long(1)}), "2");
+    CallTarget* cached = &TargetOf("f");
+    EXPECT_EQ(Call("churn", {Value::Long(300)}), "45150");
+    engine().ReclaimRetiredCallTargets();
+    // callsF's cache entry still names the first f: it is alive.
+    std::vector<CallTarget*> live = engine().call_targets();
+    EXPECT_NE(std::find(live.begin(), live.end(), cached), live.end());
+    EXPECT_EQ(cached->holder_count(), 1);
+    EXPECT_EQ(Call("callsF", {Value::Long(1)}), "2");
+    EXPECT_LT(ExtraTargets(), 10u);
+  }
+}
 
 TEST_F(CodeReclamationTest, RedefinitionsKeepABoundedNumberOfCodeObjects) {
   Start();
@@ -64,6 +198,18 @@ TEST_F(CodeReclamationTest, CodeWithAnActivationOnTheStackIsKept) {
   EXPECT_GE(CountLogLines("opt done"), 200);
   EXPECT_EQ(Call("selfish", {StringValue(""), Value::Long(0)}), "-1");
   EXPECT_LT(engine().live_code_objects(), 150u);
+  engine().ReclaimRetiredCallTargets();
+  EXPECT_LT(ExtraTargets(), 10u);
+}
+
+TEST_F(CodeReclamationTest, InterpretedFunctionRedefiningItselfFinishesInItsOldTree) {
+  Start(Interpreter());
+  EXPECT_EQ(Call("selfish", {StringValue("function selfish(source, n) { return 0 - 1; }"),
+                             Value::Long(300)}),
+            "45151");
+  EXPECT_EQ(Call("selfish", {StringValue(""), Value::Long(0)}), "-1");
+  engine().ReclaimRetiredCallTargets();
+  EXPECT_LT(ExtraTargets(), 10u);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "languages/sl/runtime/sl_function.h"
 
+#include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,10 @@ void SLFunction::set_call_target(CallTarget* target) {
   CallTarget* previous = call_target_.exchange(target, std::memory_order_acq_rel);
   if (previous != nullptr && previous != target) {
     call_target_stable_.Invalidate(absl::StrCat("function ", name_, " redefined"));
+    // After the invalidation: a compilation that starts from now on sees
+    // the assumption dead and does not call `previous` through it.
+    // Activations, call nodes and code that still name it keep it alive.
+    previous->runtime()->RetireCallTarget(*previous);
   }
 }
 

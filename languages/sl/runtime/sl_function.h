@@ -34,7 +34,9 @@ class SLFunction : public heap::RootAllocated {
   }
   // Defines or redefines the function. A redefinition invalidates the
   // "call target stable" assumption (after the new target is visible), so
-  // compiled code that calls the old target directly is invalidated.
+  // compiled code that calls the old target directly is invalidated, and
+  // retires the old target (NodeRuntime::RetireCallTarget: the runtime
+  // frees it once nothing can reach it).
   void set_call_target(CallTarget* target);
   // Truffle SL's callTargetStable: valid while call_target() does not
   // change. Compiled direct calls depend on it; read it before reading
