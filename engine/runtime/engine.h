@@ -248,7 +248,9 @@ class Engine : public NodeRuntime {
   std::map<std::string, int> PolymorphicReportsByNodeClass() const;
   int polymorphic_report_count() const;
 
-  // Every call target created, split copies included, in creation order.
+  // Every call target created and not freed (ReclaimRetiredCallTargets),
+  // split copies included, in creation order. The pointers stay valid
+  // until the guest thread's next reclamation.
   std::vector<CallTarget*> call_targets() const;
 
   // Thread-safe; the counts of compilations still running are not in yet.
