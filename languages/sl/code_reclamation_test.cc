@@ -8,6 +8,9 @@
 // run meanwhile (under --config=asan a use after free is an error).
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -42,6 +45,11 @@ function callsF(x) { return f(x); }
 function redefinePair(i) {
   defineFunction("function f(x) { return x + 1; } function g(x) { return f(x); }");
   return g(i);
+}
+function loopy(n) { i = 0; s = 0; while (i < n) { s = s + i; i = i + 1; } return s; }
+function redefineLoopy(n) {
+  defineFunction("function loopy(n) { return 0 - 1; }");
+  return churn(n);
 }
 function churnPairs(n) { i = 0; s = 0; while (i < n) { s = s + redefinePair(i); i = i + 1; } return s; }
 )";
@@ -113,6 +121,50 @@ TEST_F(CodeReclamationTest, BackgroundCompilationKeepsABoundedNumberOfCallTarget
   EXPECT_LT(ExtraTargets(), 8u);
 }
 
+TEST_F(CodeReclamationTest, ATargetBeingCompiledIsKept) {
+  config::EngineConfig config;
+  config.set_compile_immediately(true);
+  config.set_background_compilation(true);
+  Start(config);
+  // The first compilation of f stops after partial evaluation until
+  // released: meanwhile f is redefined and a reclamation runs.
+  std::mutex lock;
+  std::condition_variable changed;
+  bool in_hook = false;
+  bool released = false;
+  bool first = true;
+  engine().SetAfterPartialEvaluationHookForTesting([&](CallTarget& target) {
+    std::unique_lock<std::mutex> guard(lock);
+    if (target.name() != "f" || !first) return;
+    first = false;
+    in_hook = true;
+    changed.notify_all();
+    changed.wait(guard, [&] { return released; });
+  });
+  CallTarget* old_f = &TargetOf("f");
+  EXPECT_EQ(Call("f", {Value::Long(1)}), "2");
+  {
+    std::unique_lock<std::mutex> guard(lock);
+    ASSERT_TRUE(changed.wait_for(guard, std::chrono::seconds(60), [&] { return in_hook; }));
+  }
+  EXPECT_EQ(Call("redefine", {Value::Long(1)}), "2");
+  EXPECT_NE(&TargetOf("f"), old_f);
+  engine().ReclaimRetiredCallTargets();
+  std::vector<CallTarget*> live = engine().call_targets();
+  EXPECT_NE(std::find(live.begin(), live.end(), old_f), live.end());
+  {
+    std::lock_guard<std::mutex> guard(lock);
+    released = true;
+    changed.notify_all();
+  }
+  engine().WaitForCompilations();
+  // Its code was refused (retired meanwhile): nothing keeps it now.
+  EXPECT_GE(engine().ReclaimRetiredCallTargets(), 1);
+  live = engine().call_targets();
+  EXPECT_EQ(std::find(live.begin(), live.end(), old_f), live.end());
+  EXPECT_EQ(Call("redefine", {Value::Long(2)}), "3");
+}
+
 TEST_F(CodeReclamationTest, SplitCopiesOfRetiredTargetsAreFreed) {
   for (bool compiled : {false, true}) {
     SCOPED_TRACE(compiled ? "compiled" : "interpreter");
@@ -146,6 +198,23 @@ TEST_F(CodeReclamationTest, RedefinedWhileDeeperOnTheStackFinishesInItsOldTree) 
     engine().ReclaimRetiredCallTargets();
     EXPECT_LT(ExtraTargets(), 8u);
   }
+}
+
+TEST_F(CodeReclamationTest, ATreeWithOsrStateIsKept) {
+  config::EngineConfig config;
+  config.set_always_osr(true);
+  config.set_background_compilation(false);
+  Start(config);
+  EXPECT_EQ(Call("loopy", {Value::Long(3000)}), "4498500");
+  EXPECT_GE(CountLogLines("OSR"), 1) << Log();
+  // loopy's OSR state names a loop of its old tree: the reclamations that
+  // churn triggers (and the explicit ones) keep the tree.
+  EXPECT_EQ(Call("redefineLoopy", {Value::Long(200)}), "20100");
+  EXPECT_EQ(Call("churn", {Value::Long(200)}), "20100");
+  engine().ReclaimRetiredCallTargets();
+  engine().ReclaimRetiredCallTargets();
+  EXPECT_EQ(Call("loopy", {Value::Long(5)}), "-1");
+  EXPECT_LT(ExtraTargets(), 12u);
 }
 
 TEST_F(CodeReclamationTest, ACallSiteCachingAnOldTargetKeepsIt) {
