@@ -162,9 +162,9 @@ class NodeBuilder {
 
 std::unique_ptr<SLFunctionRootNode> BuildFunctionRoot(
     SLContext& context, std::shared_ptr<const ast::Program> program,
-    int function_index) {
+    std::shared_ptr<const Source> source, int function_index) {
   const ast::Function& function = program->functions[function_index];
-  NodeBuilder builder(context, context.SourceOf(*program));
+  NodeBuilder builder(context, std::move(source));
   auto descriptor = std::make_unique<FrameDescriptor>();
   for (const std::string& name : function.slot_names) descriptor->AddSlot(name);
   return std::make_unique<SLFunctionRootNode>(

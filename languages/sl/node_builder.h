@@ -15,9 +15,11 @@ namespace morel::sl {
 
 class SLContext;
 
+// `source` is the text `program` was parsed from (the nodes' source
+// sections hold it).
 std::unique_ptr<SLFunctionRootNode> BuildFunctionRoot(
     SLContext& context, std::shared_ptr<const ast::Program> program,
-    int function_index);
+    std::shared_ptr<const Source> source, int function_index);
 
 }  // namespace morel::sl
 

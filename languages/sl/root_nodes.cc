@@ -52,7 +52,7 @@ absl::Status SLFunctionRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
 }
 
 std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
-  return BuildFunctionRoot(*context_, program_, function_index_);
+  return BuildFunctionRoot(*context_, program_, source_section().source, function_index_);
 }
 
 SLBuiltinRootNode::SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context)

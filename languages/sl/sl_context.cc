@@ -35,11 +35,12 @@ absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
       ParseProgram(text, source_name);
   if (!parsed.ok()) return parsed.status();
   std::shared_ptr<const ast::Program> program = *std::move(parsed);
-  sources_[program.get()] =
-      std::make_shared<Source>(std::string(source_name), std::string(text));
+  // Held by the nodes' source sections (and so by the call targets), not
+  // by the context: a redefined function's text goes with its old target.
+  auto source = std::make_shared<const Source>(std::string(source_name), std::string(text));
   SLFunction* main = nullptr;
   for (size_t i = 0; i < program->functions.size(); ++i) {
-    auto root = BuildFunctionRoot(*this, program, static_cast<int>(i));
+    auto root = BuildFunctionRoot(*this, program, source, static_cast<int>(i));
     CallTarget* target = engine_->CreateCallTarget(std::move(root));
     const std::string& name = program->functions[i].name;
     // A redefinition invalidates the function's "call target stable"
@@ -84,11 +85,6 @@ void SLContext::RunShutdownHooks() {
     if (hook->call_target() == nullptr) ThrowUndefinedFunction(hook->AsValue());
     Call(hook, {});
   }
-}
-
-std::shared_ptr<const Source> SLContext::SourceOf(const ast::Program& program) const {
-  auto it = sources_.find(&program);
-  return it == sources_.end() ? nullptr : it->second;
 }
 
 }  // namespace morel::sl

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/runtime/engine.h"
@@ -54,9 +53,6 @@ class SLContext {
   // Runs the hooks once, in registration order (sl_spec §9).
   void RunShutdownHooks();
 
-  // The source a parsed program came from (for node source sections).
-  std::shared_ptr<const Source> SourceOf(const ast::Program& program) const;
-
  private:
   void RegisterBuiltins();
 
@@ -66,7 +62,6 @@ class SLContext {
   FunctionRegistry functions_;
   std::vector<SLFunction*> shutdown_hooks_;
   bool hooks_ran_ = false;
-  absl::flat_hash_map<const ast::Program*, std::shared_ptr<const Source>> sources_;
 };
 
 }  // namespace morel::sl
