@@ -50,20 +50,34 @@ int Assumption::dependent_count() const {
 
 // ------------------------------------------------------------ CyclicAssumption
 
-CyclicAssumption::CyclicAssumption(std::string name) : name_(std::move(name)) {
-  generations_.push_back(std::make_unique<Assumption>(name_));
-  current_.store(generations_.back().get(), std::memory_order_release);
+CyclicAssumption::CyclicAssumption(std::string name, Generations generations)
+    : name_(std::move(name)),
+      generations_policy_(generations),
+      current_(std::make_shared<Assumption>(name_)) {
+  current_raw_.store(current_.get(), std::memory_order_release);
+}
+
+std::shared_ptr<Assumption> CyclicAssumption::GetShared() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return current_;
+}
+
+size_t CyclicAssumption::kept_generations() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return older_.size() + 1;
 }
 
 void CyclicAssumption::Invalidate(absl::string_view reason) {
-  Assumption* old;
+  std::shared_ptr<Assumption> old;
   {
     std::lock_guard<std::mutex> guard(lock_);
-    generations_.push_back(std::make_unique<Assumption>(name_));
-    old = current_.exchange(generations_.back().get(), std::memory_order_acq_rel);
+    old = std::exchange(current_, std::make_shared<Assumption>(name_));
+    current_raw_.store(current_.get(), std::memory_order_release);
+    if (generations_policy_ == Generations::kKeepAll) older_.push_back(old);
   }
   // After the swap: a compilation that reads the slot from now on gets the
-  // fresh generation; one that read `old` is invalidated here.
+  // fresh generation; one that read `old` is invalidated here. With
+  // kKeepReferenced, `old` goes with its last holder (perhaps now).
   old->Invalidate(reason);
 }
 

@@ -75,22 +75,36 @@ class Assumption {
 // state. Compilers must read Get() *before* reading the state it guards
 // (e.g. a function's call target), and writers must change that state
 // *before* calling Invalidate(): then a compilation that saw stale state
-// always holds a generation that gets invalidated. Generations live as long
-// as the slot (a compiler thread may still hold one).
+// always holds a generation that gets invalidated.
+//
+// Generations: kKeepAll keeps every generation as long as the slot, so a
+// raw Get() stays valid (a compiler thread may still hold one). With
+// kKeepReferenced the slot keeps only the current one; an older generation
+// lives as long as the GetShared() pointers to it, so a slot invalidated
+// without end (a function redefined a million times) holds one
+// generation, not a million. Its users keep what they read (an inline
+// cache stores GetShared(); a compilation reads it from the cache of a tree
+// it holds); a raw Get() is valid only until the next Invalidate().
 class CyclicAssumption {
  public:
-  explicit CyclicAssumption(std::string name);
+  enum class Generations { kKeepAll, kKeepReferenced };
+  explicit CyclicAssumption(std::string name, Generations generations = Generations::kKeepAll);
   CyclicAssumption(const CyclicAssumption&) = delete;
   CyclicAssumption& operator=(const CyclicAssumption&) = delete;
 
-  Assumption* Get() const { return current_.load(std::memory_order_acquire); }
+  Assumption* Get() const { return current_raw_.load(std::memory_order_acquire); }
+  std::shared_ptr<Assumption> GetShared() const;
   void Invalidate(absl::string_view reason);
+  // Generations the slot itself keeps (tests).
+  size_t kept_generations() const;
 
  private:
-  std::string name_;
+  const std::string name_;
+  const Generations generations_policy_;
   mutable std::mutex lock_;
-  std::vector<std::unique_ptr<Assumption>> generations_;  // under lock_
-  std::atomic<Assumption*> current_;
+  std::shared_ptr<Assumption> current_;                     // under lock_
+  std::vector<std::shared_ptr<Assumption>> older_;          // kKeepAll, under lock_
+  std::atomic<Assumption*> current_raw_;
 };
 
 // What one compilation depends on, and its validity cell. Created before

@@ -168,6 +168,40 @@ TEST(CyclicAssumptionTest, InvalidateStartsANewGeneration) {
   EXPECT_EQ(second->name(), "f stable");
 }
 
+TEST(CyclicAssumptionTest, KeepAllKeepsEveryGeneration) {
+  CyclicAssumption stable("f stable");
+  Assumption* first = stable.Get();
+  for (int i = 0; i < 3; ++i) stable.Invalidate("again");
+  EXPECT_EQ(stable.kept_generations(), 4u);
+  EXPECT_FALSE(first->IsValid());  // still a live object
+}
+
+TEST(CyclicAssumptionTest, KeepReferencedKeepsOnlyWhatHoldersHold) {
+  CyclicAssumption stable("f stable", CyclicAssumption::Generations::kKeepReferenced);
+  std::shared_ptr<Assumption> held = stable.GetShared();
+  std::weak_ptr<Assumption> dropped;
+  {
+    std::shared_ptr<Assumption> second;
+    stable.Invalidate("f redefined");
+    second = stable.GetShared();
+    dropped = second;
+    EXPECT_NE(second.get(), held.get());
+    EXPECT_EQ(stable.Get(), second.get());
+  }
+  // Installed code depending on a generation that is freed later.
+  CodeDependencies code;
+  code.Add(stable.Get());
+  std::string reason;
+  std::string refused;
+  ASSERT_TRUE(code.InstallIfValid([&](const std::string& r) { reason = r; }, [] {}, &refused));
+  for (int i = 0; i < 1000; ++i) stable.Invalidate("f redefined");
+  EXPECT_EQ(stable.kept_generations(), 1u);
+  EXPECT_TRUE(dropped.expired());  // nobody held the second generation
+  EXPECT_FALSE(held->IsValid());   // the held one lives, invalid
+  EXPECT_FALSE(code.IsValid());
+  EXPECT_EQ(reason, "f redefined");
+}
+
 // Installation racing with invalidation: whatever the interleaving, code is
 // never left installed with a valid cell while its assumption is invalid.
 TEST(AssumptionTest, InstallationRacingWithInvalidationNeverLeavesValidStaleCode) {

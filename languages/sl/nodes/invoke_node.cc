@@ -11,10 +11,10 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode&, Value cal
                                                         absl::Span<const Value>) {
   if (!IsFunction(callee)) return std::nullopt;
   SLFunction* function = callee.As<SLFunction>();
-  runtime::Assumption* stable = function->call_target_stable();
+  std::shared_ptr<runtime::Assumption> stable = function->call_target_stable();
   CallTarget* target = function->call_target();
   if (target == nullptr) return std::nullopt;
-  return Cache{function, stable, Child<DirectCallNode>(DirectCallNode::Create(target))};
+  return Cache{function, std::move(stable), Child<DirectCallNode>(DirectCallNode::Create(target))};
 }
 
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args) {

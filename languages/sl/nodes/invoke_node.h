@@ -93,8 +93,9 @@ struct InvokeDirect {
     SLFunction* function;
     // The function's "call target stable" generation, read before its call
     // target (CyclicAssumption's ordering rule): valid while the function's
-    // code is still call->call_target().
-    runtime::Assumption* call_target_stable;
+    // code is still call->call_target(). The cache keeps it (the function
+    // keeps only its current generation); a compilation reads it here.
+    std::shared_ptr<runtime::Assumption> call_target_stable;
     Child<DirectCallNode> call;
     void ForEachChild(ChildVisitor visitor) { visitor(call.slot()); }
   };
@@ -104,7 +105,7 @@ struct InvokeDirect {
   static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
                                 absl::Span<const typename C::V>) {
     return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
-                 c.AssumptionValid(cache.call_target_stable));
+                 c.AssumptionValid(cache.call_target_stable.get()));
   }
   template <typename C>
   static typename C::V Body(C& c, SLInvokeNode&, Cache& cache, typename C::V,

@@ -25,7 +25,9 @@ namespace morel::sl {
 class SLFunction : public heap::RootAllocated {
  public:
   explicit SLFunction(std::string name)
-      : name_(std::move(name)), call_target_stable_(name_ + " call target stable") {}
+      : name_(std::move(name)),
+        call_target_stable_(name_ + " call target stable",
+                            runtime::CyclicAssumption::Generations::kKeepReferenced) {}
 
   const std::string& name() const { return name_; }
   // The current code, or null while the function is undefined.
@@ -40,8 +42,12 @@ class SLFunction : public heap::RootAllocated {
   void set_call_target(CallTarget* target);
   // Truffle SL's callTargetStable: valid while call_target() does not
   // change. Compiled direct calls depend on it; read it before reading
-  // call_target() (CyclicAssumption's ordering rule).
-  runtime::Assumption* call_target_stable() const { return call_target_stable_.Get(); }
+  // call_target() (CyclicAssumption's ordering rule). The function keeps
+  // only the current generation: a holder keeps the one it read (an inline
+  // cache), so a million redefinitions do not keep a million.
+  std::shared_ptr<runtime::Assumption> call_target_stable() const {
+    return call_target_stable_.GetShared();
+  }
   Value AsValue() const { return Value::Reference(kFunctionTag, this); }
 
  private:
