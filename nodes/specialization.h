@@ -131,28 +131,28 @@ struct CacheList<S, true> {
   std::atomic<Entry*> head{nullptr};
   std::atomic<int> size{0};
 
-  // Entries of a replaced or excluded specialization: no longer consulted or
-  // visited, but alive until the node dies, since another thread may still
-  // be walking them.
-  Entry* retired = nullptr;
+  // The chains of entries of a replaced or excluded specialization, each as
+  // it was published: no longer consulted or visited, but alive until the
+  // node dies, since another thread may still be walking them. (They are
+  // never relinked: that was a data race with such a walk, which TSan
+  // found.) Written under the root's lock.
+  std::vector<Entry*> retired;
 
   ~CacheList() {
-    for (Entry* chain : {head.load(std::memory_order_relaxed), retired}) {
-      while (chain != nullptr) {
-        Entry* next = chain->next;
-        delete chain;
-        chain = next;
-      }
+    DeleteChain(head.load(std::memory_order_relaxed));
+    for (Entry* chain : retired) DeleteChain(chain);
+  }
+  static void DeleteChain(Entry* chain) {
+    while (chain != nullptr) {
+      Entry* next = chain->next;
+      delete chain;
+      chain = next;
     }
   }
   void Retire() {
     Entry* chain = head.exchange(nullptr, std::memory_order_acq_rel);
     size.store(0, std::memory_order_release);
-    if (chain == nullptr) return;
-    Entry* last = chain;
-    while (last->next != nullptr) last = last->next;
-    last->next = retired;
-    retired = chain;
+    if (chain != nullptr) retired.push_back(chain);
   }
   int count() const { return size.load(std::memory_order_acquire); }
   void Push(Entry* entry) {
