@@ -59,6 +59,12 @@ function churnPairs(n) { i = 0; s = 0; while (i < n) { s = s + redefinePair(i); 
 // (InvokeDirect's limit; its retired entries live with the node).
 constexpr size_t kRetiredSlack = 2 * 64 + 8;
 
+config::EngineConfig Interpreter() {
+  config::EngineConfig config;
+  config.set_compilation(false);
+  return config;
+}
+
 class CodeReclamationTest : public testing::TracedProgramTest {
  protected:
   void Start() {
@@ -70,6 +76,13 @@ class CodeReclamationTest : public testing::TracedProgramTest {
   void Start(const config::EngineConfig& config) {
     TracedProgramTest::Start(config, kProgram, "Reclaim.sl");
     targets_at_start_ = engine().live_call_targets();
+  }
+  void StartCompiledOrNot(bool compiled) {
+    if (compiled) {
+      Start();
+    } else {
+      Start(Interpreter());
+    }
   }
   // Call targets beyond those of the loaded program and the builtins.
   size_t ExtraTargets() { return engine().live_call_targets() - targets_at_start_; }
@@ -85,12 +98,6 @@ class CodeReclamationTest : public testing::TracedProgramTest {
 
   size_t targets_at_start_ = 0;
 };
-
-config::EngineConfig Interpreter() {
-  config::EngineConfig config;
-  config.set_compilation(false);
-  return config;
-}
 
 TEST_F(CodeReclamationTest, InterpreterRedefinitionsKeepABoundedNumberOfCallTargets) {
   Start(Interpreter());
@@ -186,11 +193,7 @@ TEST_F(CodeReclamationTest, SplitCopiesOfRetiredTargetsAreFreed) {
 TEST_F(CodeReclamationTest, RedefinedWhileDeeperOnTheStackFinishesInItsOldTree) {
   for (bool compiled : {false, true}) {
     SCOPED_TRACE(compiled ? "compiled" : "interpreter");
-    if (compiled) {
-      Start();
-    } else {
-      Start(Interpreter());
-    }
+    StartCompiledOrNot(compiled);
     // deep's activation runs on while redefineDeep redefines it and churn's
     // redefinitions reclaim; then it returns into its old tree.
     EXPECT_EQ(Call("deep", {Value::Long(200)}), "20700");
@@ -220,11 +223,7 @@ TEST_F(CodeReclamationTest, ATreeWithOsrStateIsKept) {
 TEST_F(CodeReclamationTest, ACallSiteCachingAnOldTargetKeepsIt) {
   for (bool compiled : {false, true}) {
     SCOPED_TRACE(compiled ? "compiled" : "interpreter");
-    if (compiled) {
-      Start();
-    } else {
-      Start(Interpreter());
-    }
+    StartCompiledOrNot(compiled);
     EXPECT_EQ(Call("callsF", {Value::Long(1)}), "2");
     CallTarget* cached = &TargetOf("f");
     EXPECT_EQ(Call("churn", {Value::Long(300)}), "45150");
