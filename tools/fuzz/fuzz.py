@@ -2,7 +2,7 @@
 """Runs a bounded fuzzing campaign on one fuzz target (see README.md).
 
     bazel run //tools/fuzz -- --target=NAME [--seconds=600] [--runs=N]
-        [--engine=libfuzzer|replay] [--out=DIR] [--timeout=S] [--list]
+        [--engine=libfuzzer|replay] [--seed=N] [--out=DIR] [--timeout=S] [--list]
         [-- extra libFuzzer flags]
 
 Targets are the cc_binary rules tagged `fuzz_target` (the
@@ -13,8 +13,9 @@ corpus DIR/corpus (created from the target's checked-in corpus/<name>
 directory, and kept between campaigns); crash, timeout and out-of-memory
 reproducers go to DIR/artifacts. DIR defaults to .fuzz/<name> in the
 workspace. `--engine=replay` builds with -c opt (g++, no sanitizers) and runs
-the replay driver's deterministic mutations of the checked-in corpus for the
-time given: fewer checks per input, more inputs per second.
+the replay driver's mutations of the checked-in corpus for the time given,
+deterministic for --seed (default: from the clock, so campaigns differ):
+fewer checks per input, more inputs per second.
 
 Prints the executions, executions per second, new corpus entries and the
 reproducers found, and exits 1 when the campaign found a crash.
@@ -70,6 +71,10 @@ def main():
     parser.add_argument("--timeout", type=int, default=None,
                         help="seconds one input may take before it counts as a hang (default: "
                         "the target's campaign_timeout, 20 unless its BUILD says otherwise)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the campaign's random seed (default: from the clock, printed in "
+                        "the command line; a replay campaign with the same seed replays the "
+                        "same inputs)")
     parser.add_argument("--list", action="store_true", help="list the fuzz targets and exit")
     parser.add_argument("extra", nargs="*", help="more libFuzzer flags, after --")
     args = parser.parse_args()
@@ -113,10 +118,14 @@ def main():
                "-print_final_stats=1"]
         if args.runs is not None:
             cmd.append("-runs=%d" % args.runs)
+        if args.seed is not None:
+            cmd.append("-seed=%d" % args.seed)
         cmd += args.extra + [corpus, seeds]
     else:
+        seed = args.seed if args.seed is not None else int(time.time())
         cmd = [binary, "--seconds=%d" % args.seconds, "--max_len=%s" % max_len,
-               "--mutations=%d" % (args.runs if args.runs is not None else 2**62), seeds]
+               "--mutations=%d" % (args.runs if args.runs is not None else 2**62),
+               "--seed=%d" % seed, seeds]
         env["TEST_UNDECLARED_OUTPUTS_DIR"] = artifacts
     print("fuzz: " + " ".join(shlex.quote(c) for c in cmd), flush=True)
     start = time.time()
