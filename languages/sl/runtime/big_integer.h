@@ -8,9 +8,9 @@
 // number fits 64 bits iff it is a kLongTag value.
 //
 // A number's limbs are collected memory, collected with the number. GMP
-// computes in memory of its own that it frees itself (uncollectable, never
-// scanned: InitializeBigIntegers sets its allocator once); each result is
-// copied into the collected heap.
+// computes in memory of its own that it frees itself (malloc's:
+// InitializeBigIntegers sets its allocator once); each result is copied
+// into the collected heap.
 
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "languages/sl/runtime/big_integer.h"
 
+#include <malloc.h>
+
 #include <cstdint>
 
 #include "gtest/gtest.h"
@@ -56,11 +58,14 @@ TEST_F(BigIntegerTest, GmpScratchMemoryIsFreed) {
   Value x = Value::Long(7);
   for (int k = 0; k < 16; ++k) x = BigMul(x, x);  // about 5 KB
   heap::Collect();
-  const uint64_t before = heap::GetStatistics().heap_bytes;
-  // 10 MB of products and their scratch, garbage at once.
+  const uint64_t heap_before = heap::GetStatistics().heap_bytes;
+  const size_t malloc_before = mallinfo2().uordblks;
+  // 10 MB of products and their scratch, garbage at once: GMP's memory
+  // (malloc's) is all freed, and the collected results are collected.
   for (int i = 0; i < 2000; ++i) BigAdd(BigMul(x, x), Value::Long(i));
   heap::Collect();
-  EXPECT_LT(heap::GetStatistics().heap_bytes, before + (16u << 20));
+  EXPECT_LT(mallinfo2().uordblks, malloc_before + (1u << 20));
+  EXPECT_LT(heap::GetStatistics().heap_bytes, heap_before + (16u << 20));
 }
 
 }  // namespace
