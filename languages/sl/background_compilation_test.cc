@@ -108,6 +108,10 @@ TEST_F(BackgroundCompilationTest, ARewriteDuringCompilationDiscardsTheCode) {
   EXPECT_EQ(Add(b, Value::Long(1)), "b1");
   EXPECT_EQ(Add(Value::Long(1), Value::Long(1)), "2");
   EXPECT_EQ(LogLines("opt deopt").size(), 0u) << Log();
+  // The hook refers to `rewritten`: no compilation may call it once this
+  // frame is gone.
+  engine().WaitForCompilations();
+  engine().SetAfterPartialEvaluationHookForTesting(nullptr);
 }
 
 TEST_F(BackgroundCompilationTest, AnInvalidationDuringCompilationDiscardsTheCode) {
