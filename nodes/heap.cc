@@ -203,10 +203,6 @@ void* AllocateRoot(size_t bytes) {
   Initialize();
   return GC_MALLOC_UNCOLLECTABLE(bytes);
 }
-void* AllocateAtomicUncollectable(size_t bytes) {
-  Initialize();
-  return GC_MALLOC_ATOMIC_UNCOLLECTABLE(bytes);
-}
 void FreeRoot(void* pointer) { GC_FREE(pointer); }
 namespace {
 struct Trampoline {

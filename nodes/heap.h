@@ -48,11 +48,6 @@ void* AllocateTraced(size_t bytes);
 void* AllocateAtomic(size_t bytes);
 // Uncollectable, scanned memory: a root until FreeRoot.
 void* AllocateRoot(size_t bytes);
-// Uncollectable memory that is never scanned, until FreeRoot: for a
-// library's own memory that it frees itself (GMP's). What it points to
-// must be reachable otherwise.
-void* AllocateAtomicUncollectable(size_t bytes);
-// Frees AllocateRoot and AllocateAtomicUncollectable memory.
 void FreeRoot(void* pointer);
 
 // MaxHeapMemory (engine/runtime/resource_limits.h): the collector may grow
