@@ -167,14 +167,11 @@ CompilationStatistics Engine::compilation_statistics() const {
   statistics.recompilation_limits = statistics_.recompilation_limits.load();
   statistics.deopts = statistics_.deopts.load();
   statistics.invalidations = statistics_.invalidations.load();
-  const int due = std::max(1, tiers_.call_and_loop_threshold_in_interpreter);
   std::lock_guard<std::mutex> guard(lock_);
   statistics.executed_targets = freed_executed_targets_;
   statistics.due_targets = freed_due_targets_;
   for (const auto& target : call_targets_) {
-    if (target->root_node()->IsInternal() || target->call_count() == 0) continue;
-    ++statistics.executed_targets;
-    if (target->call_count() >= due) ++statistics.due_targets;
+    CountExecution(*target, &statistics.executed_targets, &statistics.due_targets);
   }
   return statistics;
 }
@@ -295,6 +292,12 @@ int Engine::ReclaimDroppedCode() {
   return static_cast<int>(freed.size());
 }
 
+void Engine::CountExecution(const CallTarget& target, int* executed, int* due) const {
+  if (target.root_node()->IsInternal() || target.call_count() == 0) return;
+  ++*executed;
+  if (target.call_count() >= std::max(1, tiers_.call_and_loop_threshold_in_interpreter)) ++*due;
+}
+
 bool Engine::IsRetiredLocked(const CallTarget& target) const {
   if (retired_.empty()) return false;
   if (retired_.contains(&target)) return true;
@@ -387,12 +390,8 @@ int Engine::ReclaimRetiredCallTargets() {
         (free ? freed : kept).push_back(std::move(target));
       }
       call_targets_ = std::move(kept);
-      const int due = std::max(1, tiers_.call_and_loop_threshold_in_interpreter);
       for (const std::unique_ptr<CallTarget>& target : freed) {
-        if (!target->root_node()->IsInternal() && target->call_count() > 0) {
-          ++freed_executed_targets_;
-          if (target->call_count() >= due) ++freed_due_targets_;
-        }
+        CountExecution(*target, &freed_executed_targets_, &freed_due_targets_);
         compilations_.erase(target.get());
         if (auto it = rewriting_.find(target.get()); it != rewriting_.end()) {
           assumptions.push_back(std::move(it->second));

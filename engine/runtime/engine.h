@@ -284,6 +284,8 @@ class Engine : public NodeRuntime {
   // by lock_.
   int freed_executed_targets_ = 0;
   int freed_due_targets_ = 0;
+  // Adds `target` to compilation_statistics()'s executed and due counts.
+  void CountExecution(const CallTarget& target, int* executed, int* due) const;
   std::map<std::string, int> reports_by_class_;
   int report_count_ = 0;
 
