@@ -3,8 +3,10 @@
 # machine (apt is the only package source). Idempotent: when everything is
 # installed it only checks, which takes well under a second.
 #
-#   bash tools/setup.sh
+#   bash tools/setup.sh [--quiet]
 #
+# --quiet prints nothing when everything is present (tools/bazel runs this
+# before every Bazel command).
 # Each package is here because a target needs it; see third_party/ for which.
 set -euo pipefail
 
@@ -33,7 +35,7 @@ for package in "${PACKAGES[@]}"; do
 done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "setup: all ${#PACKAGES[@]} packages present"
+  [[ "${1:-}" == --quiet ]] || echo "setup: all ${#PACKAGES[@]} packages present"
   exit 0
 fi
 
