@@ -1,9 +1,9 @@
 #ifndef MOREL_ENGINE_OPT_PIPELINE_OPTIONS_H_
 #define MOREL_ENGINE_OPT_PIPELINE_OPTIONS_H_
 
-// PipelineOptions: the debug options of the optimizer, normally built from
-// the engine's EngineConfig (DumpIR, VerifyIR, DisablePasses,
-// OptimizationFuel).
+// PipelineOptions: the debug options of the optimizer. The engine builds them
+// from its EngineConfig (DumpIR, VerifyIR, DisablePasses, OptimizationFuel;
+// pipeline_config.h); the optimizer itself does not depend on the config.
 
 #include <cstdint>
 #include <ostream>
@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "engine/config/engine_config.pb.h"
 
 namespace morel::opt {
 
@@ -38,10 +37,6 @@ struct PipelineOptions {
   // unknown one.
   absl::Status Validate(const PassRegistry& registry) const;
 };
-
-// The options of `config`, validated against `registry`.
-absl::StatusOr<PipelineOptions> PipelineOptionsFromConfig(
-    const config::EngineConfig& config, const PassRegistry& registry);
 
 // Splits "a, b,c" into {"a", "b", "c"} (empty pieces dropped).
 std::vector<std::string> SplitPassList(absl::string_view list);

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "engine/config/engine_config.pb.h"
+#include "engine/opt/pipeline_config.h"
 #include "engine/ir/parser.h"
 #include "engine/ir/printer.h"
 #include "engine/opt/canonicalize.h"

@@ -20,6 +20,7 @@
 #include "absl/time/time.h"
 #include "absl/container/flat_hash_map.h"
 #include "engine/opt/pass_registry.h"
+#include "engine/opt/pipeline_config.h"
 #include "engine/opt/pipeline_options.h"
 #include "engine/runtime/assumption.h"
 #include "engine/runtime/compiler.h"
