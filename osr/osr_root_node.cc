@@ -1,9 +1,7 @@
 #include "osr/osr_root_node.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "engine/pe/partial_evaluator.h"
 
 namespace morel::osr {
@@ -24,8 +22,7 @@ std::string OsrRootNode::NameFor(const LoopNode& loop, const RootNode& function_
 }
 
 Value OsrRootNode::Execute(Frame&) {
-  std::fprintf(stderr, "morel: %s runs compiled code only\n", name().c_str());
-  std::abort();
+  MOREL_UNREACHABLE(absl::StrCat(name(), " runs compiled code only"));
 }
 
 absl::Status OsrRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {

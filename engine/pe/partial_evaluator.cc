@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "engine/ir/alias_class.h"
-#include "engine/ir/check.h"
 #include "engine/ir/verifier.h"
 #include "engine/pe/pe_context.h"
 #include "engine/pe/runtime_call.h"
