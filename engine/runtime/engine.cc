@@ -27,6 +27,7 @@
 #include "engine/pe/runtime_call.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/native_tier.h"
+#include "engine/runtime/splitting_config.h"
 
 #include "nodes/frame.h"
 #include "nodes/heap.h"
@@ -126,7 +127,7 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
         " needs engine.BackgroundCompilation=false; compilation failures are printed instead."));
   }
   splitting_ = std::make_unique<splitting::SplittingStrategy>(
-      splitting::SplittingOptions::FromConfig(config_), log_.get(),
+      SplittingOptionsFromConfig(config_), log_.get(),
       [this](std::unique_ptr<RootNode> root, CallTarget* source) {
         auto target = std::make_unique<CallTarget>(std::move(root), this, source);
         CallTarget* raw = target.get();
