@@ -2,7 +2,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
-#include "engine/pe/partial_evaluator.h"
 
 namespace morel::osr {
 
@@ -23,19 +22,6 @@ std::string OsrRootNode::NameFor(const LoopNode& loop, const RootNode& function_
 
 Value OsrRootNode::Execute(Frame&) {
   MOREL_UNREACHABLE(absl::StrCat(name(), " runs compiled code only"));
-}
-
-absl::Status OsrRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
-  pe.EnterOsr();
-  pe.Enter(loop_);
-  int status = loop_->repeating_node()->PartialEvaluateLoop(pe);
-  if (status < 0) {
-    return absl::UnimplementedError(absl::StrCat(
-        "loops of ", loop_->repeating_node()->kind_name(), " cannot be compiled"));
-  }
-  pe.Leave();
-  if (!pe.Terminated()) pe.ExitOsr(status);
-  return absl::OkStatus();
 }
 
 }  // namespace morel::osr

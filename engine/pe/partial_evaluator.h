@@ -36,6 +36,7 @@
 #include "engine/runtime/assumption.h"
 #include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
+#include "nodes/loop_node.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
 
@@ -315,6 +316,14 @@ class PartialEvaluator {
   const std::string& bailout_reason() const { return bailout_; }
 
  private:
+  // The root's own PartialEvaluate, or EvaluateOsrLoop for an OSR root
+  // (osr::OsrRootNode holds no compilation code: osr/ does not depend on
+  // the engine).
+  absl::Status EvaluateRoot(RootNode& root);
+  // An OSR compilation of `loop` (its frame's slots as the locals, the
+  // loop's status as the result).
+  absl::Status EvaluateOsrLoop(LoopNode& loop);
+
   // `awaiting_inner_result`: the state of a caller at an inlined call,
   // whose innermost entry resumes after the call with the result of the
   // inlined frame (ResumeTemplate::kInnerFrameResult).
