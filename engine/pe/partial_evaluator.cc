@@ -48,7 +48,7 @@ PartialEvaluator::PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runt
           std::vector<ir::Type>{ir::Type::kI64, ir::Type::kI64})),
       builder_(function_.get()),
       context_(std::make_unique<PeContext>(*this)),
-      dependencies_(std::make_unique<runtime::CodeDependencies>()) {}
+      dependencies_(std::make_unique<CodeDependencies>()) {}
 
 PartialEvaluator::~PartialEvaluator() = default;
 
@@ -393,7 +393,7 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   // through its rewriting assumption once installed, through the rewrite
   // count until then (read under the tree's lock, like the root's).
   if (options_.rewriting_assumption) {
-    if (runtime::Assumption* rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
+    if (Assumption* rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
   }
   // Only try: the root's tree is locked already, and another compiler
   // thread may hold this callee's while it waits for ours (each compilation

@@ -21,7 +21,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "engine/opt/pass_registry.h"
 #include "engine/opt/pipeline_options.h"
-#include "engine/runtime/assumption.h"
 #include "engine/runtime/compiler.h"
 #include "engine/runtime/compiled_frames.h"
 #include "engine/pe/runtime_call.h"
@@ -29,6 +28,7 @@
 #include "engine/runtime/native_tier.h"
 #include "engine/runtime/splitting_config.h"
 
+#include "nodes/assumption.h"
 #include "nodes/frame.h"
 #include "nodes/heap.h"
 #include "nodes/loop_node.h"
