@@ -4,9 +4,9 @@
 #include <limits>
 #include <utility>
 
-#include "absl/base/internal/raw_logging.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
+#include "base/check.h"
 #include "inliner/default_policy.h"
 #include "inliner/event_format.h"
 #include "inliner/inlining_policy.h"
@@ -121,7 +121,7 @@ CallTree::CallTree(CallSite root, Expansion root_expansion, Expander& expander,
                    InliningPolicy* policy)
     : expander_(expander) {
   set_policy(policy);
-  ABSL_RAW_CHECK(!root_expansion.bailed_out, "the root of a call tree cannot bail out");
+  MOREL_CHECK_MSG(!root_expansion.bailed_out, "the root of a call tree cannot bail out");
   root.indirect = false;
   root_ = NewNode(std::move(root), nullptr);
   root_->ir_nodes_ = root_expansion.ir_nodes;
@@ -158,8 +158,8 @@ void CallTree::AddChildren(CallNode& node, std::vector<CallSite> calls, bool wit
 }
 
 void CallTree::Expand(CallNode& node) {
-  ABSL_RAW_CHECK(node.state_ == CallNodeState::kCutoff, "only a Cutoff node can be expanded");
-  ABSL_RAW_CHECK(node.parent_ != nullptr, "the root is expanded at construction");
+  MOREL_CHECK_MSG(node.state_ == CallNodeState::kCutoff, "only a Cutoff node can be expanded");
+  MOREL_CHECK_MSG(node.parent_ != nullptr, "the root is expanded at construction");
   node.state_ = CallNodeState::kExpanded;
   ++expanded_;
   Expansion expansion = expander_.Expand(node);
@@ -175,20 +175,20 @@ void CallTree::Expand(CallNode& node) {
 }
 
 void CallTree::Inline(CallNode& node) {
-  ABSL_RAW_CHECK(node.state_ == CallNodeState::kExpanded, "only an Expanded node can be inlined");
+  MOREL_CHECK_MSG(node.state_ == CallNodeState::kExpanded, "only an Expanded node can be inlined");
   node.state_ = CallNodeState::kInlined;
   ++inlined_;
   frontier_size_ += static_cast<int>(node.children_.size()) - 1;
 }
 
 void CallTree::Remove(CallNode& node) {
-  ABSL_RAW_CHECK(node.parent_ != nullptr, "the root cannot be removed");
+  MOREL_CHECK_MSG(node.parent_ != nullptr, "the root cannot be removed");
   node.state_ = CallNodeState::kRemoved;
 }
 
 void CallTree::BailOutInlined(CallNode& node, std::string reason) {
-  ABSL_RAW_CHECK(node.state_ == CallNodeState::kInlined && node.parent_ != nullptr,
-                 "only an inlined callee can bail out of the final evaluation");
+  MOREL_CHECK_MSG(node.state_ == CallNodeState::kInlined && node.parent_ != nullptr,
+                  "only an inlined callee can bail out of the final evaluation");
   node.state_ = CallNodeState::kBailedOut;
   node.bailout_reason_ = std::move(reason);
   --inlined_;

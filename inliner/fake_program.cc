@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "absl/base/internal/raw_logging.h"
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 
 namespace morel::inliner::testing {
 
@@ -13,7 +13,7 @@ void FakeProgram::Define(const std::string& name, FakeTarget target) {
 
 const FakeProgram::Target& FakeProgram::Get(const std::string& name) const {
   auto it = targets_.find(name);
-  ABSL_RAW_CHECK(it != targets_.end(), "undefined fake target");
+  MOREL_CHECK_MSG(it != targets_.end(), "undefined fake target");
   return it->second;
 }
 

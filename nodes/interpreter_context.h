@@ -167,8 +167,8 @@ struct InterpreterContext {
   static constexpr bool InInterpreter() { return true; }
 
   // An assumption (Truffle's Assumption; any type with IsValid(), e.g.
-  // runtime::Assumption): the interpreter checks it; compiled code relies
-  // on it without a check and is invalidated when it breaks.
+  // nodes/assumption.h's Assumption): the interpreter checks it; compiled
+  // code relies on it without a check and is invalidated when it breaks.
   template <typename A>
   static bool AssumptionValid(const A* assumption) {
     return assumption->IsValid();

@@ -1,11 +1,11 @@
 #include "nodes/node.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "nodes/call_target.h"
 #include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
@@ -51,21 +51,15 @@ void Node::ForEachNode(absl::FunctionRef<void(Node&)> visit) {
 
 void Node::ReplaceImpl(std::unique_ptr<Node> replacement,
                        absl::string_view reason) {
-  if (parent_ == nullptr) {
-    std::fprintf(stderr, "morel: Replace() of a %.*s that has no parent\n",
-                 static_cast<int>(kind_name().size()), kind_name().data());
-    std::abort();
-  }
+  MOREL_CHECK_MSG(parent_ != nullptr,
+                  absl::StrCat("Replace() of a ", kind_name(), " that has no parent"));
   Node* parent = parent_;
   ChildSlot* owner = nullptr;
   parent->ForEachChild([&](ChildSlot& slot) {
     if (slot.get() == this) owner = &slot;
   });
-  if (owner == nullptr) {
-    std::fprintf(stderr, "morel: Replace(): %.*s is not a child of its parent\n",
-                 static_cast<int>(kind_name().size()), kind_name().data());
-    std::abort();
-  }
+  MOREL_CHECK_MSG(owner != nullptr,
+                  absl::StrCat("Replace(): ", kind_name(), " is not a child of its parent"));
   Node* new_node = replacement.release();
   new_node->parent_ = parent;
   new_node->AdoptChildren();
@@ -90,9 +84,7 @@ void Node::ReplaceImpl(std::unique_ptr<Node> replacement,
 }
 
 Outcome Node::Resume(Frame&, int next_child, absl::Span<const Outcome>) {
-  std::fprintf(stderr, "morel: %.*s cannot resume at child %d\n",
-               static_cast<int>(kind_name().size()), kind_name().data(), next_child);
-  std::abort();
+  MOREL_UNREACHABLE(absl::StrCat(kind_name(), " cannot resume at child ", next_child));
 }
 
 void Node::ReportPolymorphicSpecialize() {

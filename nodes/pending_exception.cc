@@ -1,7 +1,6 @@
 #include "nodes/pending_exception.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include "base/check.h"
 
 namespace morel {
 namespace {
@@ -13,10 +12,7 @@ void SetPendingException(std::exception_ptr error) { pending = std::move(error);
 void RethrowPendingException() {
   std::exception_ptr error = std::move(pending);
   pending = nullptr;
-  if (!error) {
-    std::fprintf(stderr, "morel: a pending-exception marker without an exception\n");
-    std::abort();
-  }
+  MOREL_CHECK_MSG(error != nullptr, "a pending-exception marker without an exception");
   std::rethrow_exception(error);
 }
 

@@ -1,17 +1,12 @@
 #include "nodes/resume.h"
 
-#include <cstdio>
-#include <cstdlib>
-
+#include "base/check.h"
 #include "nodes/node.h"
 
 namespace morel {
 
 Outcome ResumeActivation(Frame& frame, absl::Span<const ResumeEntry> path) {
-  if (path.empty()) {
-    std::fprintf(stderr, "morel: ResumeActivation with an empty path\n");
-    std::abort();
-  }
+  MOREL_CHECK_MSG(!path.empty(), "ResumeActivation with an empty path");
   const ResumeEntry& innermost = path.back();
   Outcome outcome =
       innermost.node->Resume(frame, innermost.next_child, innermost.done);

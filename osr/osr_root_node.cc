@@ -1,10 +1,7 @@
 #include "osr/osr_root_node.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "absl/strings/str_cat.h"
-#include "engine/pe/partial_evaluator.h"
+#include "base/check.h"
 
 namespace morel::osr {
 
@@ -24,21 +21,7 @@ std::string OsrRootNode::NameFor(const LoopNode& loop, const RootNode& function_
 }
 
 Value OsrRootNode::Execute(Frame&) {
-  std::fprintf(stderr, "morel: %s runs compiled code only\n", name().c_str());
-  std::abort();
-}
-
-absl::Status OsrRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
-  pe.EnterOsr();
-  pe.Enter(loop_);
-  int status = loop_->repeating_node()->PartialEvaluateLoop(pe);
-  if (status < 0) {
-    return absl::UnimplementedError(absl::StrCat(
-        "loops of ", loop_->repeating_node()->kind_name(), " cannot be compiled"));
-  }
-  pe.Leave();
-  if (!pe.Terminated()) pe.ExitOsr(status);
-  return absl::OkStatus();
+  MOREL_UNREACHABLE(absl::StrCat(name(), " runs compiled code only"));
 }
 
 }  // namespace morel::osr

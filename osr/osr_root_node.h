@@ -5,9 +5,12 @@
 // which compiles one LoopNode of a running activation. It does not own the
 // loop — the loop stays in its function's tree, and compilation reads that
 // tree under the function root's lock (CompiledTreeRoot). Its code runs on
-// the activation's frame (see engine/pe: EnterOsr/ExitOsr): the frame's
-// slots come in through the arguments pointer, go back out when the loop
-// exits, and the loop's status is the result.
+// the activation's frame: the frame's slots come in through the arguments
+// pointer, go back out when the loop exits, and the loop's status is the
+// result. The partial evaluator compiles it (engine/pe:
+// PartialEvaluator::EvaluateOsrLoop, through the loop's
+// RepeatingNode::PartialEvaluateLoop), so this package depends on nodes/
+// only and never on the engine.
 //
 // It never runs in the interpreter: the interpreter keeps running the loop
 // itself, and only calls the OSR target's installed code.
@@ -15,7 +18,6 @@
 #include <memory>
 #include <string>
 
-#include "absl/status/status.h"
 #include "nodes/loop_node.h"
 #include "nodes/root_node.h"
 
@@ -33,7 +35,6 @@ class OsrRootNode final : public RootNode {
 
   // Never called: OSR targets run compiled code only (engine/runtime).
   Value Execute(Frame& frame) override;
-  absl::Status PartialEvaluate(pe::PartialEvaluator& pe) override;
   RootNode* CompiledTreeRoot() override { return function_root_; }
   bool IsInternal() const override { return true; }  // hidden from stack walks
 

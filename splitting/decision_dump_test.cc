@@ -16,7 +16,7 @@ namespace {
 using namespace test_language;  // NOLINT: the test language's builders
 
 TEST(DecisionDumpTest, DotAndXmlOfATwoTargetChain) {
-  SplittingTestRuntime runtime((config::EngineConfig()));
+  SplittingTestRuntime runtime((SplittingOptions()));
   auto poly = std::make_unique<TurnsPolymorphicOnZeroNode>(Arg(0));
   Node* source = poly.get();
   CallTarget* callee = DefineFunction(runtime, "callee", std::move(poly));

@@ -53,24 +53,26 @@ TEST(ShortSourceDescriptionTest, SingleAndMultiLineSections) {
 }
 
 TEST(TargetDebugPropertiesTest, AstTierAndThresholds) {
-  config::EngineConfig config;
-  SplittingTestRuntime runtime(config);
+  SplittingOptions options;
+  SplittingTestRuntime runtime(options);
   CallTarget* f = DefineFunction(runtime, "f", test_language::Add(Arg(0), Const(1)));
   f->Call({Value::Long(1)});
   f->Call({Value::Long(2)});
-  SplittingOptions options = SplittingOptions::FromConfig(config);
   EXPECT_EQ(FormatEvent(0, "e", 1, "f", 1, TargetDebugProperties(*f, options), 0),
             "e f|AST    4 |Tier 1 |Calls/Thres       2/    1 "
             "|CallsAndLoop/Thres       2/  400 ");
-  config.set_multi_tier(false);
-  options = SplittingOptions::FromConfig(config);
+  // Single tier (MultiTier=false): the engine's thresholds are those of the
+  // single tier (engine/runtime/splitting_config.h).
+  options.multi_tier = false;
+  options.call_threshold_in_interpreter = 3;
+  options.call_and_loop_threshold_in_interpreter = 1000;
   EXPECT_EQ(FormatEvent(0, "e", 1, "f", 1, TargetDebugProperties(*f, options), 0),
             "e f|AST    4 |Calls/Thres       2/    3 |CallsAndLoop/Thres       2/ 1000 ");
 }
 
 TEST(CallSiteSourceDescriptionTest, WalksUpToTheFirstSection) {
-  config::EngineConfig config;
-  SplittingTestRuntime runtime(config);
+  SplittingOptions options;
+  SplittingTestRuntime runtime(options);
   CallTarget* callee = DefineFunction(runtime, "callee", Const(1));
   auto source = std::make_shared<Source>("t.tl", "call(callee)\n");
   auto block = std::make_unique<test_language::BlockNode>(

@@ -14,8 +14,7 @@ std::string NodeDescription(const Node& node) {
                          reinterpret_cast<uintptr_t>(&node));
 }
 
-NeedsSplitMarker::NeedsSplitMarker(const SplittingOptions& options,
-                                   runtime::EngineLog* log)
+NeedsSplitMarker::NeedsSplitMarker(const SplittingOptions& options, LogSink* log)
     : options_(options), log_(log) {}
 
 void NeedsSplitMarker::PolymorphicSpecialize(const Node& source, CallTarget& target) {

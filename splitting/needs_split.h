@@ -24,7 +24,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "engine/runtime/engine_log.h"
+#include "base/log_sink.h"
 #include "nodes/call_target.h"
 #include "nodes/node.h"
 #include "splitting/decision_dump.h"
@@ -38,7 +38,7 @@ std::string NodeDescription(const Node& node);
 class NeedsSplitMarker {
  public:
   // `log` may be null when no tracing option is on.
-  NeedsSplitMarker(const SplittingOptions& options, runtime::EngineLog* log);
+  NeedsSplitMarker(const SplittingOptions& options, LogSink* log);
 
   // A node of `target` reported a polymorphic specialization.
   void PolymorphicSpecialize(const Node& source, CallTarget& target);
@@ -53,7 +53,7 @@ class NeedsSplitMarker {
   void Dump(DecisionChain& chain, const CallTarget& marked);
 
   const SplittingOptions& options_;
-  runtime::EngineLog* log_;
+  LogSink* log_;
   // One report at a time, so that a report's trace lines stay together.
   mutable std::mutex lock_;
   std::vector<std::string> dump_files_;

@@ -29,10 +29,10 @@ Expr Poly(Expr operand) {
   return std::make_unique<TurnsPolymorphicOnZeroNode>(std::move(operand));
 }
 
-config::EngineConfig TestConfig() {
-  config::EngineConfig config;
-  config.set_splitting_growth_limit(2.0);
-  return config;
+SplittingOptions TestOptions() {
+  SplittingOptions options;
+  options.growth_limit = 2.0;
+  return options;
 }
 
 // "[engine] [poly-event] %-70s %s"
@@ -45,7 +45,7 @@ Node* Body(CallTarget* target) {
 }
 
 TEST(NeedsSplitTest, NoKnownCallersNoMark) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, kCloneable);
   f->Call({Value::Long(1)});
   f->Call({Value::Long(1)});
@@ -54,7 +54,7 @@ TEST(NeedsSplitTest, NoKnownCallersNoMark) {
 }
 
 TEST(NeedsSplitTest, TwoCallersNeeded) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, kCloneable);
   auto first = DirectCallNode::Create(f);
   first->Call({Value::Long(1)});
@@ -62,7 +62,7 @@ TEST(NeedsSplitTest, TwoCallersNeeded) {
   first->Call({Value::Long(0)});  // polymorphic, but one (detached) caller
   EXPECT_FALSE(f->needs_split());
 
-  SplittingTestRuntime runtime2(TestConfig());
+  SplittingTestRuntime runtime2(TestOptions());
   CallTarget* g = DefineFunction(runtime2, "g", Poly(Arg(0)), nullptr, kCloneable);
   auto a = DirectCallNode::Create(g);
   auto b = DirectCallNode::Create(g);
@@ -75,9 +75,9 @@ TEST(NeedsSplitTest, TwoCallersNeeded) {
 
 TEST(NeedsSplitTest, NoMarkDuringFirstExecution) {
   std::string log = TempPath("first_execution.log");
-  config::EngineConfig config = TestConfig();
-  config.set_splitting_trace_events(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options = TestOptions();
+  options.trace_events = true;
+  SplittingTestRuntime runtime(options, log);
   // i = 0; while (i < 2) { poly(i + arg0); i = i + 1 }: with arg0 = -1 the
   // node sees -1 then 0 in its first execution.
   auto descriptor = std::make_unique<FrameDescriptor>();
@@ -101,7 +101,7 @@ TEST(NeedsSplitTest, NoMarkDuringFirstExecution) {
 // "An increase in polymorphism" is needed: going polymorphic with one
 // caller does not mark; after a second caller exists, a further step does.
 TEST(NeedsSplitTest, FurtherPolymorphismAfterSecondCallerMarks) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   CallTarget* add = DefineFunction(runtime, "add", Add(Arg(0), Arg(1)), nullptr, kCloneable);
   CallTarget* g = DefineFunction(runtime, "g", CallDirect(add, Arg(0), Arg(1)));
   g->Call({Value::Long(1), Value::Long(2)});
@@ -138,9 +138,9 @@ Chain MakeChain(NodeRuntime& runtime) {
 
 TEST(NeedsSplitTest, PropagatesThroughSoleCallersWithTrace) {
   std::string log = TempPath("propagation.log");
-  config::EngineConfig config = TestConfig();
-  config.set_splitting_trace_events(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options = TestOptions();
+  options.trace_events = true;
+  SplittingTestRuntime runtime(options, log);
   Chain chain = MakeChain(runtime);
   chain.x->Call({Value::Long(1)});
   chain.x->Call({Value::Long(1)});
@@ -172,10 +172,10 @@ TEST(NeedsSplitTest, NodeDescriptionIsKindAtHexAddress) {
 
 TEST(NeedsSplitTest, MaxPropagationDepthStopsTheWalk) {
   std::string log = TempPath("depth.log");
-  config::EngineConfig config = TestConfig();
-  config.set_splitting_max_propagation_depth(1);
-  config.set_splitting_trace_events(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options = TestOptions();
+  options.max_propagation_depth = 1;
+  options.trace_events = true;
+  SplittingTestRuntime runtime(options, log);
   Chain chain = MakeChain(runtime);
   chain.x->Call({Value::Long(1)});
   chain.x->Call({Value::Long(1)});
@@ -193,9 +193,9 @@ TEST(NeedsSplitTest, MaxPropagationDepthStopsTheWalk) {
 
 TEST(NeedsSplitTest, AlreadyMarkedReturnsEarly) {
   std::string log = TempPath("already.log");
-  config::EngineConfig config = TestConfig();
-  config.set_splitting_trace_events(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options = TestOptions();
+  options.trace_events = true;
+  SplittingTestRuntime runtime(options, log);
   CallTarget* f = DefineFunction(runtime, "f", Add(Arg(0), Arg(1)));  // not cloneable
   auto a = DirectCallNode::Create(f);
   auto b = DirectCallNode::Create(f);
@@ -211,7 +211,7 @@ TEST(NeedsSplitTest, AlreadyMarkedReturnsEarly) {
 
 // Excluded node classes and excluded specializations never mark.
 TEST(NeedsSplitTest, ExcludedNodesAndSpecializationsNeverMark) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   CallTarget* quiet =
       DefineFunction(runtime, "quiet", QuietAdd(Arg(0), Arg(1)), nullptr, kCloneable);
   CallTarget* excluded = DefineFunction(
@@ -237,7 +237,7 @@ TEST(NeedsSplitTest, ExcludedNodesAndSpecializationsNeverMark) {
 // A node without a class policy reports only when its megamorphic
 // specialization activates.
 TEST(NeedsSplitTest, MegamorphicSpecializationReports) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   CallTarget* f = DefineFunction(runtime, "f", std::make_unique<ClassifyNode>(Arg(0)),
                                  nullptr, kCloneable);
   auto a = DirectCallNode::Create(f);
@@ -252,7 +252,7 @@ TEST(NeedsSplitTest, MegamorphicSpecializationReports) {
 
 // An inline cache gaining an entry is an increase in polymorphism.
 TEST(NeedsSplitTest, InlineCacheGainingAnEntryMarks) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   CallTarget* one = DefineFunction(runtime, "one", Const(1));
   CallTarget* two = DefineFunction(runtime, "two", Const(2));
   CallTarget* invoke = DefineFunction(runtime, "invoke", Invoke(Arg(0)), nullptr, kCloneable);
@@ -266,9 +266,9 @@ TEST(NeedsSplitTest, InlineCacheGainingAnEntryMarks) {
 }
 
 TEST(NeedsSplitTest, DisabledSplittingDoesNotMark) {
-  config::EngineConfig config = TestConfig();
-  config.set_mode(config::EngineConfig::latency);
-  SplittingTestRuntime runtime(config);
+  SplittingOptions options = TestOptions();
+  options.enabled = false;  // Splitting=false or Mode=latency
+  SplittingTestRuntime runtime(options);
   CallTarget* g = DefineFunction(runtime, "g", Poly(Arg(0)), nullptr, kCloneable);
   auto a = DirectCallNode::Create(g);
   auto b = DirectCallNode::Create(g);
@@ -281,10 +281,10 @@ TEST(NeedsSplitTest, DisabledSplittingDoesNotMark) {
 }
 
 TEST(NeedsSplitTest, DumpDecisionsWritesTheChain) {
-  config::EngineConfig config = TestConfig();
-  config.set_splitting_dump_decisions(true);
-  config.set_dump_path(TempPath("dumps"));
-  SplittingTestRuntime runtime(config);
+  SplittingOptions options = TestOptions();
+  options.dump_decisions = true;
+  options.dump_directory = TempPath("dumps") + "/splitting";
+  SplittingTestRuntime runtime(options);
   Chain chain = MakeChain(runtime);
   chain.x->Call({Value::Long(1)});
   chain.x->Call({Value::Long(1)});

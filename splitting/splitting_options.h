@@ -1,14 +1,14 @@
 #ifndef MOREL_SPLITTING_SPLITTING_OPTIONS_H_
 #define MOREL_SPLITTING_SPLITTING_OPTIONS_H_
 
-// The splitting options, resolved once from the EngineConfig (Truffle's
-// EngineData fields): `enabled` is Splitting && Mode != latency, and the
-// interpreter thresholds that TraceSplitting prints come from the
-// compilation options (truffle_reference §4.2).
+// The splitting options (Truffle's EngineData fields). splitting/ owns them:
+// the engine resolves them once from its EngineConfig
+// (engine/runtime/splitting_config.h: `enabled` is Splitting && Mode !=
+// latency, and the interpreter thresholds that TraceSplitting prints come
+// from the compilation options, truffle_reference §4.2); a program using
+// splitting/ alone sets them directly. The defaults are the EngineConfig's.
 
 #include <string>
-
-#include "engine/config/engine_config.pb.h"
 
 namespace morel::splitting {
 
@@ -32,8 +32,6 @@ struct SplittingOptions {
   bool multi_tier = true;
   int call_threshold_in_interpreter = 1;
   int call_and_loop_threshold_in_interpreter = 400;
-
-  static SplittingOptions FromConfig(const config::EngineConfig& config);
 };
 
 }  // namespace morel::splitting

@@ -16,7 +16,7 @@ constexpr int kSubjectWidth = 60;
 
 }  // namespace
 
-SplittingStrategy::SplittingStrategy(SplittingOptions options, runtime::EngineLog* log,
+SplittingStrategy::SplittingStrategy(SplittingOptions options, LogSink* log,
                                      SplitTargetFactory factory)
     : options_(std::move(options)),
       log_(log),

@@ -51,7 +51,7 @@
 #include <set>
 #include <string>
 
-#include "engine/runtime/engine_log.h"
+#include "base/log_sink.h"
 #include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
 #include "nodes/node.h"
@@ -74,7 +74,7 @@ class SplittingStrategy {
 
   // `log` receives the traces and the summary; it may be null when no
   // tracing option is on.
-  SplittingStrategy(SplittingOptions options, runtime::EngineLog* log,
+  SplittingStrategy(SplittingOptions options, LogSink* log,
                     SplitTargetFactory factory);
   SplittingStrategy(const SplittingStrategy&) = delete;
   SplittingStrategy& operator=(const SplittingStrategy&) = delete;
@@ -122,7 +122,7 @@ class SplittingStrategy {
   void TraceSplitFailed(const DirectCallNode& call, absl::string_view reason);
 
   const SplittingOptions options_;
-  runtime::EngineLog* log_;
+  LogSink* log_;
   SplitTargetFactory factory_;
   NeedsSplitMarker marker_;
 

@@ -32,10 +32,10 @@ Expr Poly(Expr operand) {
   return std::make_unique<TurnsPolymorphicOnZeroNode>(std::move(operand));
 }
 
-config::EngineConfig TestConfig() {
-  config::EngineConfig config;
-  config.set_splitting_growth_limit(2.0);
-  return config;
+SplittingOptions TestOptions() {
+  SplittingOptions options;
+  options.growth_limit = 2.0;
+  return options;
 }
 
 // AbstractSplittingStrategyTest#createDummyTargetsToBoostGrowingSplitLimit.
@@ -74,7 +74,7 @@ void ExpectSplitsDirectCalls(SplittingTestRuntime& runtime, CallTarget* target,
 }
 
 TEST(SplittingStrategyTest, TurnsPolymorphicOnZeroSplits) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   BoostSplitLimit(runtime);
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, kCloneable);
   ExpectSplitsDirectCalls(runtime, f, {Value::Long(1)}, {Value::Long(0)});
@@ -90,7 +90,7 @@ TEST(SplittingStrategyTest, TurnsPolymorphicOnZeroSplits) {
 }
 
 TEST(SplittingStrategyTest, InlineCacheNodeSplits) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   BoostSplitLimit(runtime);
   CallTarget* one = DefineFunction(runtime, "one", Const(1));
   CallTarget* two = DefineFunction(runtime, "two", Const(2));
@@ -99,7 +99,7 @@ TEST(SplittingStrategyTest, InlineCacheNodeSplits) {
 }
 
 TEST(SplittingStrategyTest, ExcludedNodeIsNeitherMarkedNorSplit) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   BoostSplitLimit(runtime);
   CallTarget* f = DefineFunction(
       runtime, "f",
@@ -116,7 +116,7 @@ TEST(SplittingStrategyTest, ExcludedNodeIsNeitherMarkedNorSplit) {
 // The marked chain a -> b -> c splits outer to inner: the copy of a has a
 // new call node to b, which splits b, whose copy splits c.
 TEST(SplittingStrategyTest, PropagatedChainSplitsOuterToInner) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   BoostSplitLimit(runtime);
   CallTarget* c = DefineFunction(runtime, "c", Poly(Arg(0)), nullptr, kCloneable);
   CallTarget* b = DefineFunction(runtime, "b", CallDirect(c, Arg(0)), nullptr, kCloneable);
@@ -145,9 +145,9 @@ TEST(SplittingStrategyTest, PropagatedChainSplitsOuterToInner) {
 
 TEST(SplittingStrategyTest, BudgetForOneSplitSplitsOnlyTheFirstCallNode) {
   std::string log = TempPath("budget.log");
-  config::EngineConfig config;  // growth limit 1.5
-  config.set_trace_splitting(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options;  // growth limit 1.5
+  options.trace_splitting = true;
+  SplittingTestRuntime runtime(options, log);
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, RootOptions{true, 10});
   EXPECT_EQ(runtime.strategy().split_limit(), 15);
   auto first = DirectCallNode::Create(f);
@@ -174,9 +174,9 @@ TEST(SplittingStrategyTest, BudgetForOneSplitSplitsOnlyTheFirstCallNode) {
 TEST(SplittingStrategyTest, CalleeSizeLimitMinusOneSplitsPlusOneDoesNot) {
   for (int size : {99, 100, 101}) {
     std::string log = TempPath(absl::StrCat("size", size, ".log"));
-    config::EngineConfig config = TestConfig();
-    config.set_trace_splitting(true);
-    SplittingTestRuntime runtime(config, log);
+    SplittingOptions options = TestOptions();
+    options.trace_splitting = true;
+    SplittingTestRuntime runtime(options, log);
     BoostSplitLimit(runtime);
     CallTarget* f =
         DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, RootOptions{true, size});
@@ -202,9 +202,9 @@ TEST(SplittingStrategyTest, CalleeSizeLimitMinusOneSplitsPlusOneDoesNot) {
 
 TEST(SplittingStrategyTest, SplitNotPossibleWhenTheRootForbidsCloning) {
   std::string log = TempPath("not_possible.log");
-  config::EngineConfig config = TestConfig();
-  config.set_trace_splitting(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options = TestOptions();
+  options.trace_splitting = true;
+  SplittingTestRuntime runtime(options, log);
   BoostSplitLimit(runtime);
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)));
   auto call = DirectCallNode::Create(f);
@@ -220,11 +220,11 @@ TEST(SplittingStrategyTest, SplitNotPossibleWhenTheRootForbidsCloning) {
 
 TEST(SplittingStrategyTest, ForcedSplitsIgnoreBudgetAndSizeAndCountTwice) {
   std::string log = TempPath("forced.log");
-  config::EngineConfig config;
-  config.set_splitting_growth_limit(0);  // no budget at all
-  config.set_trace_splitting(true);
-  config.set_trace_splitting_summary(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options;
+  options.growth_limit = 0;  // no budget at all
+  options.trace_splitting = true;
+  options.trace_summary = true;
+  SplittingTestRuntime runtime(options, log);
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, RootOptions{true, 500});
   auto call = DirectCallNode::Create(f);
   EXPECT_EQ(runtime.strategy().split_limit(), 0);
@@ -244,16 +244,16 @@ TEST(SplittingStrategyTest, ForcedSplitsIgnoreBudgetAndSizeAndCountTwice) {
 }
 
 TEST(SplittingStrategyTest, ForcedSplitsNeedTheOption) {
-  config::EngineConfig config = TestConfig();
-  config.set_splitting_allow_forced_splits(false);
-  SplittingTestRuntime runtime(config);
+  SplittingOptions options = TestOptions();
+  options.allow_forced_splits = false;
+  SplittingTestRuntime runtime(options);
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, kCloneable);
   auto call = DirectCallNode::Create(f);
   EXPECT_FALSE(call->CloneCallTarget());
   EXPECT_TRUE(runtime.split_targets().empty());
-  config.set_splitting_allow_forced_splits(true);
-  config.set_splitting(false);
-  SplittingTestRuntime off(config);
+  options.allow_forced_splits = true;
+  options.enabled = false;
+  SplittingTestRuntime off(options);
   CallTarget* g = DefineFunction(off, "g", Poly(Arg(0)), nullptr, kCloneable);
   auto call2 = DirectCallNode::Create(g);
   EXPECT_FALSE(call2->CloneCallTarget());
@@ -262,9 +262,9 @@ TEST(SplittingStrategyTest, ForcedSplitsNeedTheOption) {
 // r(n, self): c = n; while (0 < c) { self(n - 1, self); c = 0 }; n
 TEST(SplittingStrategyTest, RecursionGuardAllowsTwoSplitAncestors) {
   std::string log = TempPath("recursion.log");
-  config::EngineConfig config = TestConfig();
-  config.set_trace_splitting(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options = TestOptions();
+  options.trace_splitting = true;
+  SplittingTestRuntime runtime(options, log);
   BoostSplitLimit(runtime);
   auto descriptor = std::make_unique<FrameDescriptor>();
   int c = descriptor->AddSlot("c");
@@ -294,10 +294,10 @@ TEST(SplittingStrategyTest, RecursionGuardAllowsTwoSplitAncestors) {
 // over SplittingMaxCalleeSize, yet every call node splits at its first call,
 // as a forced split.
 TEST(SplittingStrategyTest, ForceAllSplitsEveryCallNodeAtItsFirstCall) {
-  config::EngineConfig config;
-  config.set_splitting_growth_limit(0);
-  config.set_splitting_force_all(true);
-  SplittingTestRuntime runtime(config);
+  SplittingOptions options;
+  options.growth_limit = 0;
+  options.force_all = true;
+  SplittingTestRuntime runtime(options);
   CallTarget* f = DefineFunction(runtime, "f", Arg(0), nullptr, RootOptions{true, 500});
   EXPECT_TRUE(f->needs_split()) << "force-all marks every source target when it is created";
   auto first = DirectCallNode::Create(f);
@@ -326,9 +326,9 @@ TEST(SplittingStrategyTest, ForceAllSplitsEveryCallNodeAtItsFirstCall) {
 
 // g(x) calls f(x): each call path gets its own copies, outer to inner.
 TEST(SplittingStrategyTest, ForceAllGivesEachCallPathItsOwnCopies) {
-  config::EngineConfig config;
-  config.set_splitting_force_all(true);
-  SplittingTestRuntime runtime(config);
+  SplittingOptions options;
+  options.force_all = true;
+  SplittingTestRuntime runtime(options);
   CallTarget* f = DefineFunction(runtime, "f", Add(Arg(0), Const(1)), nullptr, kCloneable);
   CallTarget* g = DefineFunction(runtime, "g", std::make_unique<CallDirectNode>(f, List(Arg(0))),
                                  nullptr, kCloneable);
@@ -348,11 +348,11 @@ TEST(SplittingStrategyTest, ForceAllGivesEachCallPathItsOwnCopies) {
 // without marking by hand and without budget).
 TEST(SplittingStrategyTest, ForceAllKeepsTheRecursionGuard) {
   std::string log = TempPath("force_all_recursion.log");
-  config::EngineConfig config;
-  config.set_splitting_growth_limit(0);
-  config.set_splitting_force_all(true);
-  config.set_trace_splitting(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options;
+  options.growth_limit = 0;
+  options.force_all = true;
+  options.trace_splitting = true;
+  SplittingTestRuntime runtime(options, log);
   auto descriptor = std::make_unique<FrameDescriptor>();
   int c = descriptor->AddSlot("c");
   CallTarget* r = DefineFunction(
@@ -375,31 +375,24 @@ TEST(SplittingStrategyTest, ForceAllKeepsTheRecursionGuard) {
   EXPECT_EQ(runtime.strategy().statistics().forced_split_count, 6);
 }
 
-TEST(SplittingStrategyTest, ForceAllNeedsSplittingAndForcedSplits) {
-  auto expect_no_split = [](config::EngineConfig config, const char* what) {
-    config.set_splitting_force_all(true);
-    SplittingTestRuntime runtime(config);
-    CallTarget* f = DefineFunction(runtime, "f", Arg(0), nullptr, kCloneable);
-    auto call = DirectCallNode::Create(f);
-    call->Call({Value::Long(1)});
-    call->Call({Value::Long(1)});
-    EXPECT_FALSE(f->needs_split()) << what;
-    EXPECT_FALSE(call->IsCallTargetCloned()) << what;
-    EXPECT_TRUE(runtime.split_targets().empty()) << what;
-  };
-  config::EngineConfig config;
-  config.set_splitting(false);
-  expect_no_split(config, "Splitting=false");
-  config = config::EngineConfig();
-  config.set_mode(config::EngineConfig::latency);
-  expect_no_split(config, "Mode=latency");
-  config = config::EngineConfig();
-  config.set_splitting_allow_forced_splits(false);
-  expect_no_split(config, "SplittingAllowForcedSplits=false");
+// SplittingForceAll with SplittingAllowForcedSplits=false is no forced split:
+// the engine resolves it to force_all = false (splitting_config_test).
+TEST(SplittingStrategyTest, ForceAllNeedsSplitting) {
+  SplittingOptions options;
+  options.force_all = true;
+  options.enabled = false;  // Splitting=false or Mode=latency
+  SplittingTestRuntime runtime(options);
+  CallTarget* f = DefineFunction(runtime, "f", Arg(0), nullptr, kCloneable);
+  auto call = DirectCallNode::Create(f);
+  call->Call({Value::Long(1)});
+  call->Call({Value::Long(1)});
+  EXPECT_FALSE(f->needs_split());
+  EXPECT_FALSE(call->IsCallTargetCloned());
+  EXPECT_TRUE(runtime.split_targets().empty());
 }
 
 TEST(SplittingStrategyTest, SplitNotifiesTheCallersCallTarget) {
-  SplittingTestRuntime runtime(TestConfig());
+  SplittingTestRuntime runtime(TestOptions());
   BoostSplitLimit(runtime);
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, kCloneable);
   auto call_expression = std::make_unique<CallDirectNode>(f, List(Arg(0)));
@@ -424,9 +417,9 @@ TEST(SplittingStrategyTest, SplitNotifiesTheCallersCallTarget) {
 
 TEST(SplittingStrategyTest, TraceSplittingLinesAreExact) {
   std::string log = TempPath("trace.log");
-  config::EngineConfig config = TestConfig();
-  config.set_trace_splitting(true);
-  SplittingTestRuntime runtime(config, log);
+  SplittingOptions options = TestOptions();
+  options.trace_splitting = true;
+  SplittingTestRuntime runtime(options, log);
   BoostSplitLimit(runtime);
   CallTarget* f = DefineFunction(runtime, "f", Poly(Arg(0)), nullptr, kCloneable);
   auto source = std::make_shared<Source>("t.tl", "caller(x)\n  f(x)\n");
@@ -456,9 +449,9 @@ TEST(SplittingStrategyTest, TraceSplittingLinesAreExact) {
 TEST(SplittingStrategyTest, SummaryWithWastePrintedAtClose) {
   std::string log = TempPath("summary.log");
   {
-    config::EngineConfig config;
-    config.set_trace_splitting_summary(true);
-    SplittingTestRuntime runtime(config, log);
+    SplittingOptions options;
+    options.trace_summary = true;
+    SplittingTestRuntime runtime(options, log);
     BoostSplitLimit(runtime);  // 10 x 150
     CallTarget* b = DefineFunction(runtime, "b", Poly(Arg(0)), nullptr, kCloneable);
     CallTarget* a = DefineFunction(runtime, "a", CallDirect(b, Arg(0)), nullptr, kCloneable);

@@ -6,18 +6,26 @@
 
 namespace morel::splitting {
 
-SplittingTestRuntime::SplittingTestRuntime(const config::EngineConfig& config,
-                                           const std::string& log_path)
-    : SplittingTestRuntime(SplittingOptions::FromConfig(config), log_path) {}
+TestLogSink::TestLogSink(const std::string& path)
+    : file_(path.empty() ? nullptr : std::fopen(path.c_str(), "w")) {}
+
+TestLogSink::~TestLogSink() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void TestLogSink::Log(absl::string_view message) {
+  std::lock_guard<std::mutex> guard(lock_);
+  std::FILE* out = file_ != nullptr ? file_ : stderr;
+  std::fprintf(out, "[engine] %.*s\n", static_cast<int>(message.size()), message.data());
+  std::fflush(out);
+}
 
 SplittingTestRuntime::SplittingTestRuntime(const SplittingOptions& options,
-                                           const std::string& log_path) {
+                                           const std::string& log_path)
+    : log_(log_path) {
   heap::Initialize();
-  absl::StatusOr<std::unique_ptr<runtime::EngineLog>> log =
-      runtime::EngineLog::Open(log_path);
-  log_ = log.ok() ? *std::move(log) : std::make_unique<runtime::EngineLog>();
   strategy_ = std::make_unique<SplittingStrategy>(
-      options, log_.get(), [this](std::unique_ptr<RootNode> root, CallTarget* source) {
+      options, &log_, [this](std::unique_ptr<RootNode> root, CallTarget* source) {
         auto target = std::make_unique<CallTarget>(std::move(root), this, source);
         CallTarget* raw = target.get();
         std::lock_guard<std::mutex> guard(lock_);

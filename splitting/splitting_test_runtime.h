@@ -4,21 +4,39 @@
 // SplittingTestRuntime: the smallest NodeRuntime that splits — it owns its
 // call targets and delegates to a SplittingStrategy exactly as the engine
 // does, and records the "Split call node" notifications. Lets splitting/ be
-// tested on its own, without engine/runtime (testonly).
+// tested on its own, without engine/ (testonly).
 
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "engine/config/engine_config.pb.h"
-#include "engine/runtime/engine_log.h"
+#include "absl/strings/string_view.h"
+#include "base/log_sink.h"
 #include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
 #include "nodes/node_runtime.h"
 #include "splitting/splitting_strategy.h"
 
 namespace morel::splitting {
+
+// Writes "[engine] <message>" lines, as the engine's EngineLog does, to a
+// file (truncated) or to stderr.
+class TestLogSink final : public LogSink {
+ public:
+  // An empty path, or one that cannot be opened, means stderr.
+  explicit TestLogSink(const std::string& path);
+  ~TestLogSink() override;
+  TestLogSink(const TestLogSink&) = delete;
+  TestLogSink& operator=(const TestLogSink&) = delete;
+
+  void Log(absl::string_view message) override;
+
+ private:
+  std::mutex lock_;
+  std::FILE* file_;
+};
 
 class SplittingTestRuntime : public NodeRuntime {
  public:
@@ -29,8 +47,6 @@ class SplittingTestRuntime : public NodeRuntime {
   };
 
   // Logs to `log_path` (empty: stderr).
-  explicit SplittingTestRuntime(const config::EngineConfig& config,
-                                const std::string& log_path = "");
   explicit SplittingTestRuntime(const SplittingOptions& options,
                                 const std::string& log_path = "");
   ~SplittingTestRuntime() override;
@@ -49,7 +65,7 @@ class SplittingTestRuntime : public NodeRuntime {
   std::vector<Notification> notifications() const;
 
  private:
-  std::unique_ptr<runtime::EngineLog> log_;
+  TestLogSink log_;
   std::unique_ptr<SplittingStrategy> strategy_;
   mutable std::mutex lock_;
   std::vector<std::unique_ptr<CallTarget>> targets_;

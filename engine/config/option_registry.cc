@@ -4,8 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -17,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/check.h"
 
 namespace morel::config {
 namespace {
@@ -88,15 +87,13 @@ void AppendWrapped(std::string& out, absl::string_view text, int indent,
   if (!line.empty()) absl::StrAppend(&out, std::string(indent, ' '), line, "\n");
 }
 
-void CheckOrDie(bool condition,
-                                const google::protobuf::FieldDescriptor* field) {
-  if (!condition) {
-    absl::FPrintF(stderr,
-                  "engine_config.proto: field %s needs a (morel.config.option) "
-                  "annotation and must be a singular scalar or enum\n",
-                  field->full_name());
-    std::abort();
-  }
+// An engine_config.proto field without what every option needs is a bug in
+// the schema, not bad input.
+void CheckOption(bool condition, const google::protobuf::FieldDescriptor* field) {
+  MOREL_CHECK_MSG(condition,
+                  absl::StrCat("engine_config.proto: field ", field->full_name(),
+                               " needs a (morel.config.option) annotation and must be a "
+                               "singular scalar or enum"));
 }
 
 }  // namespace
@@ -165,10 +162,10 @@ OptionRegistry::OptionRegistry() {
     const FieldDescriptor* field = descriptor->field(i);
     // The schema is ours: a field without metadata, a repeated or a message
     // field is a mistake in engine_config.proto, caught by every test.
-    CheckOrDie(field->options().HasExtension(option), field);
-    CheckOrDie(!field->is_repeated() &&
-                     field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE,
-                 field);
+    CheckOption(field->options().HasExtension(option), field);
+    CheckOption(!field->is_repeated() &&
+                    field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE,
+                field);
     options_.push_back(OptionInfo{FieldNameToOptionName(field->name()), field,
                                   field->options().GetExtension(option)});
   }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
-#include "engine/ir/check.h"
+#include "base/check.h"
 
 namespace morel::ir {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/ir/check.h"
+#include "base/check.h"
 #include "engine/ir/instruction.h"
 
 namespace morel::ir {

@@ -1,6 +1,6 @@
 #include "engine/ir/builder.h"
 
-#include "engine/ir/check.h"
+#include "base/check.h"
 #include "engine/ir/semantics.h"
 #include "engine/ir/type_rules.h"
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "engine/ir/check.h"
+#include "base/check.h"
 
 namespace morel::ir {
 

@@ -4,7 +4,7 @@
 
 #include "absl/container/flat_hash_set.h"
 
-#include "engine/ir/check.h"
+#include "base/check.h"
 
 namespace morel::ir {
 

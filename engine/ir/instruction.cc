@@ -1,6 +1,6 @@
 #include "engine/ir/instruction.h"
 
-#include "engine/ir/check.h"
+#include "base/check.h"
 
 namespace morel::ir {
 

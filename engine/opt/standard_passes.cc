@@ -1,6 +1,6 @@
 #include "engine/opt/standard_passes.h"
 
-#include "engine/ir/check.h"
+#include "base/check.h"
 #include "engine/opt/canonicalize.h"
 #include "engine/opt/dce.h"
 #include "engine/opt/escape_analysis.h"

@@ -5,13 +5,14 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "engine/ir/alias_class.h"
-#include "engine/ir/check.h"
 #include "engine/ir/verifier.h"
 #include "engine/pe/pe_context.h"
 #include "engine/pe/runtime_call.h"
 #include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
+#include "osr/osr_root_node.h"
 
 namespace morel::pe {
 
@@ -47,7 +48,7 @@ PartialEvaluator::PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runt
           std::vector<ir::Type>{ir::Type::kI64, ir::Type::kI64})),
       builder_(function_.get()),
       context_(std::make_unique<PeContext>(*this)),
-      dependencies_(std::make_unique<runtime::CodeDependencies>()) {}
+      dependencies_(std::make_unique<CodeDependencies>()) {}
 
 PartialEvaluator::~PartialEvaluator() = default;
 
@@ -73,7 +74,7 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   frame_.return_block = exit;
   if (options_.profile_for_next_tier) EmitProfilingPrologue();
 
-  absl::Status status = root->PartialEvaluate(*this);
+  absl::Status status = EvaluateRoot(*root);
   if (!status.ok()) return status;
   if (failed()) return absl::UnimplementedError(bailout_);
   if (!Terminated()) builder_.Unreachable();
@@ -279,6 +280,26 @@ void PartialEvaluator::Return(PeValue value, int status) {
   ContinueInDeadBlock();
 }
 
+absl::Status PartialEvaluator::EvaluateRoot(RootNode& root) {
+  if (auto* osr_root = dynamic_cast<osr::OsrRootNode*>(&root)) {
+    return EvaluateOsrLoop(*osr_root->loop());
+  }
+  return root.PartialEvaluate(*this);
+}
+
+absl::Status PartialEvaluator::EvaluateOsrLoop(LoopNode& loop) {
+  EnterOsr();
+  Enter(&loop);
+  int status = loop.repeating_node()->PartialEvaluateLoop(*this);
+  if (status < 0) {
+    return absl::UnimplementedError(absl::StrCat(
+        "loops of ", loop.repeating_node()->kind_name(), " cannot be compiled"));
+  }
+  Leave();
+  if (!Terminated()) ExitOsr(status);
+  return absl::OkStatus();
+}
+
 void PartialEvaluator::EnterOsr() {
   osr_ = true;
   LoadOsrFrame();
@@ -372,7 +393,7 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   // through its rewriting assumption once installed, through the rewrite
   // count until then (read under the tree's lock, like the root's).
   if (options_.rewriting_assumption) {
-    if (runtime::Assumption* rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
+    if (Assumption* rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
   }
   // Only try: the root's tree is locked already, and another compiler
   // thread may hold this callee's while it waits for ours (each compilation
@@ -413,7 +434,7 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   std::string previous_bailout = std::move(bailout_);
   bailout_.clear();
 
-  absl::Status status = callee_root->PartialEvaluate(*this);
+  absl::Status status = EvaluateRoot(*callee_root);
   if (status.ok() && !failed() && !Terminated()) builder_.Unreachable();
   std::string reason = !status.ok() ? std::string(status.message()) : bailout_;
 

@@ -33,9 +33,10 @@
 #include "engine/ir/builder.h"
 #include "engine/ir/function.h"
 #include "engine/ir/runtime_function.h"
-#include "engine/runtime/assumption.h"
+#include "nodes/assumption.h"
 #include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
+#include "nodes/loop_node.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
 
@@ -74,7 +75,7 @@ struct Compilation {
   std::vector<ResumeTemplate> resume_templates;  // by frame-state resume_point
   // The assumptions the code relies on and its validity cell (read after
   // calls); the engine registers it when it installs the code.
-  std::unique_ptr<runtime::CodeDependencies> dependencies;
+  std::unique_ptr<CodeDependencies> dependencies;
   int ir_nodes_after_pe = 0;
   // The trees of the call targets inlined into this code, with their
   // rewrite counts when partial evaluation read them: the engine discards
@@ -134,7 +135,7 @@ class PartialEvaluator {
     // The assumption that `target`'s tree is not rewritten (Truffle's
     // nodeRewritingAssumption): code that inlines `target` depends on it.
     // Null: inlined trees are only checked by their rewrite counts.
-    std::function<runtime::Assumption*(CallTarget& target)> rewriting_assumption;
+    std::function<Assumption*(CallTarget& target)> rewriting_assumption;
     // The compilation tier (engine/runtime/README.md, "Tiers"): 1, the first
     // tier, or 2, the last tier (also the only tier without MultiTier, and
     // OSR code's). Recorded in Compilation::tier; the engine chooses the
@@ -281,14 +282,14 @@ class PartialEvaluator {
   // infinite loop this way) -- then ProfileBackEdge().
   void BackEdge();
 
-  // ---- assumptions and lazy invalidation (engine/runtime/assumption.h)
+  // ---- assumptions and lazy invalidation (nodes/assumption.h)
   // Compiled code may rely on `assumption` without checking it: records it
   // as a dependency of this compilation (the engine refuses to install code
   // whose assumptions are invalid, and invalidates installed code when one
   // of them is). Emits nothing. Returns whether it is valid now; if not,
   // the caller should not rely on it (e.g. deoptimize instead).
-  bool Assume(runtime::Assumption* assumption) { return dependencies_->Add(assumption); }
-  runtime::CodeDependencies& dependencies() { return *dependencies_; }
+  bool Assume(Assumption* assumption) { return dependencies_->Add(assumption); }
+  CodeDependencies& dependencies() { return *dependencies_; }
   // After a call that may have run guest code (and so may have invalidated
   // this code while it was suspended in the call): deoptimizes if the
   // compilation's validity cell says the code was invalidated, resuming
@@ -315,6 +316,14 @@ class PartialEvaluator {
   const std::string& bailout_reason() const { return bailout_; }
 
  private:
+  // The root's own PartialEvaluate, or EvaluateOsrLoop for an OSR root
+  // (osr::OsrRootNode holds no compilation code: osr/ does not depend on
+  // the engine).
+  absl::Status EvaluateRoot(RootNode& root);
+  // An OSR compilation of `loop` (its frame's slots as the locals, the
+  // loop's status as the result).
+  absl::Status EvaluateOsrLoop(LoopNode& loop);
+
   // `awaiting_inner_result`: the state of a caller at an inlined call,
   // whose innermost entry resumes after the call with the result of the
   // inlined frame (ResumeTemplate::kInnerFrameResult).
@@ -328,7 +337,7 @@ class PartialEvaluator {
   std::unique_ptr<ir::Function> function_;
   ir::Builder builder_;
   std::unique_ptr<PeContext> context_;
-  std::unique_ptr<runtime::CodeDependencies> dependencies_;
+  std::unique_ptr<CodeDependencies> dependencies_;
   ir::Value* args_pointer_ = nullptr;
   ir::Value* args_count_ = nullptr;
   std::vector<PeValue> locals_;

@@ -51,9 +51,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "base/check.h"
 #include "engine/ir/alias_class.h"
 #include "engine/ir/builder.h"
-#include "engine/ir/check.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/pe/runtime_call.h"
 #include "engine/pe/span_arguments.h"
@@ -303,7 +303,7 @@ class PeContext {
   // An assumption the code may rely on: nothing is emitted; the compilation
   // depends on it (PartialEvaluator::Assume). The interpreter's meaning is
   // `assumption->IsValid()`. Returns whether it is valid at compile time.
-  bool Assume(runtime::Assumption* assumption) { return pe_.Assume(assumption); }
+  bool Assume(Assumption* assumption) { return pe_.Assume(assumption); }
 
   // TransferToInterpreter() where `condition` holds: non-invalidating.
   void TransferToInterpreterIf(Bool condition, std::string reason) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/ir/check.h"
+#include "base/check.h"
 #include "nodes/heap.h"
 
 namespace morel::pe {

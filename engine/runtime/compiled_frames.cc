@@ -1,12 +1,12 @@
 #include "engine/runtime/compiled_frames.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
+#include "base/check.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/native_tier.h"
 #include "nodes/call_target.h"
@@ -166,11 +166,9 @@ bool NativeSegment::ForEachFrame(const FrameVisitor& visit) const {
     if (deopt_id >= 0) {
       absl::StatusOr<codegen::DecodedDeopt> decoded =
           compiled.DecodeDeopt(static_cast<uint64_t>(deopt_id), registers, frame_pointer);
-      if (!decoded.ok()) {
-        std::fprintf(stderr, "morel: cannot decode the frame of compiled code at %p: %s\n", pc,
-                     std::string(decoded.status().message()).c_str());
-        std::abort();
-      }
+      MOREL_CHECK_MSG(decoded.ok(),
+                      absl::StrFormat("cannot decode the frame of compiled code at %p: %s", pc,
+                                      decoded.status().message()));
       if (!VisitDeoptFrames(decoded->frames, visit)) return false;
     }
     link = frame_pointer;

@@ -5,12 +5,12 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "engine/ir/interpreter.h"
 #include "engine/ir/printer.h"
 #include "engine/opt/pipeline_options.h"
 #include "engine/opt/standard_passes.h"
 #include "engine/pe/runtime_call.h"
-#include "engine/ir/check.h"
 #include "engine/runtime/compiled_frames.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/osr.h"
@@ -142,10 +142,11 @@ Value IrTierCode::Invoke(CallTarget& target, absl::Span<const Value> arguments) 
   absl::StatusOr<ir::ExecutionResult> result =
       ir::Interpret(*compilation_->function, raw_args, options);
   if (!result.ok()) {
-    // A broken compilation is an engine bug: say so loudly, then fall back.
+    // A broken compilation is an engine bug: trace it, then stop.
     engine_.log().Log(absl::StrCat("opt failed ", target.name(), " |IR execution: ",
                                    result.status().message()));
-    std::abort();
+    MOREL_UNREACHABLE(absl::StrCat("IR execution of ", target.name(),
+                                   " failed: ", result.status().message()));
   }
   if (result->kind == ir::ExecutionResult::Kind::kReturned) {
     Value value{static_cast<uint64_t>(result->values[0]),

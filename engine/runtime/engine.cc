@@ -22,13 +22,14 @@
 #include "engine/opt/pass_registry.h"
 #include "engine/opt/pipeline_config.h"
 #include "engine/opt/pipeline_options.h"
-#include "engine/runtime/assumption.h"
 #include "engine/runtime/compiler.h"
 #include "engine/runtime/compiled_frames.h"
 #include "engine/pe/runtime_call.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/native_tier.h"
+#include "engine/runtime/splitting_config.h"
 
+#include "nodes/assumption.h"
 #include "nodes/frame.h"
 #include "nodes/heap.h"
 #include "nodes/loop_node.h"
@@ -127,7 +128,7 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
         " needs engine.BackgroundCompilation=false; compilation failures are printed instead."));
   }
   splitting_ = std::make_unique<splitting::SplittingStrategy>(
-      splitting::SplittingOptions::FromConfig(config_), log_.get(),
+      SplittingOptionsFromConfig(config_), log_.get(),
       [this](std::unique_ptr<RootNode> root, CallTarget* source) {
         auto target = std::make_unique<CallTarget>(std::move(root), this, source);
         CallTarget* raw = target.get();

@@ -29,11 +29,11 @@
 #include "engine/ir/runtime_function.h"
 #include "engine/opt/pipeline_options.h"
 #include "engine/pe/partial_evaluator.h"
-#include "engine/runtime/assumption.h"
 #include "engine/runtime/compile_queue.h"
 #include "engine/runtime/engine_log.h"
 #include "engine/runtime/inlining.h"
 #include "engine/runtime/resource_limits.h"
+#include "nodes/assumption.h"
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/node_runtime.h"
@@ -225,7 +225,7 @@ class Engine : public NodeRuntime {
   size_t live_call_targets() const;
 
   // Drops every installed code. (A redefined function invalidates only the
-  // code that depends on it: engine/runtime/assumption.h.)
+  // code that depends on it: nodes/assumption.h.)
   void InvalidateAllCode(const std::string& reason);
   // Compiled code of `target` that had been invalidated deoptimized (a
   // running activation noticed the invalidation after a call): traced
@@ -333,7 +333,7 @@ class Engine : public NodeRuntime {
   bool CompilationEnabled() const;
   std::string TargetColumn(const CallTarget& target) const;
   // Installs `code` on `target` if every assumption it depends on is still
-  // valid, registering it with them (engine/runtime/assumption.h); else
+  // valid, registering it with them (nodes/assumption.h); else
   // sets `*refused` and returns false. Sets the target's compilation
   // threshold to `threshold` first, unless it is negative. Caller holds
   // lock_.

@@ -12,10 +12,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "base/log_sink.h"
 
 namespace morel::runtime {
 
-class EngineLog {
+class EngineLog final : public LogSink {
  public:
   // Logs to standard error.
   EngineLog();
@@ -26,7 +27,7 @@ class EngineLog {
   EngineLog& operator=(const EngineLog&) = delete;
 
   // Writes "[engine] <message>\n".
-  void Log(absl::string_view message);
+  void Log(absl::string_view message) override;
   // Writes `text` as is (multi-line reports that carry their own prefixes).
   void Write(absl::string_view text);
 

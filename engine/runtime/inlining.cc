@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "engine/ir/check.h"
+#include "base/check.h"
 #include "engine/opt/dce.h"
 #include "engine/opt/pass.h"
 #include "nodes/call_nodes.h"

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/check.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/compiled_frames.h"
 #include "engine/runtime/compiler.h"
@@ -148,10 +150,7 @@ NativeCode* FindCode(const void* pc) {
     auto it = Regions().find(region->start);
     if (it != Regions().end()) code = it->second;
   }
-  if (code == nullptr) {
-    std::fprintf(stderr, "morel: no compiled code at %p\n", pc);
-    std::abort();
-  }
+  MOREL_CHECK_MSG(code != nullptr, absl::StrFormat("no compiled code at %p", pc));
   return code;
 }
 
@@ -175,12 +174,8 @@ codegen::ValuePair DeoptHandler(uint64_t id, uint64_t* saved_regs, uint8_t* fram
     NativeCode* code = FindCode(return_pc);
     absl::StatusOr<codegen::DecodedDeopt> decoded =
         code->compiled().DecodeDeopt(id, saved_regs, frame_pointer);
-    if (!decoded.ok()) {
-      std::fprintf(stderr, "morel: cannot decode deoptimization %llu: %s\n",
-                   static_cast<unsigned long long>(id),
-                   std::string(decoded.status().message()).c_str());
-      std::abort();
-    }
+    MOREL_CHECK_MSG(decoded.ok(), absl::StrCat("cannot decode deoptimization ", id, ": ",
+                                               decoded.status().message()));
     // The compilation's own frame is the outermost (inlined callees'
     // frames come first).
     CallTarget* target = code->compilation().target;
@@ -331,17 +326,14 @@ Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
 #if defined(__x86_64__)
   thread_local bool limit_offset_verified = false;
   if (!limit_offset_verified) {
-    if (LimitOffsetOnThisThread() != compiled_limit_offset.load(std::memory_order_relaxed)) {
-      std::fprintf(stderr, "morel: the guest stack limit is not at the same TLS offset on "
-                           "every thread; compiled code cannot check the stack\n");
-      std::abort();
-    }
+    MOREL_CHECK_MSG(
+        LimitOffsetOnThisThread() == compiled_limit_offset.load(std::memory_order_relaxed),
+        "the guest stack limit is not at the same TLS offset on every thread; compiled code "
+        "cannot check the stack");
     const intptr_t lists = compiled_free_lists_offset.load(std::memory_order_relaxed);
-    if (lists != 0 && FreeListsOffsetOnThisThread() != lists) {
-      std::fprintf(stderr, "morel: the inline free lists are not at the same TLS offset on "
-                           "every thread; compiled code cannot allocate\n");
-      std::abort();
-    }
+    MOREL_CHECK_MSG(lists == 0 || FreeListsOffsetOnThisThread() == lists,
+                    "the inline free lists are not at the same TLS offset on every thread; "
+                    "compiled code cannot allocate");
     limit_offset_verified = true;
   }
 #endif

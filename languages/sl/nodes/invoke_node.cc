@@ -11,7 +11,7 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode&, Value cal
                                                         absl::Span<const Value>) {
   if (!IsFunction(callee)) return std::nullopt;
   SLFunction* function = callee.As<SLFunction>();
-  std::shared_ptr<runtime::Assumption> stable = function->call_target_stable();
+  std::shared_ptr<Assumption> stable = function->call_target_stable();
   CallTarget* target = function->call_target();
   if (target == nullptr) return std::nullopt;
   return Cache{function, std::move(stable), Child<DirectCallNode>(DirectCallNode::Create(target))};

@@ -95,7 +95,7 @@ struct InvokeDirect {
     // target (CyclicAssumption's ordering rule): valid while the function's
     // code is still call->call_target(). The cache keeps it (the function
     // keeps only its current generation); a compilation reads it here.
-    std::shared_ptr<runtime::Assumption> call_target_stable;
+    std::shared_ptr<Assumption> call_target_stable;
     Child<DirectCallNode> call;
     void ForEachChild(ChildVisitor visitor) { visitor(call.slot()); }
   };

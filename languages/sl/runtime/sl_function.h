@@ -14,8 +14,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
-#include "engine/runtime/assumption.h"
 #include "languages/sl/runtime/values.h"
+#include "nodes/assumption.h"
 #include "nodes/call_target.h"
 #include "nodes/heap.h"
 #include "nodes/value.h"
@@ -27,7 +27,7 @@ class SLFunction : public heap::RootAllocated {
   explicit SLFunction(std::string name)
       : name_(std::move(name)),
         call_target_stable_(name_ + " call target stable",
-                            runtime::CyclicAssumption::Generations::kKeepReferenced) {}
+                            CyclicAssumption::Generations::kKeepReferenced) {}
 
   const std::string& name() const { return name_; }
   // The current code, or null while the function is undefined.
@@ -45,7 +45,7 @@ class SLFunction : public heap::RootAllocated {
   // call_target() (CyclicAssumption's ordering rule). The function keeps
   // only the current generation: a holder keeps the one it read (an inline
   // cache), so a million redefinitions do not keep a million.
-  std::shared_ptr<runtime::Assumption> call_target_stable() const {
+  std::shared_ptr<Assumption> call_target_stable() const {
     return call_target_stable_.GetShared();
   }
   Value AsValue() const { return Value::Reference(kFunctionTag, this); }
@@ -62,7 +62,7 @@ class SLFunction : public heap::RootAllocated {
   // between the two reads could pair an old flag with a new target, which
   // needs a second guest thread (SL has none).
   int64_t writes_caller_frame_ = 0;
-  runtime::CyclicAssumption call_target_stable_;
+  CyclicAssumption call_target_stable_;
 };
 
 class FunctionRegistry {

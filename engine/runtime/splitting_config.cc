@@ -1,13 +1,13 @@
-#include "splitting/splitting_options.h"
+#include "engine/runtime/splitting_config.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 
-namespace morel::splitting {
+namespace morel::runtime {
 
-SplittingOptions SplittingOptions::FromConfig(const config::EngineConfig& config) {
-  SplittingOptions options;
+splitting::SplittingOptions SplittingOptionsFromConfig(const config::EngineConfig& config) {
+  splitting::SplittingOptions options;
   options.enabled =
       config.splitting() && config.mode() != config::EngineConfig::latency;
   options.allow_forced_splits = config.splitting_allow_forced_splits();
@@ -44,4 +44,4 @@ SplittingOptions SplittingOptions::FromConfig(const config::EngineConfig& config
   return options;
 }
 
-}  // namespace morel::splitting
+}  // namespace morel::runtime

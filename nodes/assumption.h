@@ -1,5 +1,5 @@
-#ifndef MOREL_ENGINE_RUNTIME_ASSUMPTION_H_
-#define MOREL_ENGINE_RUNTIME_ASSUMPTION_H_
+#ifndef MOREL_NODES_ASSUMPTION_H_
+#define MOREL_NODES_ASSUMPTION_H_
 
 // Assumptions: facts compiled code may rely on without checking them at run
 // time (Truffle's Assumption, truffle_reference.md; DESIGN §5). The
@@ -39,7 +39,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 
-namespace morel::runtime {
+namespace morel {
 
 class CodeDependencies;
 
@@ -162,6 +162,6 @@ class CodeDependencies {
   Handler on_invalidated_;  // under AssumptionsLock()
 };
 
-}  // namespace morel::runtime
+}  // namespace morel
 
-#endif  // MOREL_ENGINE_RUNTIME_ASSUMPTION_H_
+#endif  // MOREL_NODES_ASSUMPTION_H_

@@ -2,7 +2,7 @@
 // registration, invalidation, refusal at installation, lifetimes in either
 // order, and installation racing with invalidation.
 
-#include "engine/runtime/assumption.h"
+#include "nodes/assumption.h"
 
 #include <atomic>
 #include <memory>
@@ -12,7 +12,7 @@
 
 #include "gtest/gtest.h"
 
-namespace morel::runtime {
+namespace morel {
 namespace {
 
 TEST(AssumptionTest, IsValidUntilInvalidated) {
@@ -244,4 +244,4 @@ TEST(AssumptionTest, InstallationRacingWithInvalidationNeverLeavesValidStaleCode
 }
 
 }  // namespace
-}  // namespace morel::runtime
+}  // namespace morel

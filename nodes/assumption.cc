@@ -1,11 +1,11 @@
-#include "engine/runtime/assumption.h"
+#include "nodes/assumption.h"
 
 #include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 
-namespace morel::runtime {
+namespace morel {
 namespace {
 
 // One lock for every assumption and dependency: registration, installation
@@ -150,4 +150,4 @@ void CodeDependencies::InvalidateLocked(const Assumption* except, const std::str
   }
 }
 
-}  // namespace morel::runtime
+}  // namespace morel
