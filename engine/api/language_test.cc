@@ -304,6 +304,54 @@ TEST(EmbeddingTest, RejectsABadEngineConfig) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
 }
 
+// The command line of the generic launcher: language options, --help, the
+// exit statuses.
+int Launch(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  static char name[] = "adder";
+  argv.push_back(name);
+  for (std::string& arg : args) argv.push_back(arg.data());
+  return LauncherMain("adder", static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(LauncherMainTest, ReadsLanguageOptionsAndPrintsTheirHelp) {
+  std::string path = ::testing::TempDir() + "/main.add";
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  std::fputs("main 41\n", file);
+  std::fclose(file);
+
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Launch({"--adder.Greeting=hey", "--engine.Compilation=false", path}), 0);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "hey\n41\n");
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({"--adder.MaxDefinitions=0", path}), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "adder: option adder.MaxDefinitions: value 0 is out of range (expected between 1 "
+            "and 100)\n");
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({"--adder.StrictMode", "--unknown", path}), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "adder: unknown option '--unknown' (engine options are --engine.<Name>=<value>, "
+            "adder options --adder.<Name>=<value>; see --help)\n");
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({path + ".missing"}), 2);
+  EXPECT_TRUE(absl::StrContains(::testing::internal::GetCapturedStderr(), "cannot read"));
+
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Launch({"--help"}), 0);
+  std::string help = ::testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(absl::StartsWith(
+      help, "Usage: adder [--engine.<Name>=<value> ...] [--adder.<Name>=<value> ...] "
+            "[file.add]\nRuns main(0).\n\nEngine options."))
+      << help;
+  EXPECT_TRUE(absl::StrContains(help, "--engine.Compilation=<bool>")) << help;
+  EXPECT_TRUE(absl::StrContains(help, "--adder.StrictMode=<bool>")) << help;
+}
+
 TEST(ExitStatusTest, RoundTrips) {
   EXPECT_EQ(ExitStatusOf(ExitStatus(3)), 3);
   EXPECT_EQ(ExitStatusOf(absl::CancelledError("x")), std::nullopt);
