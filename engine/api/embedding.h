@@ -12,9 +12,10 @@
 //   sum->AsInt64();                                      // 3
 //
 // Errors are absl::Status, never exceptions or crashes; the codes are those
-// of language.h: a syntax error is InvalidArgument ("... at <file> line L
-// col C"), a guest error Aborted with the guest's message and location
-// ("Type error at add.sl line 1 col 33: ..."), a sandbox limit
+// of language.h: a syntax error is InvalidArgument with its line and column
+// ("Error(s) parsing script:\n-- line 1 col 13: ..."), a guest error
+// Aborted with the guest's message and location ("Type error at add.sl
+// line 1 col 33: ..."), a sandbox limit
 // ResourceExhausted, a guest exit(n) Cancelled (ExitStatusOf gives n), a
 // host mistake (no such function, a value the language cannot take, a
 // handle of another context or of a closed context) NotFound,
@@ -36,6 +37,12 @@
 //   TODO(#18): Truffle shares a source's ASTs and compiled code between
 //   the contexts of one engine (a call target per source, profiles merged);
 //   here each context parses and compiles its own copy.
+//
+// TODO(#18): not done yet: host functions callable from guest code, and
+// reading or writing a guest object's members from the host (Truffle's
+// Value.getMember); objects are opaque handles that only pass back into
+// guest calls. A guest error's location is inside its message (the
+// language's format), not a separate field.
 //
 // Thread rules:
 //   - Every call is allowed on any thread. The API registers the calling

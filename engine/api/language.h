@@ -19,7 +19,8 @@
 // converts them to absl::Status at this interface: none of its methods
 // throws. The codes (used by the launcher and the embedding API alike):
 //   InvalidArgument     a syntax error; the message is the language's, with
-//                       the source's name, line and column
+//                       the line and column (SL's: "Error(s) parsing
+//                       script:\n-- line L col C: ...")
 //   Aborted             a guest error; the message is the guest's, with
 //                       its location when the language knows it
 //   ResourceExhausted   a sandbox limit cancelled the engine
