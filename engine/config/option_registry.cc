@@ -87,11 +87,11 @@ void AppendWrapped(std::string& out, absl::string_view text, int indent,
   if (!line.empty()) absl::StrAppend(&out, std::string(indent, ' '), line, "\n");
 }
 
-// An engine_config.proto field without what every option needs is a bug in
-// the schema, not bad input.
+// A schema field without what every option needs is a bug in the schema,
+// not bad input.
 void CheckOption(bool condition, const google::protobuf::FieldDescriptor* field) {
   MOREL_CHECK_MSG(condition,
-                  absl::StrCat("engine_config.proto: field ", field->full_name(),
+                  absl::StrCat(field->file()->name(), ": field ", field->full_name(),
                                " needs a (morel.config.option) annotation and must be a "
                                "singular scalar or enum"));
 }
@@ -152,12 +152,15 @@ std::string OptionInfo::DefaultText() const {
 }
 
 const OptionRegistry& OptionRegistry::Get() {
-  static const OptionRegistry* registry = new OptionRegistry();
+  static const OptionRegistry* registry =
+      new OptionRegistry(EngineConfig::descriptor(), "engine");
   return *registry;
 }
 
-OptionRegistry::OptionRegistry() {
-  const auto* descriptor = EngineConfig::descriptor();
+OptionRegistry::OptionRegistry(const google::protobuf::Descriptor* schema,
+                               std::string group)
+    : schema_(schema), group_(std::move(group)) {
+  const auto* descriptor = schema;
   for (int i = 0; i < descriptor->field_count(); ++i) {
     const FieldDescriptor* field = descriptor->field(i);
     // The schema is ours: a field without metadata, a repeated or a message
@@ -208,7 +211,7 @@ absl::Status OptionRegistry::CheckRange(const OptionInfo& option,
     expected = absl::StrCat("<= ", FormatDouble(option.spec.max()));
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("option engine.", option.name, ": value ",
+      absl::StrCat("option ", group_, ".", option.name, ": value ",
                    FormatDouble(value), " is out of range (expected ",
                    expected, ")"));
 }
@@ -218,12 +221,12 @@ absl::Status OptionRegistry::CheckQuantity(const OptionInfo& option,
   absl::StatusOr<int64_t> parsed = ParseQuantity(option.spec.unit(), value);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "option engine.", option.name, ": invalid value '", value, "' (expected ",
+        "option ", group_, ".", option.name, ": invalid value '", value, "' (expected ",
         QuantitySyntax(option.spec.unit()), ", or empty for no limit)"));
   }
   if (*parsed >= 0 && option.spec.has_min() && *parsed < option.spec.min()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "option engine.", option.name, ": value '", value, "' is out of range (expected at least ",
+        "option ", group_, ".", option.name, ": value '", value, "' is out of range (expected at least ",
         FormatDouble(option.spec.min()),
         option.spec.unit() == OptionSpec::DURATION ? "ms" : "B", ")"));
   }
@@ -260,14 +263,16 @@ absl::StatusOr<int64_t> ParseQuantity(OptionSpec::Unit unit, absl::string_view t
   return number * scale;
 }
 
-absl::Status OptionRegistry::Set(EngineConfig& config, absl::string_view name,
+absl::Status OptionRegistry::Set(google::protobuf::Message& config,
+                                 absl::string_view name,
                                  absl::string_view value) const {
+  if (absl::Status s = CheckSchema(config); !s.ok()) return s;
   const OptionInfo* option = Find(name);
   if (option == nullptr) {
-    std::string message = absl::StrCat("unknown option engine.", name);
+    std::string message = absl::StrCat("unknown option ", group_, ".", name);
     std::string suggestion = Suggest(name);
     if (!suggestion.empty()) {
-      absl::StrAppend(&message, "; did you mean engine.", suggestion, "?");
+      absl::StrAppend(&message, "; did you mean ", group_, ".", suggestion, "?");
     } else {
       absl::StrAppend(&message, " (--help lists every option)");
     }
@@ -277,7 +282,7 @@ absl::Status OptionRegistry::Set(EngineConfig& config, absl::string_view name,
   const Reflection* reflection = config.GetReflection();
   auto invalid = [&](absl::string_view expected) {
     return absl::InvalidArgumentError(
-        absl::StrCat("option engine.", option->name, ": invalid value '",
+        absl::StrCat("option ", group_, ".", option->name, ": invalid value '",
                      value, "' (expected ", expected, ")"));
   };
   switch (field->cpp_type()) {
@@ -345,10 +350,20 @@ absl::Status OptionRegistry::Set(EngineConfig& config, absl::string_view name,
       break;
   }
   return absl::InternalError(
-      absl::StrCat("option engine.", option->name, " has an unsupported type"));
+      absl::StrCat("option ", group_, ".", option->name, " has an unsupported type"));
 }
 
-absl::Status OptionRegistry::Validate(const EngineConfig& config) const {
+absl::Status OptionRegistry::CheckSchema(
+    const google::protobuf::Message& config) const {
+  if (config.GetDescriptor() == schema_) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(group_, " options are a ", schema_->full_name(),
+                   ", not a ", config.GetDescriptor()->full_name()));
+}
+
+absl::Status OptionRegistry::Validate(
+    const google::protobuf::Message& config) const {
+  if (absl::Status s = CheckSchema(config); !s.ok()) return s;
   const Reflection* reflection = config.GetReflection();
   for (const OptionInfo& option : options_) {
     if (!reflection->HasField(config, option.field)) continue;
@@ -371,7 +386,7 @@ absl::Status OptionRegistry::Validate(const EngineConfig& config) const {
         value = reflection->GetDouble(config, option.field);
         if (!std::isfinite(value)) {
           return absl::InvalidArgumentError(absl::StrCat(
-              "option engine.", option.name, ": value must be finite"));
+              "option ", group_, ".", option.name, ": value must be finite"));
         }
         break;
       default:
@@ -384,12 +399,19 @@ absl::Status OptionRegistry::Validate(const EngineConfig& config) const {
 
 std::string OptionRegistry::HelpText() const {
   std::string out =
-      "Engine options. Set them as --engine.<Name>=<value> (a bare "
+      group_ != "engine"
+          ? absl::StrCat(
+                schema_->full_name(), " options of language '", group_,
+                "'. Set them as --", group_, ".<Name>=<value> (a bare --",
+                group_, ".<Name> sets a boolean option to true), or in an "
+                "embedder's options message.\n")
+          : "Engine options. Set them as --engine.<Name>=<value> (a bare "
       "--engine.<Name> sets a boolean option to true), in the MOREL_OPTIONS "
       "environment variable (the same syntax, separated by spaces), or in a "
       "text-format EngineConfig file named by --engine.Config=<file.textproto>. "
       "Precedence, lowest first: defaults, MOREL_OPTIONS, the config file, "
       "command-line flags, an embedder's EngineConfig.\n";
+  if (options_.empty()) absl::StrAppend(&out, "(none)\n");
   std::string wrapped;
   AppendWrapped(wrapped, out, 0, 80);
   out = wrapped;
@@ -399,6 +421,7 @@ std::string OptionRegistry::HelpText() const {
     for (const OptionInfo& option : options_) {
       if (option.spec.category() == category) in_category.push_back(&option);
     }
+    if (in_category.empty() && group_ != "engine") continue;
     std::sort(in_category.begin(), in_category.end(),
               [](const OptionInfo* a, const OptionInfo* b) {
                 return a->name < b->name;
@@ -406,7 +429,7 @@ std::string OptionRegistry::HelpText() const {
     absl::StrAppend(&out, "\n", CategoryTitle(category), ":\n");
     for (const OptionInfo* option : in_category) {
       std::string default_text = option->DefaultText();
-      absl::StrAppend(&out, "  --engine.", option->name, "=<",
+      absl::StrAppend(&out, "  --", group_, ".", option->name, "=<",
                       option->TypeName(), ">  (default: ",
                       default_text.empty() ? "not set" : default_text, ")\n");
       std::string help = option->spec.help();

@@ -9,8 +9,9 @@
 
 namespace morel::sl {
 
-SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in)
-    : engine_(engine), out_(out), in_(in) {
+SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in,
+                     bool owns_engine)
+    : engine_(engine), owns_engine_(owns_engine), out_(out), in_(in) {
   InitializeBigIntegers();
   RegisterBuiltins();
 }
@@ -18,8 +19,19 @@ SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in)
 SLContext::~SLContext() {
   // Background compilations read this context's functions (their "call
   // target stable" assumptions, their values): finish them before the
-  // functions die. One engine per context, so the context's end closes it.
-  engine_->Close();
+  // functions die. An engine of its own: the context's end closes it.
+  if (owns_engine_) {
+    engine_->Close();
+    return;
+  }
+  // A shared engine: no compilation of ours may be queued or running when
+  // our functions die, and our call targets are never called again (their
+  // code is dropped; the engine frees them once nothing refers to them).
+  // The other contexts never call our targets: functions are per context.
+  engine_->WaitForCompilations();
+  functions_.ForEach([this](SLFunction& function) {
+    if (CallTarget* target = function.call_target()) engine_->RetireCallTarget(*target);
+  });
 }
 
 void SLContext::RegisterBuiltins() {

@@ -24,8 +24,13 @@ namespace morel::sl {
 class SLContext {
  public:
   // Registers the builtins. Streams default to the process's.
+  // `owns_engine`: the context is the engine's only one and its end closes
+  // the engine (the launcher, most tests). Otherwise (several contexts on
+  // one engine: engine/api/embedding.h) its end waits for the engine's
+  // compilations and retires the context's call targets, leaving the
+  // engine to the other contexts.
   explicit SLContext(runtime::Engine* engine, std::FILE* out = stdout,
-                     std::FILE* in = stdin);
+                     std::FILE* in = stdin, bool owns_engine = true);
   ~SLContext();
   SLContext(const SLContext&) = delete;
   SLContext& operator=(const SLContext&) = delete;
@@ -57,6 +62,7 @@ class SLContext {
   void RegisterBuiltins();
 
   runtime::Engine* engine_;
+  bool owns_engine_;
   std::FILE* out_;
   std::FILE* in_;
   FunctionRegistry functions_;

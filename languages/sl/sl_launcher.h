@@ -4,7 +4,9 @@
 // Runs a whole SL program the way the `sl` launcher does (sl_spec §1):
 // register the source's functions, call `main` with no arguments, print its
 // result unless NULL, run the shutdown hooks. Guest errors print their
-// message to `err` and give status 1; exit(n) gives n.
+// message to `err` and give status 1; exit(n) gives n. The generic
+// launcher's api::RunProgram (engine/api/launcher.h) with SL's language, for
+// tests and test runners that run SL programs in-process.
 
 #include <cstdio>
 #include <string>

@@ -73,6 +73,11 @@ class FunctionRegistry {
   void Register(absl::string_view name, CallTarget* target);
   // The function if it exists (defined or not), else null.
   SLFunction* Find(absl::string_view name) const;
+  // Calls `visit(SLFunction&)` for every function, in no particular order.
+  template <typename F>
+  void ForEach(F&& visit) const {
+    for (const auto& [name, function] : functions_) visit(*function);
+  }
 
  private:
   absl::flat_hash_map<std::string, std::unique_ptr<SLFunction>> functions_;

@@ -1,0 +1,251 @@
+#ifndef MOREL_ENGINE_API_EMBEDDING_H_
+#define MOREL_ENGINE_API_EMBEDDING_H_
+
+// The C++ embedding API: Truffle's polyglot API (Engine, Context, Value) in
+// C++ terms, over any language of the LanguageRegistry (language.h).
+//
+//   auto engine = api::Engine::Create(config);          // an EngineConfig
+//   auto context = (*engine)->CreateContext("sl");       // a language id
+//   (*context)->Eval("function add(a, b) { return a + b; }", "add.sl");
+//   auto add = (*context)->GetFunction("add");
+//   auto sum = (*context)->Call(*add, {api::Value::Int64(1), api::Value::Int64(2)});
+//   sum->AsInt64();                                      // 3
+//
+// Errors are absl::Status, never exceptions or crashes; the codes are those
+// of language.h: a syntax error is InvalidArgument with its line and column
+// ("Error(s) parsing script:\n-- line 1 col 13: ..."), a guest error
+// Aborted with the guest's message and location ("Type error at add.sl
+// line 1 col 33: ..."), a sandbox limit
+// ResourceExhausted, a guest exit(n) Cancelled (ExitStatusOf gives n), a
+// host mistake (no such function, a value the language cannot take, a
+// handle of another context or of a closed context) NotFound,
+// InvalidArgument or FailedPrecondition.
+//
+// What several contexts of one Engine share (and what they do not):
+//   shared    the EngineConfig; the compile queue and its compiler threads;
+//             the engine log; the compilation policy and its statistics
+//             (compilation_statistics() counts every context's targets);
+//             the splitting budget; the sandbox limits (MaxCPUTime,
+//             MaxStackFrames, MaxOutputStreamSize... count all contexts
+//             together, and one exceeded limit cancels every context of
+//             the engine); the process-wide native code cache.
+//   separate  each context's functions (its global scope), its call
+//             targets and ASTs, their profiles and their compiled code,
+//             its streams and its shutdown hooks. A function or object of
+//             one context is not a valid argument in another
+//             (FailedPrecondition).
+//   TODO(#18): Truffle shares a source's ASTs and compiled code between
+//   the contexts of one engine (a call target per source, profiles merged);
+//   here each context parses and compiles its own copy.
+//
+// TODO(#18): not done yet: host functions callable from guest code, and
+// reading or writing a guest object's members from the host (Truffle's
+// Value.getMember); objects are opaque handles that only pass back into
+// guest calls. A guest error's location is inside its message (the
+// language's format), not a separate field.
+//
+// Thread rules:
+//   - Every call is allowed on any thread. The API registers the calling
+//     thread with the garbage collector for the call's duration.
+//   - Guest code of one Engine runs on one thread at a time: each call that
+//     runs guest code or touches guest values (Eval, GetFunction, Call,
+//     Close, Value conversion) holds the engine's guest lock, so calls
+//     from several threads are serialized, never concurrent, whichever
+//     contexts they use. Use one Engine per thread for parallelism.
+//   - The engine's compiler threads compile in the background meanwhile;
+//     WaitForCompilations() and compilation_statistics() are callable from
+//     any thread at any time.
+//   - An engine whose guest code has run on more than one thread keeps
+//     its dropped code and retired call targets until it dies (the
+//     reclamation rules of engine/runtime/engine.h), so an embedder that
+//     calls from one thread uses less memory.
+//   - Guest recursion is bounded by the calling thread's stack (a guest
+//     StackOverflowError, Aborted, when it runs out); run deeply recursive
+//     guest code on a thread with a large stack (heap::RunOnLargeStack).
+//
+// Lifetimes: a Context keeps its Engine's core alive, and a Value keeps its
+// guest value alive across collections (a root of the collector) and
+// remembers its context; it may outlive both (using it then is
+// FailedPrecondition). Destroying a Context closes it (running its
+// language's close actions, e.g. SL's shutdown hooks) if Close() was not
+// called; its functions are retired and freed by the engine once nothing
+// refers to them.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engine/api/language.h"
+#include "engine/config/engine_config.pb.h"
+#include "engine/runtime/engine.h"
+
+namespace morel::api {
+
+class Context;
+struct EngineCore;
+struct ContextCore;
+struct GuestHandle;
+
+// A value in the host: plain data for null, booleans, numbers and
+// strings, which convert back to an equal guest value when passed to a
+// guest function; a handle to the guest value itself for functions,
+// objects, other guest values and integers outside int64 (SL's big
+// numbers), which pass back unchanged.
+class Value {
+ public:
+  using Kind = HostValue::Kind;
+
+  Value() = default;  // null
+  static Value Null() { return Value(); }
+  static Value Boolean(bool value) { return Value(HostValue::Boolean(value)); }
+  static Value Int64(int64_t value) { return Value(HostValue::Int64(value)); }
+  // Only for languages with floating-point numbers (not SL).
+  static Value Double(double value) { return Value(HostValue::Double(value)); }
+  static Value String(std::string value) {
+    return Value(HostValue::String(std::move(value)));
+  }
+
+  Kind kind() const { return host_.kind; }
+  bool IsNull() const { return host_.kind == Kind::kNull; }
+  bool IsBoolean() const { return host_.kind == Kind::kBoolean; }
+  bool IsNumber() const { return host_.kind == Kind::kNumber; }
+  bool IsString() const { return host_.kind == Kind::kString; }
+  bool IsFunction() const { return host_.kind == Kind::kFunction; }
+  bool IsObject() const { return host_.kind == Kind::kObject; }
+  // A number that is an integer in int64's range.
+  bool FitsInInt64() const { return IsNumber() && host_.is_integer && host_.fits_int64; }
+
+  // The conversions fail (InvalidArgument, naming what the value is)
+  // instead of guessing: AsInt64 of a number outside int64 (an SL big
+  // number: use NumberText) or of a string is an error.
+  absl::StatusOr<int64_t> AsInt64() const;
+  absl::StatusOr<double> AsDouble() const;  // any number, rounded
+  absl::StatusOr<bool> AsBoolean() const;
+  absl::StatusOr<std::string> AsString() const;
+  // The exact decimal text of a number, of any size.
+  absl::StatusOr<std::string> NumberText() const;
+  // The language's display string (what its print builtin writes); for a
+  // host-made value, its plain text ("null" for null).
+  std::string ToString() const { return host_.DisplayText(); }
+
+  const HostValue& host() const { return host_; }
+  // Whether the value holds a handle to a guest value.
+  bool is_guest_handle() const { return handle_ != nullptr; }
+
+ private:
+  friend class Context;
+  explicit Value(HostValue host) : host_(std::move(host)) {
+    if (host_.kind == Kind::kNull) host_.text = "null";
+  }
+
+  HostValue host_ = NullHost();
+  std::shared_ptr<GuestHandle> handle_;
+
+  static HostValue NullHost() {
+    HostValue v;
+    v.text = "null";
+    return v;
+  }
+};
+
+class Engine {
+ public:
+  // An engine configured by `config` exactly (schema defaults for what it
+  // does not set; it is validated like command-line options). To honour
+  // MOREL_OPTIONS or flags too, build `config` with
+  // config::BuildEngineConfig. Loads the backend the config names.
+  static absl::StatusOr<std::unique_ptr<Engine>> Create(
+      const config::EngineConfig& config = config::EngineConfig());
+  // The engine closes when it and every context made from it are gone:
+  // compiler threads stop, summaries print (engine/runtime/engine.h).
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  struct ContextOptions {
+    // A message of the language's options schema (language.h), validated;
+    // null for the schema defaults.
+    const google::protobuf::Message* language_options = nullptr;
+    // Where the language's print and read builtins write and read.
+    ContextStreams streams;
+  };
+  // A new context of the registered language `language_id`: NotFound for
+  // an unknown language, InvalidArgument for bad options.
+  absl::StatusOr<std::unique_ptr<Context>> CreateContext(
+      absl::string_view language_id, const ContextOptions& options);
+  absl::StatusOr<std::unique_ptr<Context>> CreateContext(
+      absl::string_view language_id) {
+    return CreateContext(language_id, ContextOptions());
+  }
+
+  const config::EngineConfig& config() const;
+  // What compilation did so far in all contexts (thread-safe).
+  runtime::CompilationStatistics compilation_statistics() const;
+  // Blocks until no compilation is queued or running (thread-safe).
+  void WaitForCompilations();
+  // The runtime engine underneath, for tools and tests that need more
+  // (tracing, the call targets); the rules above still apply.
+  runtime::Engine& runtime();
+
+ private:
+  explicit Engine(std::shared_ptr<EngineCore> core) : core_(std::move(core)) {}
+  std::shared_ptr<EngineCore> core_;
+};
+
+class Context {
+ public:
+  // Closes the context if Close() was not called (errors are dropped).
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const Language& language() const;
+
+  // Parses `source` (named `source_name` in messages) and defines what it
+  // defines; returns what it evaluates to (SL: null; its functions are
+  // registered, redefining existing ones).
+  absl::StatusOr<Value> Eval(absl::string_view source,
+                             absl::string_view source_name);
+  // The guest function `name` (NotFound if not defined). The handle
+  // follows redefinitions (SL's functions are looked up by name).
+  absl::StatusOr<Value> GetFunction(absl::string_view name);
+  // Calls the guest function `function` with `args` (host values, or guest
+  // values of this context).
+  absl::StatusOr<Value> Call(const Value& function, absl::Span<const Value> args);
+  absl::StatusOr<Value> Call(const Value& function, std::initializer_list<Value> args) {
+    return Call(function, absl::Span<const Value>(args.begin(), args.size()));
+  }
+
+  // How `function` runs now: whether compiled code is installed on its call
+  // target, of which tier, and whether it is machine code.
+  struct CompilationState {
+    std::string call_target;  // the call target's name
+    int64_t calls = 0;        // calls counted by the interpreter and tier 1
+    bool compiled = false;
+    int tier = 0;             // 1 or 2 when compiled
+    bool machine_code = false;
+  };
+  absl::StatusOr<CompilationState> GetCompilationState(const Value& function);
+
+  // Ends the context (SL: runs its shutdown hooks); later calls fail
+  // (FailedPrecondition). Returns a guest error or exit raised while closing.
+  absl::Status Close();
+
+ private:
+  friend class Engine;
+  explicit Context(std::shared_ptr<ContextCore> core) : core_(std::move(core)) {}
+  // Converts a host or guest argument; FailedPrecondition for a handle of
+  // another context.
+  absl::StatusOr<morel::Value> ToGuest(const Value& value);
+  Value ToApi(const morel::Value& value);
+
+  std::shared_ptr<ContextCore> core_;
+};
+
+}  // namespace morel::api
+
+#endif  // MOREL_ENGINE_API_EMBEDDING_H_

@@ -1,0 +1,362 @@
+// The language interface with a second language that is not SL: "adder",
+// built on the test language's nodes (testing/test_language). Its sources
+// are lines "<name> <integer>", each defining <name>(x) = x + <integer>, or
+// "<name> fail", defining a function that raises a guest error. It has an
+// options schema (test_language_options.proto). Nothing in engine/ knows
+// about it: it plugs in through the registry, the generic launcher and the
+// embedding API.
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/api/embedding.h"
+#include "engine/api/language.h"
+#include "engine/api/launcher.h"
+#include "engine/api/test_language_options.pb.h"
+#include "engine/runtime/engine.h"
+#include "gtest/gtest.h"
+#include "nodes/guest_error.h"
+#include "testing/test_language/builders.h"
+
+namespace morel::api {
+namespace {
+
+using testing::TestLanguageOptions;
+namespace tl = ::morel::test_language;
+
+class AdderContext : public LanguageContext {
+ public:
+  AdderContext(runtime::Engine& engine, TestLanguageOptions options, ContextStreams streams)
+      : engine_(engine), options_(std::move(options)), streams_(streams) {}
+
+  absl::StatusOr<morel::Value> Eval(absl::string_view text,
+                                    absl::string_view source_name) override {
+    int line_number = 0;
+    int definitions = 0;
+    for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+      ++line_number;
+      std::vector<absl::string_view> words = absl::StrSplit(line, ' ');
+      auto syntax_error = [&](int column, absl::string_view what) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(source_name, ":", line_number, ":", column, ": ", what));
+      };
+      if (words.size() != 2) return syntax_error(1, "expected '<name> <integer>'");
+      if (++definitions > options_.max_definitions()) {
+        return syntax_error(1, "too many definitions (adder.MaxDefinitions)");
+      }
+      tl::Expr body;
+      int64_t constant;
+      if (words[1] == "fail") {
+        body = tl::ThrowIf(tl::Bool(true), absl::StrCat(words[0], " failed at ", source_name,
+                                                        ":", line_number));
+      } else if (absl::SimpleAtoi(words[1], &constant)) {
+        if (options_.strict_mode() && constant < 0) {
+          return syntax_error(words[0].size() + 2, "negative constant (adder.StrictMode)");
+        }
+        body = tl::Add(tl::Arg(0), tl::Const(constant));
+      } else {
+        return syntax_error(static_cast<int>(words[0].size()) + 2, "expected an integer");
+      }
+      functions_[std::string(words[0])] =
+          tl::DefineFunction(engine_, std::string(words[0]), std::move(body));
+    }
+    return morel::Value::Long(definitions);
+  }
+
+  absl::Status RunProgram(absl::string_view text, absl::string_view source_name) override {
+    std::fprintf(streams_.out, "%s\n", options_.greeting().c_str());
+    absl::StatusOr<morel::Value> defined = Eval(text, source_name);
+    if (!defined.ok()) return defined.status();
+    absl::StatusOr<morel::Value> main = LookupFunction("main");
+    if (!main.ok()) return absl::AbortedError("no main");
+    absl::StatusOr<morel::Value> result = Call(*main, {morel::Value::Long(0)});
+    if (!result.ok()) return result.status();
+    std::fprintf(streams_.out, "%lld\n", static_cast<long long>(result->AsLong()));
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<morel::Value> LookupFunction(absl::string_view name) override {
+    auto it = functions_.find(std::string(name));
+    if (it == functions_.end()) return absl::NotFoundError(absl::StrCat("no ", name));
+    return tl::FunctionValue(it->second);
+  }
+
+  absl::StatusOr<morel::Value> Call(const morel::Value& callee,
+                                    absl::Span<const morel::Value> args) override {
+    CallTarget* target = CallTargetOf(callee);
+    if (target == nullptr) return absl::InvalidArgumentError("not a function");
+    try {
+      return target->Call(args);
+    } catch (const GuestError&) {
+      return StatusOfCurrentGuestException();
+    }
+  }
+
+  CallTarget* CallTargetOf(const morel::Value& function) override {
+    for (const auto& [name, target] : functions_) {
+      if (tl::FunctionValue(target) == function) return target;
+    }
+    return nullptr;
+  }
+
+  HostValue ToHost(const morel::Value& value) override {
+    if (value.IsLong()) return HostValue::Int64(value.AsLong());
+    HostValue other;
+    other.kind = CallTargetOf(value) != nullptr ? HostValue::Kind::kFunction
+                                                : HostValue::Kind::kOther;
+    other.text = "<adder value>";
+    return other;
+  }
+
+  absl::StatusOr<morel::Value> FromHost(const HostValue& value) override {
+    if (value.kind == HostValue::Kind::kNumber && value.fits_int64) {
+      return morel::Value::Long(value.int64);
+    }
+    return absl::InvalidArgumentError("adder takes integers only");
+  }
+
+  absl::Status Close() override { return absl::OkStatus(); }
+
+ private:
+  runtime::Engine& engine_;
+  TestLanguageOptions options_;
+  ContextStreams streams_;
+  std::map<std::string, CallTarget*> functions_;
+};
+
+class AdderLanguage : public Language {
+ public:
+  absl::string_view id() const override { return "adder"; }
+  absl::string_view name() const override { return "Adder"; }
+  absl::string_view file_extension() const override { return ".add"; }
+  absl::string_view launcher_description() const override { return "Runs main(0).\n"; }
+  const google::protobuf::Message* options_prototype() const override {
+    return &TestLanguageOptions::default_instance();
+  }
+  std::vector<BuiltinInfo> builtins() const override { return {}; }
+  absl::StatusOr<std::unique_ptr<LanguageContext>> CreateContext(
+      runtime::Engine& engine, const google::protobuf::Message* options,
+      const ContextStreams& streams, bool owns_engine) const override {
+    TestLanguageOptions parsed;
+    if (options != nullptr) parsed.CopyFrom(*options);
+    return std::make_unique<AdderContext>(engine, parsed, streams);
+  }
+};
+
+MOREL_REGISTER_LANGUAGE(AdderLanguage);
+
+TEST(LanguageRegistryTest, FindsTheLanguageByIdAndExtension) {
+  const Language* adder = LanguageRegistry::Find("adder");
+  ASSERT_NE(adder, nullptr);
+  EXPECT_EQ(adder->name(), "Adder");
+  EXPECT_EQ(LanguageRegistry::ForFile("dir/program.add"), adder);
+  EXPECT_EQ(LanguageRegistry::ForFile("program.txt"), nullptr);
+  EXPECT_EQ(LanguageRegistry::Find("cobol"), nullptr);
+}
+
+TEST(LanguageRegistryTest, RefusesADuplicateId) {
+  absl::Status status = LanguageRegistry::Register(std::make_unique<AdderLanguage>());
+  EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists) << status;
+}
+
+TEST(LanguageOptionsTest, ParsesAndValidatesFromTheSchema) {
+  const Language& adder = *LanguageRegistry::Find("adder");
+  absl::StatusOr<std::unique_ptr<google::protobuf::Message>> options = ParseLanguageOptions(
+      adder, {{"MaxDefinitions", "3"}, {"StrictMode", "true"}, {"Greeting", "hi"}});
+  ASSERT_TRUE(options.ok()) << options.status();
+  const auto& parsed = static_cast<const TestLanguageOptions&>(**options);
+  EXPECT_EQ(parsed.max_definitions(), 3);
+  EXPECT_TRUE(parsed.strict_mode());
+  EXPECT_EQ(parsed.greeting(), "hi");
+
+  absl::Status out_of_range =
+      ParseLanguageOptions(adder, {{"MaxDefinitions", "1000"}}).status();
+  EXPECT_EQ(out_of_range.message(),
+            "option adder.MaxDefinitions: value 1000 is out of range (expected between 1 "
+            "and 100)");
+  absl::Status wrong_type = ParseLanguageOptions(adder, {{"StrictMode", "maybe"}}).status();
+  EXPECT_EQ(wrong_type.message(),
+            "option adder.StrictMode: invalid value 'maybe' (expected true or false)");
+  absl::Status unknown = ParseLanguageOptions(adder, {{"StrictMod", "true"}}).status();
+  EXPECT_EQ(unknown.message(), "unknown option adder.StrictMod; did you mean adder.StrictMode?");
+
+  TestLanguageOptions embedder;
+  embedder.set_max_definitions(0);
+  EXPECT_FALSE(ValidateLanguageOptions(adder, embedder).ok());
+  config::EngineConfig not_ours;
+  EXPECT_EQ(ValidateLanguageOptions(adder, not_ours).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(LanguageOptionsTest, HelpListsTheLanguagesOptions) {
+  std::string help = LanguageOptionsHelpText(*LanguageRegistry::Find("adder"));
+  EXPECT_TRUE(absl::StrContains(help, "--adder.MaxDefinitions=<int32>  (default: 10)")) << help;
+  EXPECT_TRUE(absl::StrContains(help, "--adder.StrictMode=<bool>  (default: false)")) << help;
+  EXPECT_TRUE(absl::StrContains(help, "--adder.Greeting=<string>  (default: hello)")) << help;
+  EXPECT_TRUE(absl::StrContains(help, "Range: 1..100.")) << help;
+}
+
+// Runs the generic launcher on `program` (a file it writes) with `args`;
+// returns the exit status and what it printed.
+struct Launched {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadAll(std::FILE* file) {
+  std::fflush(file);
+  std::rewind(file);
+  std::string text;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  std::fclose(file);
+  return text;
+}
+
+Launched RunAdder(const std::string& program, const TestLanguageOptions* options = nullptr) {
+  ProgramRun run;
+  run.language = LanguageRegistry::Find("adder");
+  run.source_text = program;
+  run.source_name = "p.add";
+  run.language_options = options;
+  run.out = std::tmpfile();
+  run.err = std::tmpfile();
+  int status = RunProgram(run);
+  return {status, ReadAll(run.out), ReadAll(run.err)};
+}
+
+TEST(LauncherTest, RunsASecondLanguage) {
+  Launched ok = RunAdder("main 41\n");
+  EXPECT_EQ(ok.status, 0);
+  EXPECT_EQ(ok.out, "hello\n41\n");
+  EXPECT_EQ(ok.err, "");
+
+  Launched guest_error = RunAdder("main fail\n");
+  EXPECT_EQ(guest_error.status, 1);
+  EXPECT_EQ(guest_error.err, "main failed at p.add:1\n");
+
+  Launched syntax_error = RunAdder("main 1\nmain x\n");
+  EXPECT_EQ(syntax_error.status, 1);
+  EXPECT_EQ(syntax_error.err, "p.add:2:6: expected an integer\n");
+
+  TestLanguageOptions options;
+  options.set_strict_mode(true);
+  options.set_greeting("strict");
+  Launched strict = RunAdder("main -1\n", &options);
+  EXPECT_EQ(strict.status, 1);
+  EXPECT_EQ(strict.out, "strict\n");
+  EXPECT_EQ(strict.err, "p.add:1:6: negative constant (adder.StrictMode)\n");
+}
+
+TEST(EmbeddingTest, EmbedsASecondLanguage) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create();
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  TestLanguageOptions options;
+  options.set_max_definitions(2);
+  Engine::ContextOptions context_options;
+  context_options.language_options = &options;
+  absl::StatusOr<std::unique_ptr<Context>> context =
+      (*engine)->CreateContext("adder", context_options);
+  ASSERT_TRUE(context.ok()) << context.status();
+
+  absl::StatusOr<Value> defined = (*context)->Eval("inc 1\nfail fail\n", "lib.add");
+  ASSERT_TRUE(defined.ok()) << defined.status();
+  EXPECT_EQ(defined->AsInt64().value_or(-1), 2);
+  EXPECT_EQ((*context)->Eval("a 1\nb 2\nc 3\n", "many.add").status().message(),
+            "many.add:3:1: too many definitions (adder.MaxDefinitions)");
+
+  absl::StatusOr<Value> inc = (*context)->GetFunction("inc");
+  ASSERT_TRUE(inc.ok()) << inc.status();
+  EXPECT_TRUE(inc->IsFunction());
+  absl::StatusOr<Value> two = (*context)->Call(*inc, {Value::Int64(1)});
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_EQ(two->AsInt64().value_or(-1), 2);
+
+  absl::StatusOr<Value> fail = (*context)->GetFunction("fail");
+  ASSERT_TRUE(fail.ok());
+  absl::Status failed = (*context)->Call(*fail, {Value::Int64(1)}).status();
+  EXPECT_EQ(failed.code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(failed.message(), "fail failed at lib.add:2");
+
+  EXPECT_EQ((*context)->Call(*inc, {Value::String("x")}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*engine)->CreateContext("cobol").status().code(), absl::StatusCode::kNotFound);
+  config::EngineConfig wrong_schema;
+  context_options.language_options = &wrong_schema;
+  EXPECT_EQ((*engine)->CreateContext("adder", context_options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(EmbeddingTest, RejectsABadEngineConfig) {
+  config::EngineConfig config;
+  config.set_compiler_threads(-5);
+  absl::Status status = Engine::Create(config).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+}
+
+// The command line of the generic launcher: language options, --help, the
+// exit statuses.
+int Launch(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  static char name[] = "adder";
+  argv.push_back(name);
+  for (std::string& arg : args) argv.push_back(arg.data());
+  return LauncherMain("adder", static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(LauncherMainTest, ReadsLanguageOptionsAndPrintsTheirHelp) {
+  std::string path = ::testing::TempDir() + "/main.add";
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  std::fputs("main 41\n", file);
+  std::fclose(file);
+
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Launch({"--adder.Greeting=hey", "--engine.Compilation=false", path}), 0);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "hey\n41\n");
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({"--adder.MaxDefinitions=0", path}), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "adder: option adder.MaxDefinitions: value 0 is out of range (expected between 1 "
+            "and 100)\n");
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({"--adder.StrictMode", "--unknown", path}), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "adder: unknown option '--unknown' (engine options are --engine.<Name>=<value>, "
+            "adder options --adder.<Name>=<value>; see --help)\n");
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({path + ".missing"}), 2);
+  EXPECT_TRUE(absl::StrContains(::testing::internal::GetCapturedStderr(), "cannot read"));
+
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Launch({"--help"}), 0);
+  std::string help = ::testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(absl::StartsWith(
+      help, "Usage: adder [--engine.<Name>=<value> ...] [--adder.<Name>=<value> ...] "
+            "[file.add]\nRuns main(0).\n\nEngine options."))
+      << help;
+  EXPECT_TRUE(absl::StrContains(help, "--engine.Compilation=<bool>")) << help;
+  EXPECT_TRUE(absl::StrContains(help, "--adder.StrictMode=<bool>")) << help;
+}
+
+TEST(ExitStatusTest, RoundTrips) {
+  EXPECT_EQ(ExitStatusOf(ExitStatus(3)), 3);
+  EXPECT_EQ(ExitStatusOf(absl::CancelledError("x")), std::nullopt);
+  EXPECT_EQ(ExitStatusOf(absl::OkStatus()), std::nullopt);
+}
+
+}  // namespace
+}  // namespace morel::api

@@ -1,0 +1,177 @@
+#include "languages/sl/sl_language.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "engine/runtime/engine.h"
+#include "languages/sl/builtins.h"
+#include "languages/sl/runtime/sl_error.h"
+#include "languages/sl/runtime/sl_function.h"
+#include "languages/sl/runtime/sl_string.h"
+#include "languages/sl/runtime/value_printing.h"
+#include "languages/sl/runtime/values.h"
+#include "languages/sl/sl_context.h"
+#include "nodes/guest_error.h"
+
+namespace morel::sl {
+namespace {
+
+// Runs `body` (returning absl::Status or StatusOr), turning SL's exit(n)
+// and guest errors into statuses (engine/api/language.h's codes).
+template <typename R, typename F>
+R Guarded(F&& body) {
+  try {
+    return body();
+  } catch (const SLExit& exit) {
+    return api::ExitStatus(exit.status());
+  } catch (const GuestError&) {
+    return api::StatusOfCurrentGuestException();
+  }
+}
+
+class SLLanguageContext : public api::LanguageContext {
+ public:
+  SLLanguageContext(runtime::Engine& engine, const api::ContextStreams& streams,
+                    bool owns_engine)
+      : context_(&engine, streams.out, streams.in, owns_engine) {}
+
+  absl::StatusOr<Value> Eval(absl::string_view text,
+                             absl::string_view source_name) override {
+    return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
+      absl::StatusOr<SLFunction*> main = context_.Load(text, source_name);
+      if (!main.ok()) return main.status();
+      return NullValue();
+    });
+  }
+
+  absl::Status RunProgram(absl::string_view text,
+                          absl::string_view source_name) override {
+    return Guarded<absl::Status>([&]() -> absl::Status {
+      absl::StatusOr<SLFunction*> main = context_.Load(text, source_name);
+      if (!main.ok()) return main.status();
+      if (*main == nullptr) {
+        return absl::AbortedError("No function main() defined in SL source file.");
+      }
+      Value result = context_.Call(*main, {});
+      if (!IsNull(result)) context_.Print(absl::StrCat(DisplayString(result), "\n"));
+      return absl::OkStatus();
+    });
+  }
+
+  absl::StatusOr<Value> LookupFunction(absl::string_view name) override {
+    SLFunction* function = context_.functions().Find(name);
+    if (function == nullptr || function->call_target() == nullptr) {
+      return absl::NotFoundError(absl::StrCat("Undefined function: ", name));
+    }
+    return function->AsValue();
+  }
+
+  absl::StatusOr<Value> Call(const Value& callee, absl::Span<const Value> args) override {
+    if (!IsFunction(callee)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("not a function: ", TypeErrorValue(callee)));
+    }
+    return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
+      SLFunction* function = callee.As<SLFunction>();
+      if (function->call_target() == nullptr) ThrowUndefinedFunction(callee);
+      return context_.Call(function, args);
+    });
+  }
+
+  CallTarget* CallTargetOf(const Value& function) override {
+    return IsFunction(function) ? function.As<SLFunction>()->call_target() : nullptr;
+  }
+
+  api::HostValue ToHost(const Value& value) override {
+    api::HostValue host;
+    if (value.IsLong()) {  // the common case first: no text to format
+      host.kind = api::HostValue::Kind::kNumber;
+      host.int64 = value.AsLong();
+      host.float64 = static_cast<double>(value.AsLong());
+      return host;
+    }
+    host.text = DisplayString(value);
+    if (IsNull(value)) {
+      host.kind = api::HostValue::Kind::kNull;
+    } else if (value.IsBoolean()) {
+      host.kind = api::HostValue::Kind::kBoolean;
+      host.boolean = value.AsBoolean();
+    } else if (value.Is(kBigIntegerTag)) {
+      // Normalized: always outside int64's range.
+      host.kind = api::HostValue::Kind::kNumber;
+      host.fits_int64 = false;
+      host.float64 = std::strtod(host.text.c_str(), nullptr);
+    } else if (IsString(value)) {
+      host.kind = api::HostValue::Kind::kString;
+    } else if (IsFunction(value)) {
+      host.kind = api::HostValue::Kind::kFunction;
+    } else if (IsObject(value)) {
+      host.kind = api::HostValue::Kind::kObject;
+    } else {
+      host.kind = api::HostValue::Kind::kOther;
+    }
+    return host;
+  }
+
+  absl::StatusOr<Value> FromHost(const api::HostValue& value) override {
+    switch (value.kind) {
+      case api::HostValue::Kind::kNull:
+        return NullValue();
+      case api::HostValue::Kind::kBoolean:
+        return Value::Boolean(value.boolean);
+      case api::HostValue::Kind::kNumber:
+        if (!value.is_integer) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "SL has no floating-point numbers (got ", value.DisplayText(), ")"));
+        }
+        if (!value.fits_int64) {
+          // Host-made numbers are int64 (HostValue::Int64); SL's big
+          // numbers reach the host as guest values and come back as such.
+          return absl::InvalidArgumentError(
+              absl::StrCat("an integer outside int64 (", value.DisplayText(),
+                           ") must be a guest value"));
+        }
+        return Value::Long(value.int64);
+      case api::HostValue::Kind::kString:
+        return StringValue(value.text);
+      default:
+        return absl::InvalidArgumentError(
+            "only null, booleans, integers and strings convert to SL values");
+    }
+  }
+
+  absl::Status Close() override {
+    return Guarded<absl::Status>([&]() -> absl::Status {
+      context_.RunShutdownHooks();
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  SLContext context_;
+};
+
+}  // namespace
+
+absl::string_view SLLanguage::launcher_description() const {
+  return "Runs a SimpleLanguage program: registers its functions and calls main().\n"
+         "Reads the program from standard input when no file is given.\n";
+}
+
+std::vector<api::BuiltinInfo> SLLanguage::builtins() const {
+  std::vector<api::BuiltinInfo> builtins;
+  for (const BuiltinSpec& spec : Builtins()) builtins.push_back({spec.name, spec.arity});
+  return builtins;
+}
+
+absl::StatusOr<std::unique_ptr<api::LanguageContext>> SLLanguage::CreateContext(
+    runtime::Engine& engine, const google::protobuf::Message* options,
+    const api::ContextStreams& streams, bool owns_engine) const {
+  if (options != nullptr) {
+    return absl::InvalidArgumentError("SimpleLanguage has no options");
+  }
+  return std::make_unique<SLLanguageContext>(engine, streams, owns_engine);
+}
+
+}  // namespace morel::sl
