@@ -81,8 +81,8 @@ class OsrPolicyTest : public ::testing::Test {
     const int i = descriptor->AddSlot("i");
     function_ = DefineFunction(
         runtime_, "f",
-        Block(Write(i, Const(0)), While(LessThan(Read(i), Arg(0)), Write(i, Add(Read(i), Const(1)))),
-              Read(i)),
+        Block(Write(i, Const(0)),
+              While(LessThan(Read(i), Arg(0)), Write(i, Add(Read(i), Const(1)))), Read(i)),
         std::move(descriptor));
     function_->root_node()->ForEachNode([&](Node& node) {
       if (auto* loop = dynamic_cast<LoopNode*>(&node)) loop_ = loop;
