@@ -27,6 +27,7 @@
 #include "engine/pe/runtime_call.h"
 #include "engine/codegen/backend_registry.h"
 #include "engine/runtime/native_tier.h"
+#include "engine/runtime/osr.h"
 #include "engine/runtime/splitting_config.h"
 
 #include "nodes/assumption.h"
@@ -139,6 +140,9 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
         call_targets_.push_back(std::move(target));
         return raw;
       });
+  osr_host_ = std::make_unique<OsrHostImpl>(this);
+  osr_policy_ = std::make_unique<osr::OsrPolicy>(OsrOptionsFromConfig(config_),
+                                                 osr_host_.get(), log_.get());
 }
 
 void Engine::Close() {
@@ -379,7 +383,7 @@ int Engine::ReclaimRetiredCallTargets() {
       }
       // Trees with OSR state (the loop's OSR target runs on the tree).
       absl::flat_hash_set<const RootNode*> osr_trees;
-      for (const auto& [loop, state] : osr_loops_) osr_trees.insert(loop->GetRootNode());
+      for (const auto& [loop, target] : osr_policy_->Loops()) osr_trees.insert(loop->GetRootNode());
       std::vector<std::unique_ptr<CallTarget>> kept;
       kept.reserve(call_targets_.size());
       for (std::unique_ptr<CallTarget>& target : call_targets_) {
@@ -1063,10 +1067,10 @@ void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view 
   std::vector<CallTarget*> dropped = {&target};
   {
     std::lock_guard<std::mutex> guard(lock_);
-    for (const auto& [loop, state] : osr_loops_) {
-      if (state.target != nullptr &&
-          state.target->root_node()->CompiledTreeRoot() == target.root_node()) {
-        dropped.push_back(state.target);
+    for (const auto& [loop, osr_target] : osr_policy_->Loops()) {
+      if (osr_target != nullptr &&
+          osr_target->root_node()->CompiledTreeRoot() == target.root_node()) {
+        dropped.push_back(osr_target);
       }
     }
   }

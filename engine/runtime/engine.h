@@ -37,6 +37,7 @@
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/node_runtime.h"
+#include "osr/osr_policy.h"
 #include "splitting/splitting_strategy.h"
 
 namespace morel::runtime {
@@ -146,7 +147,7 @@ class Engine : public NodeRuntime {
   static CallTarget* FindCallTargetInProcess(int64_t id);
   void OnNodeReplaced(CallTarget& target, Node& old_node, Node& new_node,
                       absl::string_view reason) override;
-  // On-stack replacement (engine/runtime/osr.h).
+  // On-stack replacement (engine/runtime/osr.h; the policy: osr/osr_policy.h).
   int OsrPollMask() override;
   bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) override;
   // Compiled code of `target` deoptimized at `location` (the innermost node
@@ -382,16 +383,14 @@ class Engine : public NodeRuntime {
   bool closed_ = false;
   std::unique_ptr<CompileQueue> queue_;  // created at the first submission
   std::function<void(CallTarget&)> after_pe_hook_;
-  // OSR state per loop, guarded by lock_.
-  struct OsrLoop {
-    CallTarget* target = nullptr;  // the loop's OSR call target, once created
-    int reattempts = 0;            // compilation requests after the first
-    bool requested = false;
-    bool disabled = false;
-  };
-  std::map<const LoopNode*, OsrLoop> osr_loops_;
+  // On-stack replacement (engine/runtime/osr.cc): the policy is osr/'s
+  // (per-loop state, thresholds, re-attempts); the engine is its host
+  // (OSR targets, compilation, running the code on the frame). Lock order:
+  // lock_, then the policy's (a leaf).
+  class OsrHostImpl;
+  std::unique_ptr<OsrHostImpl> osr_host_;
+  std::unique_ptr<osr::OsrPolicy> osr_policy_;
   int RunOsr(CallTarget& target, InstalledCode& code, Frame& frame);
-  void DisableOsr(OsrLoop& loop, const CallTarget& target, const std::string& reason);
   // CompileOnly, parsed: name substrings to include (any) and exclude.
   std::vector<std::string> compile_only_include_;
   std::vector<std::string> compile_only_exclude_;

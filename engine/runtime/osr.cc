@@ -1,4 +1,4 @@
-// Engine: on-stack replacement (policy in engine/runtime/osr.h).
+// Engine: on-stack replacement, the engine's half (engine/runtime/osr.h).
 
 #include "engine/runtime/osr.h"
 
@@ -9,6 +9,7 @@
 #include "engine/runtime/engine.h"
 #include "nodes/loop_node.h"
 #include "nodes/root_node.h"
+#include "osr/osr_policy.h"
 #include "osr/osr_root_node.h"
 
 namespace morel::runtime {
@@ -33,74 +34,59 @@ class OsrActivationScope {
 
 OsrActivation* CurrentOsrActivation() { return current_osr_activation; }
 
-int Engine::OsrPollMask() {
-  if (!CompilationEnabled() || !config_.osr()) return -1;
-  // Truffle polls its OSR target every 1024 iterations (OSR_POLL_INTERVAL);
-  // AlwaysOSR polls every iteration.
-  return config_.always_osr() ? 0 : 1023;
+osr::OsrOptions OsrOptionsFromConfig(const config::EngineConfig& config) {
+  osr::OsrOptions options;
+  options.enabled = config.osr();
+  options.always_osr = config.always_osr();
+  options.compilation_threshold = config.osr_compilation_threshold();
+  options.max_compilation_re_attempts = config.osr_max_compilation_re_attempts();
+  options.trace_compilation = config.trace_compilation();
+  return options;
 }
+
+int Engine::OsrPollMask() { return osr_policy_->PollMask(); }
 
 bool Engine::PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) {
-  if (!config_.always_osr() && iterations <= config_.osr_compilation_threshold()) return false;
-  RootNode* function_root = loop.GetRootNode();
-  if (function_root == nullptr || function_root->call_target() == nullptr) return false;
-  CallTarget* target;
-  {
-    std::lock_guard<std::mutex> guard(lock_);
-    OsrLoop& state = osr_loops_[&loop];
-    if (state.disabled || closed_) return false;
-    target = state.target;
-  }
-  if (target == nullptr) {
-    // Truffle's compileLoop: the first thread wins (here: under lock_).
-    auto root = std::make_unique<osr::OsrRootNode>(&loop, function_root);
-    auto owned = std::make_unique<CallTarget>(std::move(root), this);
-    ConfigureCompilation(*owned);  // internal: never compiled by calls
-    std::lock_guard<std::mutex> guard(lock_);
-    OsrLoop& state = osr_loops_[&loop];
-    if (state.target == nullptr) {
-      state.target = owned.get();
-      call_targets_.push_back(std::move(owned));
-    }
-    target = state.target;
-  }
-  InstalledCode* code = target->installed_code();
-  if (code == nullptr) {
-    {
-      std::lock_guard<std::mutex> guard(lock_);
-      OsrLoop& state = osr_loops_[&loop];
-      if (compilations_[target].failed) {
-        DisableOsr(state, *target, "OSR compilation failed");
-        return false;
-      }
-      // Still compiling: keep interpreting.
-      if (queue_ != nullptr && queue_->IsActive(*target)) return false;
-      // The first request is free; each later one (after a deopt or a
-      // discarded compilation) is a re-attempt.
-      if (state.requested && ++state.reattempts > config_.osr_max_compilation_re_attempts()) {
-        DisableOsr(state, *target,
-                   absl::StrCat("Max OSR compilation re-attempts reached (",
-                                config_.osr_max_compilation_re_attempts(), ")"));
-        return false;
-      }
-      state.requested = true;
-    }
-    // Truffle compiles OSR code as a last-tier request (first tier with
-    // Mode=latency); it never profiles.
-    RequestCompilation(*target, TierFor(/*last_tier_request=*/true));  // queued, or compiled now
-    code = target->installed_code();
-    if (code == nullptr) return false;
-  }
-  *status = RunOsr(*target, *code, frame);
-  return true;
+  return osr_policy_->Poll(loop, frame, iterations, status);
 }
 
-void Engine::DisableOsr(OsrLoop& loop, const CallTarget& target, const std::string& reason) {
-  if (loop.disabled) return;
-  loop.disabled = true;
-  if (config_.trace_compilation()) {
-    log_->Log(absl::StrCat("opt osr disabled ", TargetColumn(target), "|Reason ", reason));
+bool Engine::OsrHostImpl::CompilationEnabled() { return engine_->CompilationEnabled(); }
+
+bool Engine::OsrHostImpl::Closed() {
+  std::lock_guard<std::mutex> guard(engine_->lock_);
+  return engine_->closed_;
+}
+
+CallTarget* Engine::OsrHostImpl::CreateOsrTarget(std::unique_ptr<osr::OsrRootNode> root) {
+  auto owned = std::make_unique<CallTarget>(std::move(root), engine_);
+  engine_->ConfigureCompilation(*owned);  // internal: never compiled by calls
+  CallTarget* target = owned.get();
+  std::lock_guard<std::mutex> guard(engine_->lock_);
+  engine_->call_targets_.push_back(std::move(owned));
+  return target;
+}
+
+osr::OsrHost::CompilationState Engine::OsrHostImpl::OsrCompilationState(CallTarget& target) {
+  std::lock_guard<std::mutex> guard(engine_->lock_);
+  if (engine_->compilations_[&target].failed) return CompilationState::kFailed;
+  if (engine_->queue_ != nullptr && engine_->queue_->IsActive(target)) {
+    return CompilationState::kCompiling;
   }
+  return CompilationState::kIdle;
+}
+
+void Engine::OsrHostImpl::RequestOsrCompilation(CallTarget& target) {
+  // Truffle compiles OSR code as a last-tier request (first tier with
+  // Mode=latency); it never profiles.
+  engine_->RequestCompilation(target, engine_->TierFor(/*last_tier_request=*/true));
+}
+
+int Engine::OsrHostImpl::RunOsrCode(CallTarget& target, InstalledCode& code, Frame& frame) {
+  return engine_->RunOsr(target, code, frame);
+}
+
+std::string Engine::OsrHostImpl::TraceName(const CallTarget& target) {
+  return engine_->TargetColumn(target);
 }
 
 int Engine::RunOsr(CallTarget& target, InstalledCode& code, Frame& frame) {

@@ -1,30 +1,32 @@
 #ifndef MOREL_ENGINE_RUNTIME_OSR_H_
 #define MOREL_ENGINE_RUNTIME_OSR_H_
 
-// On-stack replacement in the engine (the policy half of osr/; Engine's
-// PollOSR and OsrPollMask live in osr.cc).
-//
-// Policy (Truffle's OptimizedOSRLoopNode, truffle_reference §3.1/§3.3):
-//  - LoopNode polls every 1024 iterations of one loop entry (every
-//    iteration with AlwaysOSR); once the entry ran more than
-//    OSRCompilationThreshold iterations (0 with AlwaysOSR), the engine
-//    creates the loop's OSR call target (osr::OsrRootNode; excluded from
-//    splitting and from call-count compilation) and requests its
-//    compilation — on the compile queue, or at once without background
-//    compilation. The loop keeps interpreting and polls again.
-//  - When the OSR target has code, the poll runs it on the activation's
-//    frame: the code loads the frame's slots, runs the rest of the loop,
-//    stores the slots back before each call that may run guest code (stack
-//    walks see current values) and at the exit, and its result is the
-//    loop's status.
+// On-stack replacement in the engine: the engine's half of osr/. The policy
+// (when a loop is polled, when its OSR target is created and compiled, the
+// re-attempt limit, disabling) is osr::OsrPolicy (osr/osr_policy.h); Engine
+// delegates OsrPollMask and PollOSR to it and is its OsrHost here:
+//  - the loop's OSR call target (osr::OsrRootNode) is the engine's, excluded
+//    from splitting and from call-count compilation; its compilation is a
+//    last-tier request, on the compile queue or at once without background
+//    compilation (engine/pe compiles it: PartialEvaluator::EvaluateOsrLoop).
+//  - RunOsr runs the installed code on the activation's frame: the code
+//    loads the frame's slots, runs the rest of the loop, stores the slots
+//    back before each call that may run guest code (stack walks see current
+//    values) and at the exit, and its result is the loop's status.
 //  - A deoptimization inside OSR code resumes the interpreter on the same
 //    frame (ResumeInInterpreter finds it through the OsrActivation below),
 //    which finishes the loop; the code is dropped, and a later poll may
-//    compile the loop again, at most OSRMaxCompilationReAttempts more
-//    times. A permanent compilation failure disables OSR for the loop.
+//    compile the loop again (the policy counts the re-attempts). A
+//    permanent compilation failure disables OSR for the loop.
 //  - A node replaced in the function's tree drops its loops' OSR code.
 
+#include <memory>
+#include <string>
+
+#include "engine/config/engine_config.pb.h"
+#include "engine/runtime/engine.h"
 #include "nodes/frame.h"
+#include "osr/osr_policy.h"
 
 namespace morel::runtime {
 
@@ -35,6 +37,26 @@ struct OsrActivation {
   OsrActivation* previous = nullptr;
 };
 OsrActivation* CurrentOsrActivation();
+
+// The OSR options of `config` (OSR needs compilation too: the host says).
+osr::OsrOptions OsrOptionsFromConfig(const config::EngineConfig& config);
+
+// The engine as the OSR policy's host.
+class Engine::OsrHostImpl final : public osr::OsrHost {
+ public:
+  explicit OsrHostImpl(Engine* engine) : engine_(engine) {}
+
+  bool CompilationEnabled() override;
+  bool Closed() override;
+  CallTarget* CreateOsrTarget(std::unique_ptr<osr::OsrRootNode> root) override;
+  CompilationState OsrCompilationState(CallTarget& target) override;
+  void RequestOsrCompilation(CallTarget& target) override;
+  int RunOsrCode(CallTarget& target, InstalledCode& code, Frame& frame) override;
+  std::string TraceName(const CallTarget& target) override;
+
+ private:
+  Engine* engine_;
+};
 
 }  // namespace morel::runtime
 
