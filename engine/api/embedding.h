@@ -15,7 +15,9 @@
 // of language.h: a syntax error is InvalidArgument with its line and column
 // ("Error(s) parsing script:\n-- line 1 col 13: ..."), a guest error
 // Aborted with the guest's message and location ("Type error at add.sl
-// line 1 col 33: ..."), a sandbox limit
+// line 1 col 33: ..."; GuestLocationOf(status) gives the location as data
+// when the language attached it, as SL does for its located errors), a
+// sandbox limit
 // ResourceExhausted, a guest exit(n) Cancelled (ExitStatusOf gives n), a
 // host mistake (no such function, a value the language cannot take, a
 // handle of another context or of a closed context) NotFound,
@@ -41,7 +43,7 @@
 // TODO(#18): not done yet: host functions callable from guest code, and
 // reading or writing a guest object's members from the host (Truffle's
 // Value.getMember); objects are opaque handles that only pass back into
-// guest calls. A guest error's location is inside its message (the
+// guest calls. A syntax error's location is inside its message (the
 // language's format), not a separate field.
 //
 // Thread rules:

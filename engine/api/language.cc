@@ -5,10 +5,12 @@
 #include <map>
 #include <mutex>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "engine/config/option_registry.h"
 #include "nodes/guest_error.h"
 
@@ -98,6 +100,28 @@ std::optional<int> ExitStatusOf(const absl::Status& status) {
     return std::nullopt;
   }
   return code;
+}
+
+void SetGuestLocation(absl::Status& status, const GuestLocation& location) {
+  if (status.ok()) return;
+  status.SetPayload(kGuestLocationPayload,
+                    absl::Cord(absl::StrCat(location.line, ":", location.column, ":",
+                                            location.source)));
+}
+
+std::optional<GuestLocation> GuestLocationOf(const absl::Status& status) {
+  auto payload = status.GetPayload(kGuestLocationPayload);  // absl::optional<Cord>
+  if (!payload.has_value()) return std::nullopt;
+  // "line:column:source"; the source name may contain ':'.
+  std::vector<std::string> parts =
+      absl::StrSplit(std::string(*payload), absl::MaxSplits(':', 2));
+  GuestLocation location;
+  if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &location.line) ||
+      !absl::SimpleAtoi(parts[1], &location.column)) {
+    return std::nullopt;
+  }
+  location.source = std::move(parts[2]);
+  return location;
 }
 
 absl::Status StatusOfCurrentGuestException() {

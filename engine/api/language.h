@@ -104,6 +104,22 @@ std::optional<int> ExitStatusOf(const absl::Status& status);
 // rethrown (a language translates its own exceptions before calling this).
 absl::Status StatusOfCurrentGuestException();
 
+// Where a guest error happened, when the language knows it (Truffle's
+// PolyglotException.getSourceLocation): a payload of the error's Status
+// (kGuestLocationPayload), set by the language, read by embedders with
+// GuestLocationOf. The message still names the location in the language's
+// own format.
+struct GuestLocation {
+  std::string source;  // the source's name, as given to Eval
+  int line = 0;        // 1-based
+  int column = 0;      // 1-based
+  bool operator==(const GuestLocation&) const = default;
+};
+inline constexpr absl::string_view kGuestLocationPayload =
+    "type.morel.dev/morel.api.GuestLocation";
+void SetGuestLocation(absl::Status& status, const GuestLocation& location);
+std::optional<GuestLocation> GuestLocationOf(const absl::Status& status);
+
 // Where a context writes and reads (its language's print and read builtins).
 struct ContextStreams {
   std::FILE* out = stdout;

@@ -352,6 +352,18 @@ TEST(LauncherMainTest, ReadsLanguageOptionsAndPrintsTheirHelp) {
   EXPECT_TRUE(absl::StrContains(help, "--adder.StrictMode=<bool>")) << help;
 }
 
+TEST(GuestLocationTest, RoundTripsThroughTheStatusPayload) {
+  absl::Status status = absl::AbortedError("Type error at a:b.sl line 3 col 7: ...");
+  EXPECT_FALSE(GuestLocationOf(status).has_value());
+  SetGuestLocation(status, {"a:b.sl", 3, 7});  // a source name with ':'
+  std::optional<GuestLocation> location = GuestLocationOf(status);
+  ASSERT_TRUE(location.has_value());
+  EXPECT_EQ(*location, (GuestLocation{"a:b.sl", 3, 7}));
+  absl::Status ok = absl::OkStatus();
+  SetGuestLocation(ok, {"x.sl", 1, 1});  // an OK status carries nothing
+  EXPECT_FALSE(GuestLocationOf(ok).has_value());
+}
+
 TEST(ExitStatusTest, RoundTrips) {
   EXPECT_EQ(ExitStatusOf(ExitStatus(3)), 3);
   EXPECT_EQ(ExitStatusOf(absl::CancelledError("x")), std::nullopt);

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -174,6 +175,11 @@ void ReportErrors(Context& context) {
             absl::StrContains(failed.status().message(),
                               "Type error at embed.sl line 37 col 10"),
         "a guest error is an Aborted status with the guest location");
+  // The location as data, too (Truffle's getSourceLocation).
+  std::optional<morel::api::GuestLocation> where =
+      morel::api::GuestLocationOf(failed.status());
+  Check(where.has_value() && *where == morel::api::GuestLocation{"embed.sl", 37, 10},
+        "the guest error's Status carries its location as a payload");
 
   // A syntax error: InvalidArgument, with file, line and column.
   absl::StatusOr<Value> syntax = context.Eval("function f( {", "bad.sl");

@@ -25,6 +25,12 @@ R Guarded(F&& body) {
     return body();
   } catch (const SLExit& exit) {
     return api::ExitStatus(exit.status());
+  } catch (const SLError& error) {
+    absl::Status status = api::StatusOfCurrentGuestException();
+    if (error.line() > 0) {
+      api::SetGuestLocation(status, {error.source_name(), error.line(), error.column()});
+    }
+    return status;
   } catch (const GuestError&) {
     return api::StatusOfCurrentGuestException();
   }

@@ -10,7 +10,8 @@ void ThrowUninitializedLocal(const SLReadLocalNode& node, const Frame& frame,
   // The reference fails internally here (sl_spec §4.1 IMPL-DEFINED).
   throw SLError(absl::StrCat("Uninitialized local variable: ",
                              frame.descriptor().name(slot),
-                             Location(&node.source_section())));
+                             Location(&node.source_section())),
+                &node.source_section());
 }
 
 }  // namespace morel::sl

@@ -91,7 +91,8 @@ Value SLReadPropertyNode::Fallback(SLReadPropertyNode& node, Value receiver,
   // which we extend with the location and the receiver.
   throw SLError(absl::StrCat("Undefined property: ", ConcatString(key),
                              Location(&node.source_section()), ": ",
-                             TypeErrorValue(receiver), " is not an Object"));
+                             TypeErrorValue(receiver), " is not an Object"),
+                &node.source_section());
 }
 
 Value SLWritePropertyNode::Fallback(SLWritePropertyNode&, Value, Value key, Value) {

@@ -5,6 +5,14 @@
 
 namespace morel::sl {
 
+SLError::SLError(std::string message, const SourceSection* section)
+    : GuestError(std::move(message)) {
+  if (section == nullptr || !section->IsValid()) return;
+  source_name_ = std::string(section->source->name());
+  line_ = section->line;
+  column_ = section->column;
+}
+
 std::string Location(const SourceSection* section) {
   if (section == nullptr || !section->IsValid()) return "";
   return absl::StrCat(" at ", section->source->name(), " line ", section->line,
@@ -21,7 +29,7 @@ void ThrowTypeError(const SourceSection* section, absl::string_view operation,
     first = false;
     absl::StrAppend(&message, TypeErrorValue(value));
   }
-  throw SLError(message);
+  throw SLError(std::move(message), section);
 }
 
 void ThrowUndefinedFunction(const Value& callee) {

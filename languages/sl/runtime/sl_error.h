@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include "nodes/guest_error.h"
@@ -15,7 +16,20 @@ namespace morel::sl {
 
 class SLError : public GuestError {
  public:
-  using GuestError::GuestError;
+  explicit SLError(std::string message) : GuestError(std::move(message)) {}
+  // An error at `section` (its message names it too: Location()). A null or
+  // invalid section is no location.
+  SLError(std::string message, const SourceSection* section);
+
+  // Where the error happened; line() is 0 when unknown.
+  const std::string& source_name() const { return source_name_; }
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+ private:
+  std::string source_name_;
+  int line_ = 0;
+  int column_ = 0;
 };
 
 // exit(n): unwinds to the launcher, which runs the shutdown hooks and exits.
