@@ -19,52 +19,55 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int iterations, int* status) 
   if (!options_.always_osr && iterations <= options_.compilation_threshold) return false;
   RootNode* function_root = loop.GetRootNode();
   if (function_root == nullptr || function_root->call_target() == nullptr) return false;
-  if (host_->Closed()) return false;
+  LoopState* state;  // std::map: stable, and entries are never erased
   CallTarget* target;
   {
     std::lock_guard<std::mutex> guard(mutex_);
-    LoopState& state = loops_[&loop];
-    if (state.disabled) return false;
-    target = state.target;
+    state = &loops_[&loop];
+    if (state->disabled) return false;  // before asking the host: one lock
+    target = state->target;
     // Truffle's compileLoop: the first thread creates the target; the
     // others keep interpreting meanwhile.
     if (target == nullptr) {
-      if (state.creating) return false;
-      state.creating = true;
+      if (state->creating) return false;
+      state->creating = true;
     }
+  }
+  if (host_->Closed()) {
+    if (target == nullptr) {
+      std::lock_guard<std::mutex> guard(mutex_);
+      state->creating = false;
+    }
+    return false;
   }
   if (target == nullptr) {
     target = host_->CreateOsrTarget(std::make_unique<OsrRootNode>(&loop, function_root));
     std::lock_guard<std::mutex> guard(mutex_);
-    LoopState& state = loops_[&loop];
-    state.target = target;
-    state.creating = false;
+    state->target = target;
+    state->creating = false;
   }
   InstalledCode* code = target->installed_code();
   if (code == nullptr) {
     const OsrHost::CompilationState compilation = host_->OsrCompilationState(*target);
+    if (compilation == OsrHost::CompilationState::kCompiling) {
+      return false;  // still compiling: keep interpreting
+    }
     std::string disabled_reason;
     {
       std::lock_guard<std::mutex> guard(mutex_);
-      LoopState& state = loops_[&loop];
+      if (state->disabled) return false;  // another thread disabled it
       if (compilation == OsrHost::CompilationState::kFailed) {
-        if (DisableLocked(state)) disabled_reason = "OSR compilation failed";
-      } else if (compilation == OsrHost::CompilationState::kCompiling) {
-        return false;  // still compiling: keep interpreting
-      } else if (state.disabled) {
-        return false;
-      } else if (state.requested &&
-                 ++state.reattempts > options_.max_compilation_re_attempts) {
+        disabled_reason = "OSR compilation failed";
+      } else if (state->requested &&
+                 ++state->reattempts > options_.max_compilation_re_attempts) {
         // The first request is free; each later one (after a deopt or a
         // discarded compilation) is a re-attempt.
-        if (DisableLocked(state)) {
-          disabled_reason = absl::StrCat("Max OSR compilation re-attempts reached (",
-                                         options_.max_compilation_re_attempts, ")");
-        }
+        disabled_reason = absl::StrCat("Max OSR compilation re-attempts reached (",
+                                       options_.max_compilation_re_attempts, ")");
       } else {
-        state.requested = true;
+        state->requested = true;
       }
-      if (state.disabled && disabled_reason.empty()) return false;
+      state->disabled = !disabled_reason.empty();
     }
     if (!disabled_reason.empty()) {
       TraceDisabled(*target, disabled_reason);
@@ -90,12 +93,6 @@ bool OsrPolicy::IsDisabled(const LoopNode& loop) const {
   std::lock_guard<std::mutex> guard(mutex_);
   auto it = loops_.find(&loop);
   return it != loops_.end() && it->second.disabled;
-}
-
-bool OsrPolicy::DisableLocked(LoopState& state) {
-  if (state.disabled) return false;
-  state.disabled = true;
-  return true;
 }
 
 void OsrPolicy::TraceDisabled(const CallTarget& target, const std::string& reason) {

@@ -100,7 +100,6 @@ class OsrPolicy {
   // Whether OSR is disabled for `loop`.
   bool IsDisabled(const LoopNode& loop) const;
 
-  const OsrOptions& options() const { return options_; }
 
  private:
   struct LoopState {
@@ -110,8 +109,6 @@ class OsrPolicy {
     bool requested = false;
     bool disabled = false;
   };
-  // Marks `state` disabled (under mutex_); returns whether it was not yet.
-  static bool DisableLocked(LoopState& state);
   void TraceDisabled(const CallTarget& target, const std::string& reason);
 
   const OsrOptions options_;
