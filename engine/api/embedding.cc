@@ -200,7 +200,10 @@ Value Context::ToApi(const morel::Value& value) {
 
 absl::StatusOr<morel::Value> Context::ToGuest(const Value& value) {
   if (value.handle_ != nullptr) {
-    if (value.handle_->owner.lock() != core_) {
+    // Same control block as core_ (no lock(): no atomic increments per
+    // argument); a closed or dead context never matches the live core_.
+    const std::weak_ptr<ContextCore>& owner = value.handle_->owner;
+    if (owner.owner_before(core_) || core_.owner_before(owner)) {
       return absl::FailedPreconditionError(absl::StrCat(
           "a guest value of another context (", value.ToString(),
           ") cannot be used in this one"));

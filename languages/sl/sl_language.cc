@@ -45,8 +45,8 @@ class SLLanguageContext : public api::LanguageContext {
   absl::StatusOr<Value> Eval(absl::string_view text,
                              absl::string_view source_name) override {
     return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
-      absl::StatusOr<SLFunction*> main = context_.Load(text, source_name);
-      if (!main.ok()) return main.status();
+      absl::Status loaded = context_.Load(text, source_name).status();
+      if (!loaded.ok()) return loaded;
       return NullValue();
     });
   }
