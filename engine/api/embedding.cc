@@ -3,6 +3,7 @@
 #include <mutex>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "engine/config/option_registry.h"
 #include "engine/runtime/compiler.h"
@@ -19,9 +20,13 @@ struct EngineCore {
   // Held while guest code runs or guest values are touched (the thread
   // rules of embedding.h).
   std::mutex guest_lock;
+  // Each language's instance on this engine (Language::CreateInstance),
+  // made with its first context; guarded by guest_lock.
+  absl::flat_hash_map<const Language*, std::unique_ptr<LanguageInstance>> instances;
   ~EngineCore() {
     if (engine != nullptr) {
       heap::ScopedThreadRegistration registration;
+      instances.clear();  // after every context, before the engine closes
       engine->Close();
       engine.reset();
     }
@@ -154,8 +159,13 @@ absl::StatusOr<std::unique_ptr<Context>> Engine::CreateContext(
   }
   heap::ScopedThreadRegistration registration;
   std::lock_guard<std::mutex> hold(core_->guest_lock);
-  absl::StatusOr<std::unique_ptr<LanguageContext>> context = language->CreateContext(
-      *core_->engine, options.language_options, options.streams, /*owns_engine=*/false);
+  // The language's instance: every context of the language on this engine
+  // shares it (and so its code: Truffle's code sharing).
+  std::unique_ptr<LanguageInstance>& instance = core_->instances[language];
+  if (instance == nullptr) instance = language->CreateInstance(*core_->engine);
+  absl::StatusOr<std::unique_ptr<LanguageContext>> context =
+      language->CreateContext(*core_->engine, instance.get(), options.language_options,
+                              options.streams, /*owns_engine=*/false);
   if (!context.ok()) return context.status();
   auto core = std::make_shared<ContextCore>();
   core->engine = core_;

@@ -168,6 +168,16 @@ class LanguageContext {
   virtual absl::Status Close() = 0;
 };
 
+// Truffle's language instance: what one language keeps per engine and
+// shares between the engine's contexts (SL: parsed sources with their call
+// targets and compiled code). Made by Language::CreateInstance before the
+// engine's first context of the language, destroyed after its last one and
+// before the engine closes. Used on the guest thread only.
+class LanguageInstance {
+ public:
+  virtual ~LanguageInstance() = default;
+};
+
 // A builtin function a language defines in every context.
 struct BuiltinInfo {
   std::string name;
@@ -199,14 +209,24 @@ class Language {
   // The builtins every context defines.
   virtual std::vector<BuiltinInfo> builtins() const = 0;
 
-  // A context on `engine`, which outlives it. `options` is a validated
+  // The language's instance on an engine whose contexts share code
+  // (LanguageInstance), or null if the language shares nothing (the
+  // default: each context has its own code).
+  virtual std::unique_ptr<LanguageInstance> CreateInstance(runtime::Engine& engine) const {
+    return nullptr;
+  }
+  // A context on `engine`, which outlives it. `instance`: what
+  // CreateInstance made for this engine, shared with its other contexts, or
+  // null (a context with code of its own). `options` is a validated
   // message of options_prototype()'s type (null when the language has
   // none). `owns_engine`: the context is the engine's only one, and its
-  // end may close the engine (the launcher); otherwise the context must
-  // leave the engine usable by other contexts when it dies.
+  // end may close the engine (the launcher; never with an instance);
+  // otherwise the context must leave the engine usable by other contexts
+  // when it dies.
   virtual absl::StatusOr<std::unique_ptr<LanguageContext>> CreateContext(
-      runtime::Engine& engine, const google::protobuf::Message* options,
-      const ContextStreams& streams, bool owns_engine) const = 0;
+      runtime::Engine& engine, LanguageInstance* instance,
+      const google::protobuf::Message* options, const ContextStreams& streams,
+      bool owns_engine) const = 0;
 };
 
 // The languages of the process. Registration happens once per language, at

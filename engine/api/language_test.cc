@@ -143,8 +143,9 @@ class AdderLanguage : public Language {
   }
   std::vector<BuiltinInfo> builtins() const override { return {}; }
   absl::StatusOr<std::unique_ptr<LanguageContext>> CreateContext(
-      runtime::Engine& engine, const google::protobuf::Message* options,
-      const ContextStreams& streams, bool owns_engine) const override {
+      runtime::Engine& engine, LanguageInstance* instance,
+      const google::protobuf::Message* options, const ContextStreams& streams,
+      bool owns_engine) const override {
     TestLanguageOptions parsed;
     if (options != nullptr) parsed.CopyFrom(*options);
     return std::make_unique<AdderContext>(engine, parsed, streams);

@@ -70,6 +70,56 @@ int RunInContext(const ProgramRun& run, LanguageContext& context) {
   return status;
 }
 
+// ProgramRun::warm_up_contexts: the warm-up runs, then the real one, all in
+// contexts sharing the language's instance on `engine`.
+int RunSharingCode(const ProgramRun& run, runtime::Engine& engine,
+                   const ContextStreams& streams) {
+  std::unique_ptr<LanguageInstance> instance = run.language->CreateInstance(engine);
+  if (instance == nullptr) {
+    PrintError(run, absl::StrCat(run.language->name(), " does not share code between contexts"));
+    return config::kConfigErrorExitCode;
+  }
+  std::FILE* discard = std::fopen("/dev/null", "r+");
+  if (discard == nullptr) {
+    PrintError(run, "cannot open /dev/null");
+    return config::kConfigErrorExitCode;
+  }
+  ContextStreams quiet;
+  quiet.out = discard;
+  quiet.in = discard;
+  // Kept until the real run ends: a source stays shared while a context
+  // uses it.
+  std::vector<std::unique_ptr<LanguageContext>> warm_up;
+  int status = 0;
+  for (int i = 0; i < run.warm_up_contexts && status == 0; ++i) {
+    absl::StatusOr<std::unique_ptr<LanguageContext>> context = run.language->CreateContext(
+        engine, instance.get(), run.language_options, quiet, /*owns_engine=*/false);
+    if (!context.ok()) {
+      PrintError(run, context.status().message());
+      status = config::kConfigErrorExitCode;
+      break;
+    }
+    // Only the real run's outcome counts.
+    (*context)->RunProgram(run.source_text, run.source_name).IgnoreError();
+    (*context)->Close().IgnoreError();
+    warm_up.push_back(*std::move(context));
+  }
+  if (status == 0) {
+    absl::StatusOr<std::unique_ptr<LanguageContext>> context = run.language->CreateContext(
+        engine, instance.get(), run.language_options, streams, /*owns_engine=*/false);
+    if (context.ok()) {
+      status = RunInContext(run, **context);
+    } else {
+      PrintError(run, context.status().message());
+      status = config::kConfigErrorExitCode;
+    }
+  }
+  warm_up.clear();
+  instance.reset();  // after its contexts, before the engine closes
+  std::fclose(discard);
+  return status;
+}
+
 void RunJob(void* raw) {
   Job& job = *static_cast<Job*>(raw);
   const ProgramRun& run = *job.run;
@@ -82,8 +132,13 @@ void RunJob(void* raw) {
   ContextStreams streams;
   streams.out = run.out;
   streams.in = run.in;
+  if (run.warm_up_contexts > 0) {
+    job.status = RunSharingCode(run, **engine, streams);
+    (*engine)->Close();
+    return;
+  }
   absl::StatusOr<std::unique_ptr<LanguageContext>> context = run.language->CreateContext(
-      **engine, run.language_options, streams, /*owns_engine=*/true);
+      **engine, /*instance=*/nullptr, run.language_options, streams, /*owns_engine=*/true);
   if (!context.ok()) {
     PrintError(run, context.status().message());
     job.status = config::kConfigErrorExitCode;
@@ -105,7 +160,8 @@ int RunProgram(const ProgramRun& run) {
   return job.status;
 }
 
-int LauncherMain(const char* language_id, int argc, char** argv) {
+int LauncherMain(const char* language_id, int argc, char** argv,
+                 const LauncherOptions& launcher_options) {
   auto usage_error = [&](absl::string_view message) {
     absl::FPrintF(stderr, "%s: %s\n", language_id, message);
     return config::kConfigErrorExitCode;
@@ -160,6 +216,7 @@ int LauncherMain(const char* language_id, int argc, char** argv) {
   ProgramRun run;
   run.language = language;
   run.config = command_line->config;
+  run.warm_up_contexts = launcher_options.warm_up_contexts;
   absl::StatusOr<std::unique_ptr<google::protobuf::Message>> options =
       ParseLanguageOptions(*language, language_settings);
   if (!options.ok()) return usage_error(options.status().message());

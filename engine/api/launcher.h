@@ -29,8 +29,14 @@
 
 namespace morel::api {
 
+// What a launcher binary fixes beyond its command line.
+struct LauncherOptions {
+  int warm_up_contexts = 0;  // ProgramRun::warm_up_contexts
+};
+
 // The launcher's main() for language `language_id`.
-int LauncherMain(const char* language_id, int argc, char** argv);
+int LauncherMain(const char* language_id, int argc, char** argv,
+                 const LauncherOptions& options = LauncherOptions());
 
 // One program run as the launcher does it after reading its command line
 // (also for tests and test runners that run programs in-process).
@@ -44,6 +50,13 @@ struct ProgramRun {
   std::FILE* out = stdout;
   std::FILE* err = stderr;
   std::FILE* in = stdin;
+  // Code sharing under test: when positive, the program first runs in this
+  // many other contexts of the same engine (output discarded, no input,
+  // their errors ignored), all sharing the language's instance
+  // (Language::CreateInstance), and then in the context whose outcome is
+  // the run's, which reuses their call targets, profiles and compiled
+  // code. A language without an instance is an error (exit status 2).
+  int warm_up_contexts = 0;
 };
 
 // Returns the exit status above. Creates the engine and the context on a

@@ -20,6 +20,11 @@ struct BuiltinSpec {
   // Runs guest code or redefines functions (eval, defineFunction, exit's
   // shutdown hooks): compiled callers check for invalidation afterwards.
   bool may_run_guest_code = false;
+  // Calls guest functions (eval, exit's shutdown hooks). Its frame is where
+  // a stack walk from them stops (an internal frame, sl_spec §9), so
+  // compiled callers call it through its call target, as the interpreter
+  // does, never as a runtime call without a frame.
+  bool calls_guest_functions = false;
   // Its compiled form, if simpler than a call (nodes/invoke_node.h).
   DirectlyCallableBuiltin::Intrinsic intrinsic = DirectlyCallableBuiltin::Intrinsic::kNone;
 };

@@ -81,6 +81,123 @@ TEST(SLEmbeddingTest, ContextsOnOneEngineHaveTheirOwnFunctionsAndCode) {
   EXPECT_TRUE(state->compiled);
 }
 
+absl::StatusOr<Context::CompilationState> StateOf(Context& context, absl::string_view name) {
+  absl::StatusOr<Value> function = context.GetFunction(name);
+  if (!function.ok()) return function.status();
+  return context.GetCompilationState(*function);
+}
+
+// Truffle's code sharing: contexts of one engine that evaluate the same
+// source run the same call targets, so what one context's calls profiled
+// and compiled serves the other at once.
+TEST(SLEmbeddingTest, ContextsShareTheCodeOfTheSameSource) {
+  constexpr absl::string_view kSource =
+      "function g(n) { return n * 2; }\n"
+      "function f(n) { return g(n) + 1; }";
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> first = NewContext(*engine, kSource);
+  // Until f runs last-tier machine code (background compilation: a few
+  // rounds).
+  absl::StatusOr<Context::CompilationState> compiled;
+  for (int round = 0; round < 100; ++round) {
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(CallInt(*first, "f", i), 2 * i + 1);
+    engine->WaitForCompilations();
+    compiled = StateOf(*first, "f");
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    if (compiled->tier == 2) break;
+  }
+  ASSERT_EQ(compiled->tier, 2);
+  ASSERT_TRUE(compiled->machine_code);
+  const runtime::CompilationStatistics before = engine->compilation_statistics();
+
+  // The second context has not called f yet: its f already runs the first
+  // context's compiled code, with the first context's calls counted.
+  std::unique_ptr<Context> second = NewContext(*engine, kSource);
+  absl::StatusOr<Context::CompilationState> shared = StateOf(*second, "f");
+  ASSERT_TRUE(shared.ok()) << shared.status();
+  EXPECT_TRUE(shared->compiled);
+  EXPECT_EQ(shared->tier, compiled->tier);
+  EXPECT_GE(shared->calls, compiled->calls);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(CallInt(*second, "f", i), 2 * i + 1);
+  engine->WaitForCompilations();
+  // Nothing was compiled again, and the shared code did not deoptimize:
+  // the direct call to g is keyed by g's code, which both contexts' g run.
+  const runtime::CompilationStatistics after = engine->compilation_statistics();
+  EXPECT_EQ(after.successful, before.successful);
+  EXPECT_EQ(after.deopts, before.deopts);
+  EXPECT_EQ(after.invalidations, before.invalidations);
+}
+
+// Shared code names functions per context: a call in shared code calls the
+// running context's function of that name, interpreted and compiled, and
+// a redefinition in one context changes only that context.
+TEST(SLEmbeddingTest, SharedCodeCallsTheRunningContextsFunctions) {
+  constexpr absl::string_view kShared = "function f(n) { return n + g(); }";
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> first = NewContext(*engine, kShared);
+  std::unique_ptr<Context> second = NewContext(*engine, kShared);
+  ASSERT_TRUE(first->Eval("function g() { return 1000; }", "one.sl").ok());
+  ASSERT_TRUE(second->Eval("function g() { return 2000; }", "two.sl").ok());
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_EQ(CallInt(*first, "f", i), i + 1000);
+    ASSERT_EQ(CallInt(*second, "f", i), i + 2000);
+  }
+  engine->WaitForCompilations();
+  absl::StatusOr<Context::CompilationState> state = StateOf(*second, "f");
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_TRUE(state->compiled);
+  EXPECT_GE(state->calls, 4000);  // one profile for both contexts
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(CallInt(*first, "f", i), i + 1000);
+    ASSERT_EQ(CallInt(*second, "f", i), i + 2000);
+  }
+  // A redefinition in the first context only.
+  ASSERT_TRUE(first->Eval("function g() { return 3000; }", "three.sl").ok());
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(CallInt(*first, "f", i), i + 3000);
+    ASSERT_EQ(CallInt(*second, "f", i), i + 2000);
+  }
+  // An undefined function in one context is undefined only there.
+  std::unique_ptr<Context> third = NewContext(*engine, kShared);
+  absl::StatusOr<Value> f = third->GetFunction("f");
+  ASSERT_TRUE(f.ok());
+  absl::StatusOr<Value> result = third->Call(*f, {Value::Int64(1)});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kAborted);
+  EXPECT_TRUE(absl::StrContains(result.status().message(), "Undefined function: g"))
+      << result.status();
+  EXPECT_EQ(CallInt(*second, "f", 1), 2001);
+}
+
+// A source's code lives while a context's function runs it: the last
+// context to stop using it (by ending, or by redefining its functions)
+// retires its call targets.
+TEST(SLEmbeddingTest, SharedCodeIsRetiredWithItsLastUser) {
+  constexpr absl::string_view kSource = "function f(n) { return n + 1; }";
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> first = NewContext(*engine, kSource);
+  std::unique_ptr<Context> second = NewContext(*engine, kSource);
+  for (int i = 0; i < 500; ++i) ASSERT_EQ(CallInt(*first, "f", i), i + 1);
+  engine->WaitForCompilations();
+
+  // The first context ends: the second still runs the shared code.
+  first.reset();
+  heap::Collect();
+  engine->runtime().ReclaimRetiredCallTargets();
+  const size_t live_shared = engine->runtime().live_call_targets();
+  absl::StatusOr<Context::CompilationState> state = StateOf(*second, "f");
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_TRUE(state->compiled);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(CallInt(*second, "f", i), i + 1);
+
+  // The second redefines f: nobody runs the source's code any more.
+  ASSERT_TRUE(second->Eval("function f(n) { return n + 2; }", "other.sl").ok());
+  ASSERT_EQ(CallInt(*second, "f", 1), 3);
+  engine->WaitForCompilations();  // a queued compilation holds its target
+  heap::Collect();
+  engine->runtime().ReclaimRetiredCallTargets();
+  EXPECT_LT(engine->runtime().live_call_targets(), live_shared + 1);
+}
+
 TEST(SLEmbeddingTest, ValuesOutliveTheirContextSafely) {
   std::unique_ptr<Engine> engine = NewEngine();
   std::unique_ptr<Context> context =

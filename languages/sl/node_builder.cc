@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/check.h"
 #include "languages/sl/nodes/arithmetic_nodes.h"
 #include "languages/sl/nodes/comparison_nodes.h"
 #include "languages/sl/nodes/invoke_node.h"
@@ -20,8 +21,8 @@ namespace {
 
 class NodeBuilder {
  public:
-  NodeBuilder(SLContext& context, std::shared_ptr<const Source> source)
-      : context_(context), source_(std::move(source)) {}
+  NodeBuilder(const FunctionBinding& binding, std::shared_ptr<const Source> source)
+      : binding_(binding), source_(std::move(source)) {}
 
   SourceSection Section(const ast::SourceSpan& span) const {
     SourceSection section;
@@ -46,8 +47,12 @@ class NodeBuilder {
       case K::kWriteLocal:
         return std::make_unique<SLWriteLocalNode>(section, e.slot, Expression(*e.value));
       case K::kFunctionLiteral:
+        if (binding_.shared_ids != nullptr) {
+          return std::make_unique<SLFunctionLiteralNode>(
+              section, binding_.shared_ids->IdOf(e.name));
+        }
         return std::make_unique<SLConstantNode>(
-            section, context_.functions().Lookup(e.name)->AsValue());
+            section, binding_.context->functions().Lookup(e.name)->AsValue());
       case K::kBinary:
         return Binary(e, section);
       case K::kLogical:
@@ -61,7 +66,8 @@ class NodeBuilder {
         std::vector<std::unique_ptr<SLExpressionNode>> arguments;
         for (const auto& argument : e.arguments) arguments.push_back(Expression(*argument));
         return std::make_unique<SLInvokeNode>(section, Expression(*e.callee),
-                                              std::move(arguments));
+                                              std::move(arguments),
+                                              /*shared_code=*/binding_.shared_ids != nullptr);
       }
       case K::kReadProperty:
         return std::make_unique<SLReadPropertyNode>(section, Expression(*e.receiver),
@@ -154,22 +160,24 @@ class NodeBuilder {
     return nullptr;
   }
 
-  SLContext& context_;
+  FunctionBinding binding_;
   std::shared_ptr<const Source> source_;
 };
 
 }  // namespace
 
 std::unique_ptr<SLFunctionRootNode> BuildFunctionRoot(
-    SLContext& context, std::shared_ptr<const ast::Program> program,
+    const FunctionBinding& binding, std::shared_ptr<const ast::Program> program,
     std::shared_ptr<const Source> source, int function_index) {
+  MOREL_CHECK_MSG((binding.context != nullptr) != (binding.shared_ids != nullptr),
+                  "a function binding names one context or shared ids");
   const ast::Function& function = program->functions[function_index];
-  NodeBuilder builder(context, std::move(source));
+  NodeBuilder builder(binding, std::move(source));
   auto descriptor = std::make_unique<FrameDescriptor>();
   for (const std::string& name : function.slot_names) descriptor->AddSlot(name);
   return std::make_unique<SLFunctionRootNode>(
       builder.Section(function.span), function.name, std::move(descriptor),
-      function.parameter_slots, builder.Statement(*function.body), &context,
+      function.parameter_slots, builder.Statement(*function.body), binding,
       std::move(program), function_index);
 }
 

@@ -13,12 +13,12 @@
 
 namespace morel::sl {
 
-class SLContext;
-
 // `source` is the text `program` was parsed from (the nodes' source
-// sections hold it).
+// sections hold it). `binding` says how the code names functions: the
+// constants of one context, or ids that each context resolves (shared
+// code, sl_shared_code.h).
 std::unique_ptr<SLFunctionRootNode> BuildFunctionRoot(
-    SLContext& context, std::shared_ptr<const ast::Program> program,
+    const FunctionBinding& binding, std::shared_ptr<const ast::Program> program,
     std::shared_ptr<const Source> source, int function_index);
 
 }  // namespace morel::sl

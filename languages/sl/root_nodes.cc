@@ -6,18 +6,19 @@
 #include "languages/sl/builtins.h"
 #include "languages/sl/node_builder.h"
 #include "languages/sl/runtime/values.h"
+#include "languages/sl/sl_context.h"
 
 namespace morel::sl {
 
 SLFunctionRootNode::SLFunctionRootNode(
     SourceSection section, std::string name,
     std::unique_ptr<FrameDescriptor> descriptor, std::vector<int> parameter_slots,
-    std::unique_ptr<SLStatementNode> body, SLContext* context,
+    std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
     std::shared_ptr<const ast::Program> program, int function_index)
     : RootNode(std::move(section), std::move(name), std::move(descriptor)),
       parameter_slots_(std::move(parameter_slots)),
       body_(std::move(body)),
-      context_(context),
+      binding_(binding),
       program_(std::move(program)),
       function_index_(function_index) {}
 
@@ -52,7 +53,7 @@ absl::Status SLFunctionRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
 }
 
 std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
-  return BuildFunctionRoot(*context_, program_, source_section().source, function_index_);
+  return BuildFunctionRoot(binding_, program_, source_section().source, function_index_);
 }
 
 SLBuiltinRootNode::SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context)
@@ -67,6 +68,9 @@ bool SLBuiltinRootNode::InspectsCallerFrame() const {
 }
 bool SLBuiltinRootNode::WritesCallerFrame() const { return spec_.writes_caller_frame; }
 bool SLBuiltinRootNode::may_run_guest_code() const { return spec_.may_run_guest_code; }
+bool SLBuiltinRootNode::calls_guest_functions() const {
+  return spec_.calls_guest_functions;
+}
 DirectlyCallableBuiltin::Intrinsic SLBuiltinRootNode::intrinsic() const {
   return spec_.intrinsic;
 }
@@ -74,14 +78,15 @@ DirectlyCallableBuiltin::Intrinsic SLBuiltinRootNode::intrinsic() const {
 Value SLBuiltinRootNode::Execute(Frame& frame) { return InvokeDirectly(frame.arguments()); }
 
 Value SLBuiltinRootNode::InvokeDirectly(absl::Span<const Value> args) const {
+  SLContext& context = context_ != nullptr ? *context_ : SLContext::Current();
   const int arity = arity_;
-  if (args.size() == static_cast<size_t>(arity)) return function_(*context_, args);
+  if (args.size() == static_cast<size_t>(arity)) return function_(context, args);
   // On the native stack, where the collector sees the values.
   auto* padded = static_cast<Value*>(alloca(sizeof(Value) * (arity + 1)));
   for (int i = 0; i < arity; ++i) {
     padded[i] = static_cast<size_t>(i) < args.size() ? args[i] : NullValue();
   }
-  return function_(*context_, absl::Span<const Value>(padded, arity));
+  return function_(context, absl::Span<const Value>(padded, arity));
 }
 
 }  // namespace morel::sl

@@ -17,6 +17,17 @@ namespace morel::sl {
 
 class SLContext;
 
+// How an SL function's code names the functions it refers to: exactly one
+// of the two is set.
+struct FunctionBinding {
+  // Single-context code: function literals are this context's functions,
+  // constants of the AST and of compiled code.
+  SLContext* context = nullptr;
+  // Shared code (sl_shared_code.h): literals are ids of this table,
+  // resolved in the context running the code.
+  FunctionIds* shared_ids = nullptr;
+};
+
 // A user function: binds arguments to parameter slots (missing ones are
 // NULL, extra ones dropped), runs the body, returns the returned value or
 // NULL. Splittable: an uninitialized copy is rebuilt from the retained AST.
@@ -26,7 +37,7 @@ class SLFunctionRootNode final : public RootNode {
   SLFunctionRootNode(SourceSection section, std::string name,
                      std::unique_ptr<FrameDescriptor> descriptor,
                      std::vector<int> parameter_slots,
-                     std::unique_ptr<SLStatementNode> body, SLContext* context,
+                     std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
                      std::shared_ptr<const ast::Program> program, int function_index);
 
   Value Execute(Frame& frame) override;
@@ -40,7 +51,7 @@ class SLFunctionRootNode final : public RootNode {
  private:
   std::vector<int> parameter_slots_;
   Child<SLStatementNode> body_;
-  SLContext* context_;
+  FunctionBinding binding_;
   std::shared_ptr<const ast::Program> program_;
   int function_index_;
 };
@@ -53,7 +64,9 @@ struct BuiltinSpec;  // builtins.h
 class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin {
  public:
   MOREL_NODE_KIND(SLBuiltinRootNode)
-  // `spec` (an entry of Builtins()' table) outlives the node.
+  // `spec` (an entry of Builtins()' table) outlives the node. `context`:
+  // the one context the builtin serves, or null for shared code (the
+  // builtin serves the context running on the calling thread).
   SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context);
 
   Value Execute(Frame& frame) override;
@@ -61,6 +74,7 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   bool InspectsCallerFrame() const override;
   bool WritesCallerFrame() const override;
   bool may_run_guest_code() const override;
+  bool calls_guest_functions() const override;
   Intrinsic intrinsic() const override;
 
   // Runs the builtin on `args` (missing ones are NULL, extra ones ignored)
@@ -73,7 +87,7 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   const BuiltinSpec& spec_;
   int arity_;
   BuiltinFunction function_;
-  SLContext* context_;
+  SLContext* context_;  // null: the current context
 };
 
 }  // namespace morel::sl

@@ -1,6 +1,7 @@
 #include "languages/sl/sl_context.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "languages/sl/builtins.h"
 #include "languages/sl/node_builder.h"
 #include "languages/sl/parser/parser.h"
@@ -10,10 +11,24 @@
 namespace morel::sl {
 
 SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in,
-                     bool owns_engine)
-    : engine_(engine), owns_engine_(owns_engine), out_(out), in_(in) {
+                     bool owns_engine, SLSharedCode* shared)
+    : engine_(engine),
+      shared_(shared),
+      owns_engine_(owns_engine),
+      out_(out),
+      in_(in),
+      functions_(shared != nullptr ? &shared->function_ids() : nullptr, this) {
+  MOREL_CHECK_MSG(shared == nullptr || (!owns_engine && &shared->engine() == engine),
+                  "shared code belongs to the engine, which a context of it cannot own");
   InitializeBigIntegers();
   RegisterBuiltins();
+}
+
+SLContext& SLContext::Current() {
+  FunctionRegistry* registry = FunctionRegistry::Current();
+  MOREL_CHECK_MSG(registry != nullptr && registry->owner() != nullptr,
+                  "SL guest code runs outside of SLContext::Call");
+  return *registry->owner();
 }
 
 SLContext::~SLContext() {
@@ -29,20 +44,60 @@ SLContext::~SLContext() {
   // code is dropped; the engine frees them once nothing refers to them).
   // The other contexts never call our targets: functions are per context.
   engine_->WaitForCompilations();
+  if (shared_ != nullptr) {
+    // Shared targets: our functions stop using their units (the last user
+    // of a unit retires it).
+    functions_.ForEach([this](SLFunction& function) { shared_->Release(function.call_target()); });
+    return;
+  }
   functions_.ForEach([this](SLFunction& function) {
     if (CallTarget* target = function.call_target()) engine_->RetireCallTarget(*target);
   });
 }
 
 void SLContext::RegisterBuiltins() {
+  if (shared_ != nullptr) {
+    absl::Span<CallTarget* const> targets = shared_->builtin_targets();
+    for (size_t i = 0; i < targets.size(); ++i) Define(Builtins()[i].name, targets[i]);
+    return;
+  }
   for (const BuiltinSpec& builtin : Builtins()) {
     auto root = std::make_unique<SLBuiltinRootNode>(builtin, this);
     functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
   }
 }
 
+void SLContext::Define(absl::string_view name, CallTarget* target) {
+  if (shared_ == nullptr) {
+    functions_.Register(name, target);
+    return;
+  }
+  SLFunction* function = functions_.Lookup(name);
+  CallTarget* previous = function->call_target();
+  if (previous == target) return;  // the same source again: nothing changes
+  shared_->Acquire(target);
+  // Redefines (invalidating code that relied on the old target) without
+  // retiring: the unit's last user does.
+  functions_.Register(name, target);
+  shared_->Release(previous);
+}
+
+absl::StatusOr<SLFunction*> SLContext::LoadShared(absl::string_view text,
+                                                  absl::string_view source_name) {
+  absl::StatusOr<SLSharedCode::Unit*> unit = shared_->Load(text, source_name);
+  if (!unit.ok()) return unit.status();
+  SLFunction* main = nullptr;
+  for (const auto& [name, target] : (*unit)->functions) {
+    Define(name, target);
+    if (name == "main") main = functions_.Lookup(name);
+  }
+  shared_->EvictIfUnused(*unit);
+  return main;
+}
+
 absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
                                             absl::string_view source_name) {
+  if (shared_ != nullptr) return LoadShared(text, source_name);
   absl::StatusOr<std::unique_ptr<ast::Program>> parsed =
       ParseProgram(text, source_name);
   if (!parsed.ok()) return parsed.status();
@@ -52,7 +107,9 @@ absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
   auto source = std::make_shared<const Source>(std::string(source_name), std::string(text));
   SLFunction* main = nullptr;
   for (size_t i = 0; i < program->functions.size(); ++i) {
-    auto root = BuildFunctionRoot(*this, program, source, static_cast<int>(i));
+    FunctionBinding binding;
+    binding.context = this;
+    auto root = BuildFunctionRoot(binding, program, source, static_cast<int>(i));
     CallTarget* target = engine_->CreateCallTarget(std::move(root));
     const std::string& name = program->functions[i].name;
     // A redefinition invalidates the function's "call target stable"
@@ -65,6 +122,7 @@ absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
 }
 
 Value SLContext::Call(SLFunction* function, absl::Span<const Value> args) {
+  FunctionRegistry::Scope current(&functions_);
   return function->call_target()->Call(args);
 }
 

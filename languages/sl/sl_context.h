@@ -16,6 +16,7 @@
 #include "engine/runtime/engine.h"
 #include "languages/sl/parser/ast.h"
 #include "languages/sl/runtime/sl_function.h"
+#include "languages/sl/sl_shared_code.h"
 #include "nodes/source.h"
 #include "nodes/value.h"
 
@@ -29,14 +30,25 @@ class SLContext {
   // one engine: engine/api/embedding.h) its end waits for the engine's
   // compilations and retires the context's call targets, leaving the
   // engine to the other contexts.
+  //
+  // `shared`: the engine's shared code (sl_shared_code.h), which must
+  // outlive the context, or null for code of this context alone. With it,
+  // Load takes sources from the shared cache and the builtins are the
+  // shared ones; the context must not own the engine.
   explicit SLContext(runtime::Engine* engine, std::FILE* out = stdout,
-                     std::FILE* in = stdin, bool owns_engine = true);
+                     std::FILE* in = stdin, bool owns_engine = true,
+                     SLSharedCode* shared = nullptr);
   ~SLContext();
   SLContext(const SLContext&) = delete;
   SLContext& operator=(const SLContext&) = delete;
 
   runtime::Engine& engine() { return *engine_; }
   FunctionRegistry& functions() { return functions_; }
+  SLSharedCode* shared_code() const { return shared_; }
+
+  // The context whose guest code runs on this thread: set by Call (and so
+  // for everything guest code does). Shared builtins serve it.
+  static SLContext& Current();
 
   // Parses `text` (named `source_name` in messages) and registers its
   // functions, redefining existing ones (sl_spec §1.3). Returns the unit's
@@ -45,7 +57,8 @@ class SLContext {
   absl::StatusOr<SLFunction*> Load(absl::string_view text,
                                    absl::string_view source_name);
 
-  // Calls `function` (which must be defined) with `args`.
+  // Calls `function` (which must be defined) with `args`, with this
+  // context current on the calling thread.
   Value Call(SLFunction* function, absl::Span<const Value> args);
 
   // Standard streams. Print charges the engine's MaxOutputStreamSize first
@@ -60,8 +73,13 @@ class SLContext {
 
  private:
   void RegisterBuiltins();
+  // Defines `name` to run `target` (shared code: counts the units' users).
+  void Define(absl::string_view name, CallTarget* target);
+  absl::StatusOr<SLFunction*> LoadShared(absl::string_view text,
+                                         absl::string_view source_name);
 
   runtime::Engine* engine_;
+  SLSharedCode* shared_;
   bool owns_engine_;
   std::FILE* out_;
   std::FILE* in_;

@@ -12,6 +12,7 @@
 #include "languages/sl/runtime/value_printing.h"
 #include "languages/sl/runtime/values.h"
 #include "languages/sl/sl_context.h"
+#include "languages/sl/sl_shared_code.h"
 #include "nodes/guest_error.h"
 
 namespace morel::sl {
@@ -36,11 +37,21 @@ R Guarded(F&& body) {
   }
 }
 
+// SL's instance on an engine: the code its contexts share.
+class SLInstance : public api::LanguageInstance {
+ public:
+  explicit SLInstance(runtime::Engine& engine) : code_(engine) {}
+  SLSharedCode& code() { return code_; }
+
+ private:
+  SLSharedCode code_;
+};
+
 class SLLanguageContext : public api::LanguageContext {
  public:
-  SLLanguageContext(runtime::Engine& engine, const api::ContextStreams& streams,
-                    bool owns_engine)
-      : context_(&engine, streams.out, streams.in, owns_engine) {}
+  SLLanguageContext(runtime::Engine& engine, SLSharedCode* shared,
+                    const api::ContextStreams& streams, bool owns_engine)
+      : context_(&engine, streams.out, streams.in, owns_engine, shared) {}
 
   absl::StatusOr<Value> Eval(absl::string_view text,
                              absl::string_view source_name) override {
@@ -171,13 +182,27 @@ std::vector<api::BuiltinInfo> SLLanguage::builtins() const {
   return builtins;
 }
 
+std::unique_ptr<api::LanguageInstance> SLLanguage::CreateInstance(
+    runtime::Engine& engine) const {
+  return std::make_unique<SLInstance>(engine);
+}
+
 absl::StatusOr<std::unique_ptr<api::LanguageContext>> SLLanguage::CreateContext(
-    runtime::Engine& engine, const google::protobuf::Message* options,
-    const api::ContextStreams& streams, bool owns_engine) const {
+    runtime::Engine& engine, api::LanguageInstance* instance,
+    const google::protobuf::Message* options, const api::ContextStreams& streams,
+    bool owns_engine) const {
   if (options != nullptr) {
     return absl::InvalidArgumentError("SimpleLanguage has no options");
   }
-  return std::make_unique<SLLanguageContext>(engine, streams, owns_engine);
+  SLSharedCode* shared = nullptr;
+  if (instance != nullptr) {
+    shared = &static_cast<SLInstance*>(instance)->code();
+    if (owns_engine || &shared->engine() != &engine) {
+      return absl::InvalidArgumentError(
+          "a context of shared code neither owns its engine nor uses another's instance");
+    }
+  }
+  return std::make_unique<SLLanguageContext>(engine, shared, streams, owns_engine);
 }
 
 }  // namespace morel::sl

@@ -7,14 +7,21 @@
 
 namespace morel::sl {
 
-std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode&, Value callee,
+std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Value callee,
                                                         absl::Span<const Value>) {
   if (!IsFunction(callee)) return std::nullopt;
   SLFunction* function = callee.As<SLFunction>();
+  if (node.shared_code()) {
+    CallTarget* target = function->call_target();
+    if (target == nullptr) return std::nullopt;
+    return Cache{nullptr, nullptr, target,
+                 Child<DirectCallNode>(DirectCallNode::Create(target))};
+  }
   std::shared_ptr<Assumption> stable = function->call_target_stable();
   CallTarget* target = function->call_target();
   if (target == nullptr) return std::nullopt;
-  return Cache{function, std::move(stable), Child<DirectCallNode>(DirectCallNode::Create(target))};
+  return Cache{function, std::move(stable), target,
+               Child<DirectCallNode>(DirectCallNode::Create(target))};
 }
 
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args) {
@@ -26,7 +33,9 @@ Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> arg
 const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target) {
   RootNode* root = target->root_node();
   if (root->InspectsCallerFrame()) return nullptr;
-  return dynamic_cast<const DirectlyCallableBuiltin*>(root);
+  const auto* builtin = dynamic_cast<const DirectlyCallableBuiltin*>(root);
+  if (builtin != nullptr && builtin->calls_guest_functions()) return nullptr;
+  return builtin;
 }
 
 Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args) {

@@ -72,13 +72,18 @@ class DirectlyCallableBuiltin {
   // Runs guest code or redefines functions (compiled callers then check
   // for invalidation after the call).
   virtual bool may_run_guest_code() const = 0;
+  // Calls guest functions, whose stack walks must stop at its frame (an
+  // internal root): compiled callers then call it through its call target
+  // (AsDirectlyCallableBuiltin is null).
+  virtual bool calls_guest_functions() const = 0;
 
  protected:
   ~DirectlyCallableBuiltin() = default;
 };
 
 // The builtin `target` runs if compiled callers may call it directly (one
-// that does not inspect its caller's frame), else null.
+// that neither inspects its caller's frame nor calls guest functions), else
+// null.
 const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target);
 // builtin->InvokeDirectly(args), as a runtime function.
 Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args);
@@ -90,12 +95,16 @@ struct InvokeDirect {
   static constexpr absl::string_view kName = "InvokeDirect";
   static constexpr int kLimit = 3;
   struct Cache {
+    // Single-context code: the callee function; null in shared code.
     SLFunction* function;
     // The function's "call target stable" generation, read before its call
     // target (CyclicAssumption's ordering rule): valid while the function's
     // code is still call->call_target(). The cache keeps it (the function
     // keeps only its current generation); a compilation reads it here.
     std::shared_ptr<Assumption> call_target_stable;
+    // Shared code (sl_shared_code.h): the target cached, whichever
+    // context's function runs it.
+    CallTarget* target;
     Child<DirectCallNode> call;
     void ForEachChild(ChildVisitor visitor) { visitor(call.slot()); }
   };
@@ -104,8 +113,16 @@ struct InvokeDirect {
   template <typename C>
   static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
                                 absl::Span<const typename C::V>) {
-    return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
-                 c.AssumptionValid(cache.call_target_stable.get()));
+    if (cache.function != nullptr) {
+      return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
+                   c.AssumptionValid(cache.call_target_stable.get()));
+    }
+    // Shared code: the callee is each context's own function of that name,
+    // so the entry is keyed by the code the function runs now (Truffle
+    // SL's dispatch on the call target); a redefinition fails the check.
+    return c.AndThen(c.HasTag(callee, kFunctionTag), [&] {
+      return c.PointerEqual(c.LoadField(callee, &SLFunction::guard_target_), cache.target);
+    });
   }
   template <typename C>
   static typename C::V Body(C& c, SLInvokeNode&, Cache& cache, typename C::V,
@@ -170,12 +187,16 @@ class SLInvokeNode final : public SLExpressionNode {
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLInvokeNode, InvokeDirect, InvokeIndirect>;
 
+  // `shared_code`: the node is part of shared code (sl_shared_code.h), and
+  // caches call targets instead of functions.
   SLInvokeNode(SourceSection section, std::unique_ptr<SLExpressionNode> callee,
-               std::vector<std::unique_ptr<SLExpressionNode>> arguments)
+               std::vector<std::unique_ptr<SLExpressionNode>> arguments,
+               bool shared_code = false)
       : SLExpressionNode(std::move(section)),
         callee_(std::move(callee)),
         arguments_(std::move(arguments)),
-        indirect_(IndirectCallNode::Create()) {}
+        indirect_(IndirectCallNode::Create()),
+        shared_code_(shared_code) {}
 
   Value Execute(Frame& frame) override;
   void ForEachChild(ChildVisitor visitor) override {
@@ -192,12 +213,14 @@ class SLInvokeNode final : public SLExpressionNode {
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
 
   IndirectCallNode* indirect_call() const { return indirect_.get(); }
+  bool shared_code() const { return shared_code_; }
   Specializations& specializer() { return specializer_; }
 
  private:
   Child<SLExpressionNode> callee_;
   ChildList<SLExpressionNode> arguments_;
   Child<IndirectCallNode> indirect_;
+  bool shared_code_;
   Specializations specializer_;
 };
 

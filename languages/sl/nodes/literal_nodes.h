@@ -25,6 +25,26 @@ class SLConstantNode final : public SLExpressionNode {
   Value value_;
 };
 
+// A function literal of shared code (sl_shared_code.h): the function named
+// `id` in the context running on this thread. The interpreter indexes the
+// current registry; compiled code calls LookupCurrentFunction (the code
+// serves every context of the engine, so the function is no constant).
+class SLFunctionLiteralNode final : public SLExpressionNode {
+ public:
+  MOREL_NODE_KIND(SLFunctionLiteralNode)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SLFunctionLiteralNode(SourceSection section, int id)
+      : SLExpressionNode(std::move(section)), id_(id) {}
+  Value Execute(Frame&) override;
+  int id() const { return id_; }
+
+ private:
+  int id_;
+};
+
+// The current context's function of `node`, as a value.
+Value LookupCurrentFunction(const SLFunctionLiteralNode* node);
+
 }  // namespace morel::sl
 
 #endif  // MOREL_LANGUAGES_SL_NODES_LITERAL_NODES_H_

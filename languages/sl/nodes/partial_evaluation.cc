@@ -54,6 +54,12 @@ void SLStatementNode::PartialEvaluate(PartialEvaluator& pe) {
 
 PeValue SLConstantNode::PartialEvaluate(PartialEvaluator& pe) { return pe.Constant(value_); }
 
+PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator& pe) {
+  // Shared code: the function depends on the context running it.
+  return pe.context().Call<&LookupCurrentFunction>(
+      static_cast<const SLFunctionLiteralNode*>(this));
+}
+
 PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {
   PeValue value = pe.Local(slot_);
   if (PartialEvaluator::HasConstantTag(value, kIllegalTag)) {

@@ -3,14 +3,23 @@
 
 // SL function values and the global function registry (sl_spec §6.1, §10).
 //
-// There is exactly one SLFunction per name. Looking a name up never fails:
-// an unknown name gets an undefined placeholder that a later definition
-// fills in, so every reference sees redefinitions. Functions are
-// root-allocated: they live as long as the registry.
+// There is exactly one SLFunction per name and context. Looking a name up
+// never fails: an unknown name gets an undefined placeholder that a later
+// definition fills in, so every reference sees redefinitions. Functions
+// are root-allocated: they live as long as the registry.
+//
+// Two ways a context's code names its functions (sl_shared_code.h):
+//   single context  a function literal is the context's SLFunction itself,
+//                   a constant of the AST and of compiled code;
+//   shared code     the AST and its compiled code serve every context of
+//                   an engine: a literal is a FunctionId, resolved in the
+//                   registry of the context running on this thread
+//                   (FunctionRegistry::Current()).
 
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
@@ -39,7 +48,9 @@ class SLFunction : public heap::RootAllocated {
   // compiled code that calls the old target directly is invalidated, and
   // retires the old target (NodeRuntime::RetireCallTarget: the runtime
   // frees it once nothing can reach it).
-  void set_call_target(CallTarget* target);
+  // A registry of shared code does not retire: the targets belong to the
+  // shared parse cache, which retires them (sl_shared_code.h).
+  void set_call_target(CallTarget* target, bool retire_previous = true);
   // Truffle SL's callTargetStable: valid while call_target() does not
   // change. Compiled direct calls depend on it; read it before reading
   // call_target() (CyclicAssumption's ordering rule). The function keeps
@@ -52,8 +63,14 @@ class SLFunction : public heap::RootAllocated {
 
  private:
   friend struct InvokeIndirect;
+  friend struct InvokeDirect;
   std::string name_;
   std::atomic<CallTarget*> call_target_{nullptr};
+  // call_target() as a plain field, for compiled code of shared ASTs, whose
+  // direct-call guard compares the callee's current target with the cached
+  // one (InvokeDirect) -- one load, no assumption. Written with
+  // call_target_ by the guest thread, read by guest code only.
+  CallTarget* guard_target_ = nullptr;
   // 1 while call_target()'s root writes its caller's frame
   // (RootNode::WritesCallerFrame; helloEqualsWorld), else 0: compiled
   // indirect calls read it with one load instead of a runtime call
@@ -65,14 +82,59 @@ class SLFunction : public heap::RootAllocated {
   CyclicAssumption call_target_stable_;
 };
 
+class FunctionRegistry;
+
+// Names of functions as small integers, for shared code: one table per
+// engine (per shared parse cache), so every context gives a name the same
+// id and a function literal resolves with a vector index. Used by the
+// guest thread only.
+class FunctionIds {
+ public:
+  int IdOf(absl::string_view name);
+  const std::string& NameOf(int id) const { return names_[id]; }
+
+ private:
+  absl::flat_hash_map<std::string, int> ids_;
+  std::vector<std::string> names_;
+};
+
+class SLContext;  // sl_context.h; the registry only keeps a pointer
+
 class FunctionRegistry {
  public:
+  FunctionRegistry() = default;
+  // A registry for shared code: resolves `ids`' ids, and never retires a
+  // replaced target (the shared cache owns them).
+  FunctionRegistry(FunctionIds* ids, SLContext* owner) : ids_(ids), owner_(owner) {}
+  FunctionRegistry(const FunctionRegistry&) = delete;
+  FunctionRegistry& operator=(const FunctionRegistry&) = delete;
+
+  // The registry of the context whose guest code runs on this thread (set
+  // by Scope), or null.
+  static FunctionRegistry* Current();
+  // Makes `registry` current on this thread for the scope's duration.
+  class Scope {
+   public:
+    explicit Scope(FunctionRegistry* registry);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    FunctionRegistry* previous_;
+  };
+  SLContext* owner() const { return owner_; }
+  bool shared() const { return ids_ != nullptr; }
+
   // The canonical function named `name`, created undefined if new.
   SLFunction* Lookup(absl::string_view name);
   // Defines or redefines `name` to run `target`.
   void Register(absl::string_view name, CallTarget* target);
   // The function if it exists (defined or not), else null.
   SLFunction* Find(absl::string_view name) const;
+  // Shared code: the function with id `id` of FunctionIds (Lookup of its
+  // name, one vector index once seen).
+  SLFunction* LookupId(int id);
   // Calls `visit(SLFunction&)` for every function, in no particular order.
   template <typename F>
   void ForEach(F&& visit) const {
@@ -81,6 +143,9 @@ class FunctionRegistry {
 
  private:
   absl::flat_hash_map<std::string, std::unique_ptr<SLFunction>> functions_;
+  FunctionIds* ids_ = nullptr;
+  SLContext* owner_ = nullptr;
+  std::vector<SLFunction*> by_id_;
 };
 
 }  // namespace morel::sl
