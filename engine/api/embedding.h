@@ -76,6 +76,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -240,6 +241,12 @@ class Context {
  private:
   friend class Engine;
   explicit Context(std::shared_ptr<ContextCore> core) : core_(std::move(core)) {}
+  // What every method that runs guest code or touches guest values does
+  // (the thread rules above): registers the calling thread with the
+  // collector, takes the engine's guest lock, refuses a closed context
+  // (FailedPrecondition), then returns body(the language context).
+  template <typename F>
+  std::invoke_result_t<F&, LanguageContext&> WithGuest(F&& body);
   // Converts a host or guest argument; FailedPrecondition for a handle of
   // another context.
   absl::StatusOr<morel::Value> ToGuest(const Value& value);
