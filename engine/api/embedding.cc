@@ -154,7 +154,7 @@ absl::StatusOr<std::unique_ptr<Context>> Engine::CreateContext(
   }
   heap::ScopedThreadRegistration registration;
   std::lock_guard<std::mutex> hold(core_->guest_lock);
-  absl::StatusOr<std::unique_ptr<LanguageContext>> context = language->CreateContext(
+  absl::StatusOr<std::unique_ptr<LanguageContext>> context = language->NewContext(
       *core_->engine, options.language_options, options.streams, /*owns_engine=*/false);
   if (!context.ok()) return context.status();
   auto core = std::make_shared<ContextCore>();

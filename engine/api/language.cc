@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "base/check.h"
 #include "engine/config/option_registry.h"
 #include "nodes/guest_error.h"
 
@@ -132,6 +133,41 @@ absl::Status StatusOfCurrentGuestException() {
   } catch (const GuestError& error) {
     return absl::AbortedError(error.message());
   }
+}
+
+absl::Status LanguageContext::NoMembers() const {
+  return absl::UnimplementedError(
+      absl::StrCat(language_ != nullptr ? language_->name() : "this language's",
+                   " objects have no members from the host"));
+}
+
+absl::StatusOr<bool> LanguageContext::HasMember(const Value&, absl::string_view) {
+  return NoMembers();
+}
+
+absl::StatusOr<Value> LanguageContext::ReadMember(const Value&, absl::string_view) {
+  return NoMembers();
+}
+
+absl::Status LanguageContext::WriteMember(const Value&, absl::string_view, const Value&) {
+  return NoMembers();
+}
+
+absl::StatusOr<std::vector<std::string>> LanguageContext::MemberKeys(const Value&) {
+  return NoMembers();
+}
+
+absl::StatusOr<std::unique_ptr<LanguageContext>> Language::NewContext(
+    runtime::Engine& engine, const google::protobuf::Message* options,
+    const ContextStreams& streams, bool owns_engine) const {
+  absl::StatusOr<std::unique_ptr<LanguageContext>> context =
+      CreateContext(engine, options, streams, owns_engine);
+  if (context.ok()) {
+    MOREL_CHECK_MSG(*context != nullptr,
+                    absl::StrCat("language '", id(), "' made a null context"));
+    (*context)->language_ = this;
+  }
+  return context;
 }
 
 absl::Status LanguageRegistry::Register(std::unique_ptr<Language> language) {

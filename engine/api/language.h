@@ -126,12 +126,18 @@ struct ContextStreams {
   std::FILE* in = stdin;
 };
 
+class Language;
+
 // One running guest program's world on an Engine. Not thread-safe: the
 // embedding API and the launcher call one context from one thread at a
 // time (embedding.h states the rules).
 class LanguageContext {
  public:
   virtual ~LanguageContext() = default;
+
+  // The language of this context when Language::NewContext made it (as the
+  // launcher and the embedding API do); null otherwise.
+  const Language* language() const { return language_; }
 
   // Parses `text` (named `source_name` in messages: line and column are
   // counted in it) and defines what it defines (SL: registers its
@@ -166,6 +172,32 @@ class LanguageContext {
   // Ends the context the way the language does at exit (SL: runs the
   // shutdown hooks, once). A guest error or exit(n) there is returned.
   virtual absl::Status Close() = 0;
+
+  // The members of a guest object, for the embedding API (Truffle's interop
+  // messages isMemberExisting, readMember, writeMember and getMembers).
+  // `object` is a guest value of this context that ToHost calls kObject
+  // (the API checks; a language still refuses other values, with
+  // InvalidArgument), `value` a guest value of this context. Member names
+  // are the language's property keys. Each behaves as the language's own
+  // property access does: reading a member the object lacks is whatever
+  // guest code gets (SL: the guest error "Undefined property: <name>",
+  // Aborted), a guest error is a status like Call's. MemberKeys lists them
+  // in the language's order (its documentation says which).
+  //
+  // A language without objects, or whose objects have no members, need
+  // not override these: each returns Unimplemented ("<language name>
+  // objects have no members from the host").
+  virtual absl::StatusOr<bool> HasMember(const Value& object, absl::string_view name);
+  virtual absl::StatusOr<Value> ReadMember(const Value& object, absl::string_view name);
+  virtual absl::Status WriteMember(const Value& object, absl::string_view name,
+                                   const Value& value);
+  virtual absl::StatusOr<std::vector<std::string>> MemberKeys(const Value& object);
+
+ private:
+  friend class Language;
+  absl::Status NoMembers() const;
+
+  const Language* language_ = nullptr;
 };
 
 // A builtin function a language defines in every context.
@@ -207,6 +239,12 @@ class Language {
   virtual absl::StatusOr<std::unique_ptr<LanguageContext>> CreateContext(
       runtime::Engine& engine, const google::protobuf::Message* options,
       const ContextStreams& streams, bool owns_engine) const = 0;
+
+  // CreateContext, and the context's language() is this language: how the
+  // launcher and the embedding API make contexts.
+  absl::StatusOr<std::unique_ptr<LanguageContext>> NewContext(
+      runtime::Engine& engine, const google::protobuf::Message* options,
+      const ContextStreams& streams, bool owns_engine) const;
 };
 
 // The languages of the process. Registration happens once per language, at

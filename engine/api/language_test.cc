@@ -297,6 +297,32 @@ TEST(EmbeddingTest, EmbedsASecondLanguage) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// Adder overrides none of the member methods: their defaults say so.
+TEST(LanguageContextTest, MembersDefaultToUnimplemented) {
+  absl::StatusOr<std::unique_ptr<runtime::Engine>> engine = runtime::Engine::Create({});
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  const Language& adder = *LanguageRegistry::Find("adder");
+  absl::StatusOr<std::unique_ptr<LanguageContext>> context =
+      adder.NewContext(**engine, nullptr, ContextStreams(), /*owns_engine=*/false);
+  ASSERT_TRUE(context.ok()) << context.status();
+  EXPECT_EQ((*context)->language(), &adder);
+  const morel::Value object = morel::Value::Long(1);
+  const absl::Status unimplemented =
+      absl::UnimplementedError("Adder objects have no members from the host");
+  EXPECT_EQ((*context)->HasMember(object, "x").status(), unimplemented);
+  EXPECT_EQ((*context)->ReadMember(object, "x").status(), unimplemented);
+  EXPECT_EQ((*context)->WriteMember(object, "x", object), unimplemented);
+  EXPECT_EQ((*context)->MemberKeys(object).status(), unimplemented);
+
+  // Made without NewContext, a context does not know its language.
+  absl::StatusOr<std::unique_ptr<LanguageContext>> bare =
+      adder.CreateContext(**engine, nullptr, ContextStreams(), /*owns_engine=*/false);
+  ASSERT_TRUE(bare.ok()) << bare.status();
+  EXPECT_EQ((*bare)->language(), nullptr);
+  EXPECT_EQ((*bare)->MemberKeys(object).status().message(),
+            "this language's objects have no members from the host");
+}
+
 TEST(EmbeddingTest, RejectsABadEngineConfig) {
   config::EngineConfig config;
   config.set_compiler_threads(-5);

@@ -82,7 +82,7 @@ void RunJob(void* raw) {
   ContextStreams streams;
   streams.out = run.out;
   streams.in = run.in;
-  absl::StatusOr<std::unique_ptr<LanguageContext>> context = run.language->CreateContext(
+  absl::StatusOr<std::unique_ptr<LanguageContext>> context = run.language->NewContext(
       **engine, run.language_options, streams, /*owns_engine=*/true);
   if (!context.ok()) {
     PrintError(run, context.status().message());
