@@ -213,6 +213,11 @@ absl::StatusOr<morel::Value> Context::ToGuest(const Value& value) {
   return core_->context->FromHost(value.host_);
 }
 
+absl::StatusOr<morel::Value> Context::ObjectToGuest(const Value& object) {
+  if (!object.IsObject()) return WrongKind(object.host_, "an object");
+  return ToGuest(object);
+}
+
 template <typename F>
 std::invoke_result_t<F&, LanguageContext&> Context::WithGuest(F&& body) {
   heap::ScopedThreadRegistration registration;
@@ -296,6 +301,48 @@ absl::StatusOr<Context::CompilationState> Context::GetCompilationState(
       }
     }
     return state;
+  });
+}
+
+absl::StatusOr<bool> Context::HasMember(const Value& object, absl::string_view name) {
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<bool> {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    return guest.HasMember(*guest_object, name);
+  });
+}
+
+absl::StatusOr<Value> Context::GetMember(const Value& object, absl::string_view name) {
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<Value> {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    absl::StatusOr<morel::Value> member = guest.ReadMember(*guest_object, name);
+    if (!member.ok()) return member.status();
+    return ToApi(*member);
+  });
+}
+
+absl::Status Context::PutMember(const Value& object, absl::string_view name,
+                                const Value& value) {
+  return WithGuest([&](LanguageContext& guest) -> absl::Status {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    // On the stack, where the collector sees it, until the object has it.
+    absl::StatusOr<morel::Value> guest_value = ToGuest(value);
+    if (!guest_value.ok()) {
+      return absl::Status(guest_value.status().code(),
+                          absl::StrCat("the value of member '", name,
+                                       "': ", guest_value.status().message()));
+    }
+    return guest.WriteMember(*guest_object, name, *guest_value);
+  });
+}
+
+absl::StatusOr<std::vector<std::string>> Context::GetMemberKeys(const Value& object) {
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<std::vector<std::string>> {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    return guest.MemberKeys(*guest_object);
   });
 }
 

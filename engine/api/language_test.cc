@@ -323,6 +323,23 @@ TEST(LanguageContextTest, MembersDefaultToUnimplemented) {
             "this language's objects have no members from the host");
 }
 
+// Through the embedding API, adder's values are never objects: refused
+// before the language is asked.
+TEST(EmbeddingTest, MembersOfASecondLanguagesValues) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create();
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  absl::StatusOr<std::unique_ptr<Context>> context = (*engine)->CreateContext("adder");
+  ASSERT_TRUE(context.ok()) << context.status();
+  ASSERT_TRUE((*context)->Eval("inc 1\n", "lib.add").ok());
+  absl::StatusOr<Value> inc = (*context)->GetFunction("inc");
+  ASSERT_TRUE(inc.ok()) << inc.status();
+  absl::Status status = (*context)->GetMember(*inc, "x").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_EQ(status.message(), "expected an object, got a function (<adder value>)");
+  EXPECT_EQ((*context)->GetMemberKeys(Value::Int64(1)).status().message(),
+            "expected an object, got a number (1)");
+}
+
 TEST(EmbeddingTest, RejectsABadEngineConfig) {
   config::EngineConfig config;
   config.set_compiler_threads(-5);
