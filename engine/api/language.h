@@ -266,13 +266,15 @@ class LanguageRegistry {
 // is taken (two libraries registering one language is a build mistake).
 bool RegisterLanguageAtStartup(std::unique_ptr<Language> language);
 
-// Parses "--<id>.<Name>=<value>" style settings for `language` into a new
-// options message (null when the language has no options and no setting
-// is given). `settings` are (Name, value) pairs in order; the last wins.
-// Errors name the option and what it expects, like engine options.
+// Parses command-line settings "--<id>.<Name>=<value>" for `language` into
+// a new options message (null when the language has no options and no
+// setting is given). `settings` are what follows "--<id>.", in order (the
+// last wins): "<Name>=<value>", or "<Name>" alone for a boolean option
+// (true). Errors name the option and what it expects, exactly as engine
+// options do (config::OptionRegistry::SetFromFlag): a bare "<Name>" of
+// another type "needs a value".
 absl::StatusOr<std::unique_ptr<google::protobuf::Message>> ParseLanguageOptions(
-    const Language& language,
-    absl::Span<const std::pair<std::string, std::string>> settings);
+    const Language& language, absl::Span<const std::string> settings);
 // Checks an embedder's options message against `language`'s schema and
 // ranges.
 absl::Status ValidateLanguageOptions(const Language& language,
