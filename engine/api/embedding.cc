@@ -223,95 +223,145 @@ absl::StatusOr<morel::Value> Context::ToGuest(const Value& value) {
   return core_->context->FromHost(value.host_);
 }
 
-absl::StatusOr<Value> Context::Eval(absl::string_view source,
-                                    absl::string_view source_name) {
+absl::StatusOr<morel::Value> Context::ObjectToGuest(const Value& object) {
+  if (!object.IsObject()) return WrongKind(object.host_, "an object");
+  return ToGuest(object);
+}
+
+template <typename F>
+std::invoke_result_t<F&, LanguageContext&> Context::WithGuest(F&& body) {
   heap::ScopedThreadRegistration registration;
   std::lock_guard<std::mutex> hold(core_->engine->guest_lock);
   if (core_->context == nullptr) return ClosedError();
-  absl::StatusOr<morel::Value> result = core_->context->Eval(source, source_name);
-  if (!result.ok()) return result.status();
-  return ToApi(*result);
+  return body(*core_->context);
+}
+
+absl::StatusOr<Value> Context::Eval(absl::string_view source,
+                                    absl::string_view source_name) {
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<Value> {
+    absl::StatusOr<morel::Value> result = guest.Eval(source, source_name);
+    if (!result.ok()) return result.status();
+    return ToApi(*result);
+  });
 }
 
 absl::StatusOr<Value> Context::GetFunction(absl::string_view name) {
-  heap::ScopedThreadRegistration registration;
-  std::lock_guard<std::mutex> hold(core_->engine->guest_lock);
-  if (core_->context == nullptr) return ClosedError();
-  absl::StatusOr<morel::Value> function = core_->context->LookupFunction(name);
-  if (!function.ok()) return function.status();
-  return ToApi(*function);
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<Value> {
+    absl::StatusOr<morel::Value> function = guest.LookupFunction(name);
+    if (!function.ok()) return function.status();
+    return ToApi(*function);
+  });
 }
 
 absl::StatusOr<Value> Context::Call(const Value& function,
                                     absl::Span<const Value> args) {
-  heap::ScopedThreadRegistration registration;
-  std::lock_guard<std::mutex> hold(core_->engine->guest_lock);
-  if (core_->context == nullptr) return ClosedError();
-  if (!function.IsFunction()) return WrongKind(function.host_, "a function");
-  absl::StatusOr<morel::Value> callee = ToGuest(function);
-  if (!callee.ok()) return callee.status();
-  // Converted arguments (a string just allocated, say) are referenced only
-  // from here until the callee has them: on the stack, or in root memory
-  // for many, where the collector sees them (ordinary heap memory it does
-  // not scan).
-  constexpr size_t kInlineArgs = 8;
-  morel::Value inline_args[kInlineArgs];
-  heap::TracedVector<morel::Value> many_args;
-  morel::Value* guest_args = inline_args;
-  if (args.size() > kInlineArgs) {
-    many_args.resize(args.size());
-    guest_args = many_args.data();
-  }
-  for (size_t i = 0; i < args.size(); ++i) {
-    absl::StatusOr<morel::Value> arg = ToGuest(args[i]);
-    if (!arg.ok()) {
-      return absl::Status(arg.status().code(),
-                          absl::StrCat("argument ", i + 1, ": ", arg.status().message()));
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<Value> {
+    if (!function.IsFunction()) return WrongKind(function.host_, "a function");
+    absl::StatusOr<morel::Value> callee = ToGuest(function);
+    if (!callee.ok()) return callee.status();
+    // Converted arguments (a string just allocated, say) are referenced only
+    // from here until the callee has them: on the stack, or in root memory
+    // for many, where the collector sees them (ordinary heap memory it does
+    // not scan).
+    constexpr size_t kInlineArgs = 8;
+    morel::Value inline_args[kInlineArgs];
+    heap::TracedVector<morel::Value> many_args;
+    morel::Value* guest_args = inline_args;
+    if (args.size() > kInlineArgs) {
+      many_args.resize(args.size());
+      guest_args = many_args.data();
     }
-    guest_args[i] = *arg;
-  }
-  absl::StatusOr<morel::Value> result = core_->context->Call(
-      *callee, absl::Span<const morel::Value>(guest_args, args.size()));
-  if (!result.ok()) return result.status();
-  return ToApi(*result);
+    for (size_t i = 0; i < args.size(); ++i) {
+      absl::StatusOr<morel::Value> arg = ToGuest(args[i]);
+      if (!arg.ok()) {
+        return absl::Status(arg.status().code(),
+                            absl::StrCat("argument ", i + 1, ": ", arg.status().message()));
+      }
+      guest_args[i] = *arg;
+    }
+    absl::StatusOr<morel::Value> result =
+        guest.Call(*callee, absl::Span<const morel::Value>(guest_args, args.size()));
+    if (!result.ok()) return result.status();
+    return ToApi(*result);
+  });
 }
 
 absl::StatusOr<Context::CompilationState> Context::GetCompilationState(
     const Value& function) {
-  heap::ScopedThreadRegistration registration;
-  std::lock_guard<std::mutex> hold(core_->engine->guest_lock);
-  if (core_->context == nullptr) return ClosedError();
-  if (!function.IsFunction()) return WrongKind(function.host_, "a function");
-  absl::StatusOr<morel::Value> callee = ToGuest(function);
-  if (!callee.ok()) return callee.status();
-  CallTarget* target = core_->context->CallTargetOf(*callee);
-  if (target == nullptr) {
-    return absl::NotFoundError(
-        absl::StrCat("the function ", function.ToString(), " is not defined"));
-  }
-  CompilationState state;
-  state.call_target = target->name();
-  state.calls = target->call_count();
-  InstalledCode* code = target->installed_code();
-  if (code != nullptr) {
-    state.compiled = true;
-    if (auto* native = dynamic_cast<runtime::NativeCode*>(code)) {
-      state.machine_code = true;
-      state.tier = native->compilation().tier;
-    } else if (auto* ir = dynamic_cast<runtime::IrTierCode*>(code)) {
-      state.tier = ir->compilation().tier;
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<CompilationState> {
+    if (!function.IsFunction()) return WrongKind(function.host_, "a function");
+    absl::StatusOr<morel::Value> callee = ToGuest(function);
+    if (!callee.ok()) return callee.status();
+    CallTarget* target = guest.CallTargetOf(*callee);
+    if (target == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat("the function ", function.ToString(), " is not defined"));
     }
-  }
-  return state;
+    CompilationState state;
+    state.call_target = target->name();
+    state.calls = target->call_count();
+    InstalledCode* code = target->installed_code();
+    if (code != nullptr) {
+      state.compiled = true;
+      if (auto* native = dynamic_cast<runtime::NativeCode*>(code)) {
+        state.machine_code = true;
+        state.tier = native->compilation().tier;
+      } else if (auto* ir = dynamic_cast<runtime::IrTierCode*>(code)) {
+        state.tier = ir->compilation().tier;
+      }
+    }
+    return state;
+  });
+}
+
+absl::StatusOr<bool> Context::HasMember(const Value& object, absl::string_view name) {
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<bool> {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    return guest.HasMember(*guest_object, name);
+  });
+}
+
+absl::StatusOr<Value> Context::GetMember(const Value& object, absl::string_view name) {
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<Value> {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    absl::StatusOr<morel::Value> member = guest.ReadMember(*guest_object, name);
+    if (!member.ok()) return member.status();
+    return ToApi(*member);
+  });
+}
+
+absl::Status Context::PutMember(const Value& object, absl::string_view name,
+                                const Value& value) {
+  return WithGuest([&](LanguageContext& guest) -> absl::Status {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    // On the stack, where the collector sees it, until the object has it.
+    absl::StatusOr<morel::Value> guest_value = ToGuest(value);
+    if (!guest_value.ok()) {
+      return absl::Status(guest_value.status().code(),
+                          absl::StrCat("the value of member '", name,
+                                       "': ", guest_value.status().message()));
+    }
+    return guest.WriteMember(*guest_object, name, *guest_value);
+  });
+}
+
+absl::StatusOr<std::vector<std::string>> Context::GetMemberKeys(const Value& object) {
+  return WithGuest([&](LanguageContext& guest) -> absl::StatusOr<std::vector<std::string>> {
+    absl::StatusOr<morel::Value> guest_object = ObjectToGuest(object);
+    if (!guest_object.ok()) return guest_object.status();
+    return guest.MemberKeys(*guest_object);
+  });
 }
 
 absl::Status Context::Close() {
-  heap::ScopedThreadRegistration registration;
-  std::lock_guard<std::mutex> hold(core_->engine->guest_lock);
-  if (core_->context == nullptr) return ClosedError();
-  absl::Status closed = core_->context->Close();
-  core_->context.reset();
-  return closed;
+  return WithGuest([&](LanguageContext& guest) -> absl::Status {
+    absl::Status closed = guest.Close();
+    core_->context.reset();  // `guest` with it
+    return closed;
+  });
 }
 
 }  // namespace morel::api

@@ -11,6 +11,20 @@
 //   auto sum = (*context)->Call(*add, {api::Value::Int64(1), api::Value::Int64(2)});
 //   sum->AsInt64();                                      // 3
 //
+// Guest objects are handles (Value::IsObject) whose members the host reads
+// and writes as the language's property access does (Truffle's
+// Value.getMember and putMember):
+//
+//   // function mk() { o = new(); o.x = 1; return o; }
+//   auto o = (*context)->Call(*(*context)->GetFunction("mk"), {});
+//   (*context)->GetMember(*o, "x")->AsInt64();            // 1
+//   (*context)->PutMember(*o, "y", api::Value::String("why"));  // o.y in guest code
+//   (*context)->HasMember(*o, "z");                       // false
+//   (*context)->GetMemberKeys(*o);                        // {"x", "y"}
+//
+// Reading an absent member is what the guest's read is (SL: the guest error
+// "Undefined property: z"); a language without members says Unimplemented.
+//
 // Errors are absl::Status, never exceptions or crashes; the codes are those
 // of language.h: a syntax error is InvalidArgument with its line and column
 // ("Error(s) parsing script:\n-- line 1 col 13: ..."), a guest error
@@ -30,30 +44,34 @@
 //             the splitting budget; the sandbox limits (MaxCPUTime,
 //             MaxStackFrames, MaxOutputStreamSize... count all contexts
 //             together, and one exceeded limit cancels every context of
-//             the engine); the process-wide native code cache.
-//   separate  each context's functions (its global scope), its call
-//             targets and ASTs, their profiles and their compiled code,
-//             its streams and its shutdown hooks. A function or object of
-//             one context is not a valid argument in another
-//             (FailedPrecondition).
-//   TODO(#18): Truffle shares a source's ASTs and compiled code between
-//   the contexts of one engine (a call target per source, profiles merged);
-//   here each context parses and compiles its own copy.
+//             the engine); the process-wide native code cache; and each
+//             language's instance (Language::CreateInstance), which is
+//             how code is shared, as Truffle shares it: a source that
+//             several contexts evaluate (same name and text) is parsed
+//             once, and its call targets -- profiles, specializations,
+//             splits, compiled code -- serve all of them (SL:
+//             languages/sl/sl_shared_code.h). Shared code still calls each
+//             context's own functions.
+//   separate  each context's functions (its global scope: one context's
+//             definitions and redefinitions do not reach another), the
+//             code of sources only it evaluated, its streams and its
+//             shutdown hooks. A function or object of one context is not
+//             a valid argument in another (FailedPrecondition). A source's
+//             shared code is retired when no context's function runs it.
 //
-// TODO(#18): not done yet: host functions callable from guest code, and
-// reading or writing a guest object's members from the host (Truffle's
-// Value.getMember); objects are opaque handles that only pass back into
-// guest calls. A syntax error's location is inside its message (the
-// language's format), not a separate field.
+// TODO(#18): not done yet: host functions callable from guest code. A
+// syntax error's location is inside its message (the language's format),
+// not a separate field.
 //
 // Thread rules:
 //   - Every call is allowed on any thread. The API registers the calling
 //     thread with the garbage collector for the call's duration.
 //   - Guest code of one Engine runs on one thread at a time: each call that
 //     runs guest code or touches guest values (Eval, GetFunction, Call,
-//     Close, Value conversion) holds the engine's guest lock, so calls
-//     from several threads are serialized, never concurrent, whichever
-//     contexts they use. Use one Engine per thread for parallelism.
+//     the member methods, Close, Value conversion) holds the engine's
+//     guest lock, so calls from several threads are serialized, never
+//     concurrent, whichever contexts they use. Use one Engine per thread
+//     for parallelism.
 //   - The engine's compiler threads compile in the background meanwhile;
 //     WaitForCompilations() and compilation_statistics() are callable from
 //     any thread at any time.
@@ -76,6 +94,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -222,6 +242,28 @@ class Context {
     return Call(function, absl::Span<const Value>(args.begin(), args.size()));
   }
 
+  // The members of a guest object (Truffle's Value.hasMember, getMember,
+  // putMember, getMemberKeys), as the language's property access sees
+  // them. `object` must be an object (IsObject; anything else is
+  // InvalidArgument naming what it is) of this context (FailedPrecondition
+  // otherwise, as for Call). A language without members returns
+  // Unimplemented.
+  //
+  // Whether `object` has the member `name`.
+  absl::StatusOr<bool> HasMember(const Value& object, absl::string_view name);
+  // The member's value. An absent member is what the language's read of it
+  // is: for SL the guest error "Undefined property: <name>" (Aborted).
+  absl::StatusOr<Value> GetMember(const Value& object, absl::string_view name);
+  // Creates or overwrites the member; `value` is a host value or a guest
+  // value of this context, converted like Call's arguments.
+  absl::Status PutMember(const Value& object, absl::string_view name, const Value& value);
+  // Every member's name, in the language's order. SL: the array-index keys
+  // ("0", "1", ...: o[1] and o["1"] are one member) in ascending order,
+  // then the others in the order they were first written; an object with
+  // more than 32 other keys (SL's dictionary mode) lists those in byte
+  // order.
+  absl::StatusOr<std::vector<std::string>> GetMemberKeys(const Value& object);
+
   // How `function` runs now: whether compiled code is installed on its call
   // target, of which tier, and whether it is machine code.
   struct CompilationState {
@@ -240,9 +282,17 @@ class Context {
  private:
   friend class Engine;
   explicit Context(std::shared_ptr<ContextCore> core) : core_(std::move(core)) {}
+  // What every method that runs guest code or touches guest values does
+  // (the thread rules above): registers the calling thread with the
+  // collector, takes the engine's guest lock, refuses a closed context
+  // (FailedPrecondition), then returns body(the language context).
+  template <typename F>
+  std::invoke_result_t<F&, LanguageContext&> WithGuest(F&& body);
   // Converts a host or guest argument; FailedPrecondition for a handle of
   // another context.
   absl::StatusOr<morel::Value> ToGuest(const Value& value);
+  // ToGuest of an object (IsObject), else InvalidArgument.
+  absl::StatusOr<morel::Value> ObjectToGuest(const Value& object);
   Value ToApi(const morel::Value& value);
 
   std::shared_ptr<ContextCore> core_;

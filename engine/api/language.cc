@@ -134,6 +134,30 @@ absl::Status StatusOfCurrentGuestException() {
   }
 }
 
+namespace {
+
+absl::Status NoMembers() {
+  return absl::UnimplementedError("this language's objects have no members from the host");
+}
+
+}  // namespace
+
+absl::StatusOr<bool> LanguageContext::HasMember(const Value&, absl::string_view) {
+  return NoMembers();
+}
+
+absl::StatusOr<Value> LanguageContext::ReadMember(const Value&, absl::string_view) {
+  return NoMembers();
+}
+
+absl::Status LanguageContext::WriteMember(const Value&, absl::string_view, const Value&) {
+  return NoMembers();
+}
+
+absl::StatusOr<std::vector<std::string>> LanguageContext::MemberKeys(const Value&) {
+  return NoMembers();
+}
+
 absl::Status LanguageRegistry::Register(std::unique_ptr<Language> language) {
   if (language == nullptr) return absl::InvalidArgumentError("null language");
   Registry& registry = GetRegistry();
@@ -190,19 +214,19 @@ std::vector<const Language*> LanguageRegistry::All() {
 }
 
 absl::StatusOr<std::unique_ptr<google::protobuf::Message>> ParseLanguageOptions(
-    const Language& language,
-    absl::Span<const std::pair<std::string, std::string>> settings) {
+    const Language& language, absl::Span<const std::string> settings) {
   const config::OptionRegistry* registry = OptionsOf(language);
   if (registry == nullptr) {
     if (settings.empty()) return std::unique_ptr<google::protobuf::Message>();
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown option ", language.id(), ".", settings[0].first,
-                     " (language '", language.id(), "' has no options)"));
+    absl::string_view name = absl::string_view(settings[0]).substr(0, settings[0].find('='));
+    return absl::InvalidArgumentError(absl::StrCat("unknown option ", language.id(), ".",
+                                                   name, " (language '", language.id(),
+                                                   "' has no options)"));
   }
   std::unique_ptr<google::protobuf::Message> options(
       language.options_prototype()->New());
-  for (const auto& [name, value] : settings) {
-    if (absl::Status s = registry->Set(*options, name, value); !s.ok()) return s;
+  for (const std::string& setting : settings) {
+    if (absl::Status s = registry->SetFromFlag(*options, setting); !s.ok()) return s;
   }
   return options;
 }

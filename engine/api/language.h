@@ -166,6 +166,26 @@ class LanguageContext {
   // Ends the context the way the language does at exit (SL: runs the
   // shutdown hooks, once). A guest error or exit(n) there is returned.
   virtual absl::Status Close() = 0;
+
+  // The members of a guest object, for the embedding API (Truffle's interop
+  // messages isMemberExisting, readMember, writeMember and getMembers).
+  // `object` is a guest value of this context that ToHost calls kObject
+  // (the API checks; a language still refuses other values, with
+  // InvalidArgument), `value` a guest value of this context. Member names
+  // are the language's property keys. Each behaves as the language's own
+  // property access does: reading a member the object lacks is whatever
+  // guest code gets (SL: the guest error "Undefined property: <name>",
+  // Aborted), a guest error is a status like Call's. MemberKeys lists them
+  // in the language's order (its documentation says which).
+  //
+  // A language without objects, or whose objects have no members, need
+  // not override these: each returns Unimplemented ("this language's
+  // objects have no members from the host").
+  virtual absl::StatusOr<bool> HasMember(const Value& object, absl::string_view name);
+  virtual absl::StatusOr<Value> ReadMember(const Value& object, absl::string_view name);
+  virtual absl::Status WriteMember(const Value& object, absl::string_view name,
+                                   const Value& value);
+  virtual absl::StatusOr<std::vector<std::string>> MemberKeys(const Value& object);
 };
 
 // Truffle's language instance: what one language keeps per engine and
@@ -248,13 +268,15 @@ class LanguageRegistry {
 // is taken (two libraries registering one language is a build mistake).
 bool RegisterLanguageAtStartup(std::unique_ptr<Language> language);
 
-// Parses "--<id>.<Name>=<value>" style settings for `language` into a new
-// options message (null when the language has no options and no setting
-// is given). `settings` are (Name, value) pairs in order; the last wins.
-// Errors name the option and what it expects, like engine options.
+// Parses command-line settings "--<id>.<Name>=<value>" for `language` into
+// a new options message (null when the language has no options and no
+// setting is given). `settings` are what follows "--<id>.", in order (the
+// last wins): "<Name>=<value>", or "<Name>" alone for a boolean option
+// (true). Errors name the option and what it expects, exactly as engine
+// options do (config::OptionRegistry::SetFromFlag): a bare "<Name>" of
+// another type "needs a value".
 absl::StatusOr<std::unique_ptr<google::protobuf::Message>> ParseLanguageOptions(
-    const Language& language,
-    absl::Span<const std::pair<std::string, std::string>> settings);
+    const Language& language, absl::Span<const std::string> settings);
 // Checks an embedder's options message against `language`'s schema and
 // ranges.
 absl::Status ValidateLanguageOptions(const Language& language,

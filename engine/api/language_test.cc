@@ -171,23 +171,30 @@ TEST(LanguageRegistryTest, RefusesADuplicateId) {
 TEST(LanguageOptionsTest, ParsesAndValidatesFromTheSchema) {
   const Language& adder = *LanguageRegistry::Find("adder");
   absl::StatusOr<std::unique_ptr<google::protobuf::Message>> options = ParseLanguageOptions(
-      adder, {{"MaxDefinitions", "3"}, {"StrictMode", "true"}, {"Greeting", "hi"}});
+      adder, {"MaxDefinitions=5", "StrictMode", "Greeting=hi=there", "MaxDefinitions=3"});
   ASSERT_TRUE(options.ok()) << options.status();
   const auto& parsed = static_cast<const TestLanguageOptions&>(**options);
   EXPECT_EQ(parsed.max_definitions(), 3);
   EXPECT_TRUE(parsed.strict_mode());
-  EXPECT_EQ(parsed.greeting(), "hi");
+  EXPECT_EQ(parsed.greeting(), "hi=there");
 
   absl::Status out_of_range =
-      ParseLanguageOptions(adder, {{"MaxDefinitions", "1000"}}).status();
+      ParseLanguageOptions(adder, {"MaxDefinitions=1000"}).status();
   EXPECT_EQ(out_of_range.message(),
             "option adder.MaxDefinitions: value 1000 is out of range (expected between 1 "
             "and 100)");
-  absl::Status wrong_type = ParseLanguageOptions(adder, {{"StrictMode", "maybe"}}).status();
+  absl::Status wrong_type = ParseLanguageOptions(adder, {"StrictMode=maybe"}).status();
   EXPECT_EQ(wrong_type.message(),
             "option adder.StrictMode: invalid value 'maybe' (expected true or false)");
-  absl::Status unknown = ParseLanguageOptions(adder, {{"StrictMod", "true"}}).status();
+  absl::Status unknown = ParseLanguageOptions(adder, {"StrictMod=true"}).status();
   EXPECT_EQ(unknown.message(), "unknown option adder.StrictMod; did you mean adder.StrictMode?");
+  EXPECT_EQ(ParseLanguageOptions(adder, {"StrictMod"}).status().message(),
+            "unknown option adder.StrictMod; did you mean adder.StrictMode?");
+  // Only a boolean option may go without a value.
+  absl::Status needs_value = ParseLanguageOptions(adder, {"MaxDefinitions"}).status();
+  EXPECT_EQ(needs_value.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(needs_value.message(),
+            "option adder.MaxDefinitions needs a value: --adder.MaxDefinitions=<int32>");
 
   TestLanguageOptions embedder;
   embedder.set_max_definitions(0);
@@ -298,6 +305,40 @@ TEST(EmbeddingTest, EmbedsASecondLanguage) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// Adder overrides none of the member methods: their defaults say so.
+TEST(LanguageContextTest, MembersDefaultToUnimplemented) {
+  absl::StatusOr<std::unique_ptr<runtime::Engine>> engine = runtime::Engine::Create({});
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  const Language& adder = *LanguageRegistry::Find("adder");
+  absl::StatusOr<std::unique_ptr<LanguageContext>> context = adder.CreateContext(
+      **engine, /*instance=*/nullptr, nullptr, ContextStreams(), /*owns_engine=*/false);
+  ASSERT_TRUE(context.ok()) << context.status();
+  const morel::Value object = morel::Value::Long(1);
+  const absl::Status unimplemented =
+      absl::UnimplementedError("this language's objects have no members from the host");
+  EXPECT_EQ((*context)->HasMember(object, "x").status(), unimplemented);
+  EXPECT_EQ((*context)->ReadMember(object, "x").status(), unimplemented);
+  EXPECT_EQ((*context)->WriteMember(object, "x", object), unimplemented);
+  EXPECT_EQ((*context)->MemberKeys(object).status(), unimplemented);
+}
+
+// Through the embedding API, adder's values are never objects: refused
+// before the language is asked.
+TEST(EmbeddingTest, MembersOfASecondLanguagesValues) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create();
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  absl::StatusOr<std::unique_ptr<Context>> context = (*engine)->CreateContext("adder");
+  ASSERT_TRUE(context.ok()) << context.status();
+  ASSERT_TRUE((*context)->Eval("inc 1\n", "lib.add").ok());
+  absl::StatusOr<Value> inc = (*context)->GetFunction("inc");
+  ASSERT_TRUE(inc.ok()) << inc.status();
+  absl::Status status = (*context)->GetMember(*inc, "x").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_EQ(status.message(), "expected an object, got a function (<adder value>)");
+  EXPECT_EQ((*context)->GetMemberKeys(Value::Int64(1)).status().message(),
+            "expected an object, got a number (1)");
+}
+
 TEST(EmbeddingTest, RejectsABadEngineConfig) {
   config::EngineConfig config;
   config.set_compiler_threads(-5);
@@ -337,6 +378,26 @@ TEST(LauncherMainTest, ReadsLanguageOptionsAndPrintsTheirHelp) {
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "adder: unknown option '--unknown' (engine options are --engine.<Name>=<value>, "
             "adder options --adder.<Name>=<value>; see --help)\n");
+
+  // A bare flag sets a boolean only; another option needs its value, as
+  // --engine.<Name> does.
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({"--adder.MaxDefinitions", path}), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "adder: option adder.MaxDefinitions needs a value: "
+            "--adder.MaxDefinitions=<int32>\n");
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({"--adder.Greeting", path}), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "adder: option adder.Greeting needs a value: --adder.Greeting=<string>\n");
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Launch({"--adder.Greting", path}), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "adder: unknown option adder.Greting; did you mean adder.Greeting?\n");
+  // An empty value is a value.
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Launch({"--adder.Greeting=", path}), 0);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "\n41\n");
 
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(Launch({path + ".missing"}), 2);

@@ -184,18 +184,12 @@ int LauncherMain(const char* language_id, int argc, char** argv,
     return 0;
   }
   const std::string option_prefix = absl::StrCat("--", language->id(), ".");
-  std::vector<std::pair<std::string, std::string>> language_settings;
+  std::vector<std::string> language_settings;  // "Name=value" or "Name"
   std::string file;
   for (const std::string& argument : command_line->arguments) {
     if (argument == "--disable-launcher-output") continue;  // always interactive
     if (absl::StartsWith(argument, option_prefix)) {
-      std::string setting = argument.substr(option_prefix.size());
-      size_t equals = setting.find('=');
-      if (equals == std::string::npos) {
-        language_settings.emplace_back(setting, "true");
-      } else {
-        language_settings.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
-      }
+      language_settings.push_back(argument.substr(option_prefix.size()));
       continue;
     }
     if (absl::StartsWith(argument, "--")) {

@@ -8,12 +8,12 @@
 //
 // Options: engine options as config::ParseCommandLine reads them (flags,
 // MOREL_OPTIONS, --engine.Config), language options "--<id>.<Name>=<value>"
-// (a bare --<id>.<Name> sets a boolean to true) validated against the
-// language's schema. --help prints the usage, the engine options and the
-// language's options. The program comes from `file`, or from standard
-// input when there is none; it runs on a thread with a large stack (deep
-// guest recursion ends in a guest error, not a crash), in one context that
-// owns its engine.
+// (a bare --<id>.<Name> sets a boolean to true; any other option needs its
+// value, as engine options do) validated against the language's schema.
+// --help prints the usage, the engine options and the language's options.
+// The program comes from `file`, or from standard input when there is
+// none; it runs on a thread with a large stack (deep guest recursion ends
+// in a guest error, not a crash), in one context that owns its engine.
 //
 // Exit status: 0 on success; 1 after a guest error or a syntax error (the
 // message on stderr); n after the guest's exit(n); 2 on a bad command

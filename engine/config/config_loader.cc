@@ -66,20 +66,7 @@ std::string FieldSuggestion(const std::string& message) {
 
 // Applies one "--engine.Name[=value]" token (prefix already checked).
 absl::Status ApplyFlag(EngineConfig& config, absl::string_view token) {
-  absl::string_view body = token.substr(kEnginePrefix.size());
-  size_t equals = body.find('=');
-  absl::string_view name = body.substr(0, equals);
-  if (equals == absl::string_view::npos) {
-    const OptionInfo* option = OptionRegistry::Get().Find(name);
-    if (option != nullptr && option->field->cpp_type() !=
-                                 google::protobuf::FieldDescriptor::CPPTYPE_BOOL) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("option engine.", name, " needs a value: --engine.",
-                       name, "=<", option->TypeName(), ">"));
-    }
-    return OptionRegistry::Get().Set(config, name, "true");
-  }
-  return OptionRegistry::Get().Set(config, name, body.substr(equals + 1));
+  return OptionRegistry::Get().SetFromFlag(config, token.substr(kEnginePrefix.size()));
 }
 
 bool IsConfigFlag(absl::string_view token) {

@@ -263,6 +263,21 @@ absl::StatusOr<int64_t> ParseQuantity(OptionSpec::Unit unit, absl::string_view t
   return number * scale;
 }
 
+absl::Status OptionRegistry::SetFromFlag(google::protobuf::Message& config,
+                                         absl::string_view setting) const {
+  size_t equals = setting.find('=');
+  if (equals != absl::string_view::npos) {
+    return Set(config, setting.substr(0, equals), setting.substr(equals + 1));
+  }
+  const OptionInfo* option = Find(setting);
+  if (option != nullptr && option->field->cpp_type() != FieldDescriptor::CPPTYPE_BOOL) {
+    return absl::InvalidArgumentError(absl::StrCat("option ", group_, ".", setting,
+                                                   " needs a value: --", group_, ".",
+                                                   setting, "=<", option->TypeName(), ">"));
+  }
+  return Set(config, setting, "true");
+}
+
 absl::Status OptionRegistry::Set(google::protobuf::Message& config,
                                  absl::string_view name,
                                  absl::string_view value) const {

@@ -71,6 +71,13 @@ class OptionRegistry {
   // (with a suggestion), wrong type, or out of range.
   absl::Status Set(google::protobuf::Message& config, absl::string_view name,
                    absl::string_view value) const;
+  // A command-line setting: `setting` is what follows "--<group>.", either
+  // "<Name>=<value>" (Set) or "<Name>" alone, which sets a boolean option
+  // to true; a bare option of another type is an error naming it and what
+  // it takes ("option <group>.<Name> needs a value:
+  // --<group>.<Name>=<type>"), an unknown one as Set's.
+  absl::Status SetFromFlag(google::protobuf::Message& config,
+                           absl::string_view setting) const;
   // Checks every set field of `config` (a message of schema()) against its
   // declared range.
   absl::Status Validate(const google::protobuf::Message& config) const;

@@ -104,6 +104,24 @@ TEST(OptionRegistryTest, SetsEveryType) {
   EXPECT_EQ(config.log(), "/tmp/engine.log");
 }
 
+TEST(OptionRegistryTest, SetFromFlagTakesABareNameForBooleansOnly) {
+  EngineConfig config;
+  ASSERT_TRUE(Registry().SetFromFlag(config, "TraceSplitting").ok());
+  ASSERT_TRUE(Registry().SetFromFlag(config, "SplittingMaxCalleeSize=250").ok());
+  ASSERT_TRUE(Registry().SetFromFlag(config, "Log=/tmp/a=b.log").ok());
+  EXPECT_TRUE(config.trace_splitting());
+  EXPECT_EQ(config.splitting_max_callee_size(), 250);
+  EXPECT_EQ(config.log(), "/tmp/a=b.log");
+  EXPECT_EQ(Registry().SetFromFlag(config, "Log").message(),
+            "option engine.Log needs a value: --engine.Log=<path>");
+  EXPECT_EQ(Registry().SetFromFlag(config, "SplittingGrowthLimit").message(),
+            "option engine.SplittingGrowthLimit needs a value: "
+            "--engine.SplittingGrowthLimit=<double>");
+  EXPECT_EQ(Registry().SetFromFlag(config, "TraceSpliting").message(),
+            "unknown option engine.TraceSpliting; did you mean engine.TraceSplitting?");
+  EXPECT_EQ(config.log(), "/tmp/a=b.log");  // unchanged by the errors
+}
+
 TEST(OptionRegistryTest, UnknownOptionSuggestsTheClosestName) {
   EngineConfig config;
   absl::Status status = Registry().Set(config, "SplitingMaxCalleeSize", "1");

@@ -1,8 +1,9 @@
 // Embedding SimpleLanguage in a C++ program with the embedding API
 // (engine/api/embedding.h): an engine, a context, guest functions called a
 // million times from C++ until the engine has compiled them to machine
-// code, values converted both ways, guest errors as absl::Status, and a
-// second context on the same engine.
+// code, values converted both ways, a guest object's members read and
+// written, guest errors as absl::Status, and a second context on the same
+// engine.
 //
 //   bazel run //examples/embedding:embed_sl
 //
@@ -16,11 +17,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/api/embedding.h"
@@ -150,7 +153,7 @@ void ConvertValues(Context& context) {
   Value nothing = ValueOrDie(context.GetFunction("nothing"), "GetFunction(nothing)");
   Check(ValueOrDie(context.Call(nothing, {}), "nothing").IsNull(), "nothing() is null");
 
-  // An object is an opaque handle that keeps the guest object alive across
+  // An object is a handle that keeps the guest object alive across
   // collections.
   Value make_point = ValueOrDie(context.GetFunction("makePoint"), "GetFunction(makePoint)");
   Value point =
@@ -164,6 +167,21 @@ void ConvertValues(Context& context) {
   Check(point.IsObject() && x.AsInt64().value_or(-1) == 3,
         absl::StrCat("the object ", point.ToString(), " survived a collection; x = ",
                      x.ToString()));
+
+  // Its members, read and written from C++ as guest code reads and writes
+  // its properties.
+  Value y = ValueOrDie(context.GetMember(point, "y"), "GetMember(y)");
+  std::vector<std::string> keys = ValueOrDie(context.GetMemberKeys(point), "GetMemberKeys");
+  Check(y.AsInt64().value_or(-1) == 4 && keys == std::vector<std::string>{"x", "y"},
+        absl::StrCat("point.y is ", y.ToString(), "; its members are ",
+                     absl::StrJoin(keys, ", ")));
+  Check(context.PutMember(point, "x", Value::Int64(30)).ok(), "PutMember(point, \"x\", 30)");
+  Check(ValueOrDie(context.Call(get_x, {point}), "getX").AsInt64().value_or(-1) == 30,
+        "getX(point) sees the x written from C++");
+  absl::Status missing = context.GetMember(point, "z").status();
+  Check(missing.code() == absl::StatusCode::kAborted &&
+            missing.message() == "Undefined property: z",
+        "reading an absent member is SL's guest error: " + missing.ToString());
 }
 
 void ReportErrors(Context& context) {

@@ -1,12 +1,15 @@
 // SL through the embedding API (engine/api/embedding.h): several contexts on
 // one engine, a context's end while another keeps running compiled code,
 // handles outliving their context, calls from another thread, exit(n) and
-// shutdown hooks, stack overflow as a status. The million-call example is
+// shutdown hooks, stack overflow as a status, guest objects' members read
+// and written from C++. The million-call example is
 // examples/embedding.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -273,6 +276,141 @@ TEST(SLEmbeddingTest, DeepRecursionIsAGuestError) {
   EXPECT_EQ(status.code(), absl::StatusCode::kAborted) << status;
   // The context is still usable.
   EXPECT_TRUE(context->GetFunction("r").ok());
+}
+
+constexpr char kObjects[] = R"(function mk() { o = new(); o.x = 1; o.name = "a"; return o; }
+function getY(o) { return o.y; }
+function getSelfX(o) { return o.self.x; }
+function getIndex(o) { return o[1]; }
+function mkBig() { o = new(); i = 0; while (i < 40) { o["k" + i] = i; i = i + 1; } return o; }
+)";
+
+Value MakeObject(Context& context, absl::string_view maker = "mk") {
+  absl::StatusOr<Value> mk = context.GetFunction(maker);
+  EXPECT_TRUE(mk.ok()) << mk.status();
+  absl::StatusOr<Value> object = context.Call(*mk, {});
+  EXPECT_TRUE(object.ok()) << object.status();
+  EXPECT_TRUE(object->IsObject()) << object->ToString();
+  return *object;
+}
+
+Value CallWith(Context& context, absl::string_view name, const Value& argument) {
+  absl::StatusOr<Value> function = context.GetFunction(name);
+  EXPECT_TRUE(function.ok()) << function.status();
+  absl::StatusOr<Value> result = context.Call(*function, {argument});
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? *result : Value::String("<error>");
+}
+
+TEST(SLEmbeddingTest, ReadsAGuestObjectsMembers) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> context = NewContext(*engine, kObjects);
+  Value o = MakeObject(*context);
+
+  EXPECT_EQ(context->HasMember(o, "x").value_or(false), true);
+  EXPECT_EQ(context->HasMember(o, "name").value_or(false), true);
+  EXPECT_EQ(context->HasMember(o, "y").value_or(true), false);
+  absl::StatusOr<Value> x = context->GetMember(o, "x");
+  ASSERT_TRUE(x.ok()) << x.status();
+  EXPECT_EQ(x->AsInt64().value_or(-1), 1);
+  absl::StatusOr<Value> name = context->GetMember(o, "name");
+  ASSERT_TRUE(name.ok()) << name.status();
+  EXPECT_EQ(name->AsString().value_or(""), "a");
+  absl::StatusOr<std::vector<std::string>> keys = context->GetMemberKeys(o);
+  ASSERT_TRUE(keys.ok()) << keys.status();
+  EXPECT_EQ(*keys, (std::vector<std::string>{"x", "name"}));
+
+  // Reading an absent member is what guest code gets (sl_spec §6.9).
+  absl::Status missing = context->GetMember(o, "missing").status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kAborted) << missing;
+  EXPECT_EQ(missing.message(), "Undefined property: missing");
+}
+
+TEST(SLEmbeddingTest, WritesMembersThatGuestCodeReads) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> context = NewContext(*engine, kObjects);
+  Value o = MakeObject(*context);
+
+  ASSERT_TRUE(context->PutMember(o, "y", Value::Int64(42)).ok());
+  EXPECT_EQ(CallWith(*context, "getY", o).AsInt64().value_or(-1), 42);
+  // Overwritten, with another kind of value.
+  ASSERT_TRUE(context->PutMember(o, "y", Value::String("why")).ok());
+  EXPECT_EQ(CallWith(*context, "getY", o).AsString().value_or(""), "why");
+  // A guest value as the member: the object itself.
+  ASSERT_TRUE(context->PutMember(o, "self", o).ok());
+  EXPECT_EQ(CallWith(*context, "getSelfX", o).AsInt64().value_or(-1), 1);
+  absl::StatusOr<Value> self = context->GetMember(o, "self");
+  ASSERT_TRUE(self.ok()) << self.status();
+  EXPECT_TRUE(self->IsObject());
+  // A member named by an integer's text is the guest's o[1].
+  ASSERT_TRUE(context->PutMember(o, "1", Value::Boolean(true)).ok());
+  EXPECT_EQ(CallWith(*context, "getIndex", o).AsBoolean().value_or(false), true);
+
+  absl::StatusOr<std::vector<std::string>> keys = context->GetMemberKeys(o);
+  ASSERT_TRUE(keys.ok()) << keys.status();
+  EXPECT_EQ(*keys, (std::vector<std::string>{"1", "x", "name", "y", "self"}));
+
+  // A value SL cannot take: InvalidArgument, naming the member.
+  absl::Status bad = context->PutMember(o, "z", Value::Double(0.5));
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument) << bad;
+  EXPECT_TRUE(absl::StartsWith(bad.message(), "the value of member 'z': ")) << bad;
+  EXPECT_EQ(context->HasMember(o, "z").value_or(true), false);
+
+  // Many keys (SL's dictionary mode): byte order.
+  Value big = MakeObject(*context, "mkBig");
+  keys = context->GetMemberKeys(big);
+  ASSERT_TRUE(keys.ok()) << keys.status();
+  ASSERT_EQ(keys->size(), 40);
+  EXPECT_TRUE(std::is_sorted(keys->begin(), keys->end()));
+  EXPECT_EQ(context->GetMember(big, "k39")->AsInt64().value_or(-1), 39);
+}
+
+TEST(SLEmbeddingTest, MembersOfANonObjectAreInvalidArgument) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> context = NewContext(*engine, kObjects);
+  absl::StatusOr<Value> mk = context->GetFunction("mk");
+  ASSERT_TRUE(mk.ok());
+  for (const Value& not_object : {Value::Int64(3), Value::String("s"), Value::Null(), *mk}) {
+    absl::Status status = context->GetMember(not_object, "x").status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    EXPECT_TRUE(absl::StartsWith(status.message(), "expected an object, got ")) << status;
+    EXPECT_EQ(context->HasMember(not_object, "x").status().code(),
+              absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(context->PutMember(not_object, "x", Value::Int64(1)).code(),
+              absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(context->GetMemberKeys(not_object).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
+  EXPECT_EQ(context->GetMember(Value::Int64(3), "x").status().message(),
+            "expected an object, got a number (3)");
+  EXPECT_EQ(context->GetMember(*mk, "x").status().message(),
+            "expected an object, got a function (mk)");
+}
+
+TEST(SLEmbeddingTest, MembersOfAnotherOrAClosedContextsObjectAreRefused) {
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> first = NewContext(*engine, kObjects);
+  std::unique_ptr<Context> second = NewContext(*engine, kObjects);
+  Value o = MakeObject(*first);
+  Value other = MakeObject(*second);
+  absl::Status status = second->GetMember(o, "x").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_EQ(status.message(),
+            "a guest value of another context (Object) cannot be used in this one");
+  EXPECT_EQ(second->HasMember(o, "x").status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second->PutMember(o, "x", Value::Int64(2)).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second->GetMemberKeys(o).status().code(), absl::StatusCode::kFailedPrecondition);
+  // Nor as the value written.
+  EXPECT_EQ(first->PutMember(o, "other", other).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(first->HasMember(o, "other").value_or(true), false);
+  EXPECT_EQ(first->GetMember(o, "x")->AsInt64().value_or(-1), 1);  // unchanged
+
+  ASSERT_TRUE(first->Close().ok());
+  for (Context* context : {first.get(), second.get()}) {
+    EXPECT_EQ(context->GetMember(o, "x").status().code(), absl::StatusCode::kFailedPrecondition);
+  }
+  EXPECT_EQ(first->GetMember(o, "x").status().message(), "the context is closed");
 }
 
 }  // namespace

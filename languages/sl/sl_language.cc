@@ -2,12 +2,15 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/runtime/engine.h"
 #include "languages/sl/builtins.h"
+#include "languages/sl/nodes/property_nodes.h"
 #include "languages/sl/runtime/sl_error.h"
 #include "languages/sl/runtime/sl_function.h"
+#include "languages/sl/runtime/sl_object.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/runtime/value_printing.h"
 #include "languages/sl/runtime/values.h"
@@ -165,7 +168,47 @@ class SLLanguageContext : public api::LanguageContext {
     });
   }
 
+  // Members are properties (sl_spec §6.9), read and written by the
+  // runtime functions the property nodes use: a member name is the key
+  // String, so "1" is o[1] as in guest code.
+  absl::StatusOr<bool> HasMember(const Value& object, absl::string_view name) override {
+    if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
+    Value ignored;
+    return object.As<SLObject>()->Get(name, &ignored);
+  }
+
+  absl::StatusOr<Value> ReadMember(const Value& object, absl::string_view name) override {
+    if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
+    return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
+      // "Undefined property: <name>" when absent. (The node argument only
+      // names the caller; there is none.)
+      return ReadPropertyGeneric(/*node=*/nullptr, object, StringValue(name));
+    });
+  }
+
+  absl::Status WriteMember(const Value& object, absl::string_view name,
+                           const Value& value) override {
+    if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
+    return Guarded<absl::Status>([&]() -> absl::Status {
+      WritePropertyGeneric(object, StringValue(name), value);
+      return absl::OkStatus();
+    });
+  }
+
+  // SLObject::Keys's order: array indices ascending, then the other keys
+  // in the order they were added (byte order past Shape::kMaxProperties).
+  absl::StatusOr<std::vector<std::string>> MemberKeys(const Value& object) override {
+    if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
+    return object.As<SLObject>()->Keys();
+  }
+
  private:
+  static absl::Status CheckObject(const Value& value) {
+    if (IsObject(value)) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("not an object: ", TypeErrorValue(value)));
+  }
+
   SLContext context_;
 };
 

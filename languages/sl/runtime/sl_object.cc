@@ -167,6 +167,38 @@ bool SLObject::HasNamedIndexKeys() const {
   return shape->is_dictionary() ? dictionary->has_index_keys : shape->has_index_key();
 }
 
+std::vector<std::string> SLObject::Keys() const {
+  std::vector<int64_t> indices;
+  for (int64_t i = 0; i < element_capacity; ++i) {
+    if (!elements[i].IsIllegal()) indices.push_back(i);
+  }
+  // Named keys that are array indices (past the element capacity) sort with
+  // the elements' keys.
+  std::vector<std::string> others;
+  auto add_named = [&](absl::string_view key) {
+    int64_t index;
+    if (ArrayIndexOf(key, &index)) {
+      indices.push_back(index);
+    } else {
+      others.emplace_back(key);
+    }
+  };
+  if (shape->is_dictionary()) {
+    for (size_t i = 0; i < dictionary->capacity; ++i) {
+      if (dictionary->entries[i].key != nullptr) add_named(dictionary->entries[i].key->view());
+    }
+    std::sort(others.begin(), others.end());
+  } else {
+    for (int i = 0; i < shape->property_count(); ++i) add_named(shape->key(i));
+  }
+  std::sort(indices.begin(), indices.end());
+  std::vector<std::string> keys;
+  keys.reserve(indices.size() + others.size());
+  for (int64_t index : indices) keys.push_back(absl::StrCat(index));
+  for (std::string& other : others) keys.push_back(std::move(other));
+  return keys;
+}
+
 bool SLObject::GrowElementsFor(int64_t index) {
   // Only just past the end (so a sparse key does not allocate its index's
   // worth of memory), and only while no index key is a named property

@@ -35,9 +35,11 @@
 // already holds index keys as named properties (HasNamedIndexKeys: a fact
 // of the shape, or of the dictionary), which keeps the rule
 // "k < element_capacity <=> k is in elements" true without moving
-// properties. SL never enumerates keys, so where a key lives is not
-// observable; shape caches never cache index keys (their place depends on
-// the object's capacity, not its shape).
+// properties. Where a key lives is not observable: SL code never enumerates
+// keys, and the host's enumeration (SLObject::Keys, for the embedding API)
+// orders them by what they are, not where they are; shape caches never
+// cache index keys (their place depends on the object's capacity, not its
+// shape).
 //
 // The layout is written to be read and written from compiled code through
 // the execution-context vocabulary (nodes/interpreter_context.h): the
@@ -153,6 +155,13 @@ struct SLObject {
   // Whether some named property's key is an array index (element growth
   // then stops: growing would have to move it).
   bool HasNamedIndexKeys() const;
+  // Every key (not an SL operation: sl_spec §6.9 has no enumeration; the
+  // embedding API's member keys), in JavaScript's order of own keys: the
+  // array-index keys in ascending numeric order, then the others in the
+  // order they were added. The exception: an object in dictionary mode
+  // (more than Shape::kMaxProperties named properties) does not remember
+  // that order, and gives its other keys in byte order instead.
+  std::vector<std::string> Keys() const;
 
  private:
   void ConvertToDictionary();

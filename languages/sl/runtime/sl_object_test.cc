@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -219,6 +220,43 @@ TEST_F(SLObjectTest, ANamedIndexKeyCarriesIntoDictionaryMode) {
   EXPECT_EQ(object->element_capacity, 0);
   EXPECT_EQ(Long(object, "0"), 2);
   EXPECT_EQ(Long(object, "1000000"), 1);
+}
+
+TEST_F(SLObjectTest, KeysAreIndicesAscendingThenOthersInTheOrderAdded) {
+  SLObject* object = NewObject();
+  EXPECT_TRUE(object->Keys().empty());
+  object->Put("x", Value::Long(1));
+  object->Put("name", Value::Long(2));
+  object->PutIndexed(1, Value::Long(3));   // an element
+  object->Put("0", Value::Long(4));        // an element too
+  object->PutIndexed(1000000, Value::Long(5));  // sparse: a named index key
+  object->Put("01", Value::Long(6));       // not an index
+  object->Put("x", Value::Long(7));        // overwritten: keeps its place
+  for (int i = 0; i < 5; ++i) object->Put(absl::StrCat("k", i), Value::Long(i));
+  ASSERT_GT(object->element_capacity, 0);
+  ASSERT_FALSE(object->shape->is_dictionary());
+  EXPECT_EQ(object->Keys(), (std::vector<std::string>{"0", "1", "1000000", "x", "name", "01",
+                                                      "k0", "k1", "k2", "k3", "k4"}));
+  // A hole in the elements is no key.
+  object->PutIndexed(3, Value::Long(8));
+  EXPECT_EQ(object->Keys()[2], "3");
+  EXPECT_EQ(object->Keys().size(), 12);
+}
+
+TEST_F(SLObjectTest, DictionaryModeKeysAreInByteOrder) {
+  SLObject* object = NewObject();
+  object->PutIndexed(2, Value::Long(0));
+  for (int i = Shape::kMaxProperties; i >= 0; --i) {
+    object->Put(absl::StrCat("p", i), Value::Long(i));
+  }
+  object->PutIndexed(1000000, Value::Long(1));
+  ASSERT_TRUE(object->shape->is_dictionary());
+  std::vector<std::string> expected = {"2", "1000000"};
+  std::vector<std::string> names;
+  for (int i = 0; i <= Shape::kMaxProperties; ++i) names.push_back(absl::StrCat("p", i));
+  std::sort(names.begin(), names.end());
+  expected.insert(expected.end(), names.begin(), names.end());
+  EXPECT_EQ(object->Keys(), expected);
 }
 
 }  // namespace
