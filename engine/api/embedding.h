@@ -30,7 +30,8 @@
 // ("Error(s) parsing script:\n-- line 1 col 13: ..."), a guest error
 // Aborted with the guest's message and location ("Type error at add.sl
 // line 1 col 33: ..."; GuestLocationOf(status) gives the location as data
-// when the language attached it, as SL does for its located errors), a
+// when the language attached it, as SL does for syntax errors and its
+// located run-time errors), a
 // sandbox limit
 // ResourceExhausted, a guest exit(n) Cancelled (ExitStatusOf gives n), a
 // host mistake (no such function, a value the language cannot take, a
@@ -59,9 +60,8 @@
 //             a valid argument in another (FailedPrecondition). A source's
 //             shared code is retired when no context's function runs it.
 //
-// TODO(#18): not done yet: host functions callable from guest code. A
-// syntax error's location is inside its message (the language's format),
-// not a separate field.
+// TODO(#18): not done yet: host functions callable from guest code
+// (Truffle's ProxyExecutable); the host calls guest code, not the reverse.
 //
 // Thread rules:
 //   - Every call is allowed on any thread. The API registers the calling

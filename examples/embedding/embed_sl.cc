@@ -201,10 +201,16 @@ void ReportErrors(Context& context) {
 
   // A syntax error: InvalidArgument, with file, line and column.
   absl::StatusOr<Value> syntax = context.Eval("function f( {", "bad.sl");
-  std::printf("Eval(\"function f( {\"): %s\n", syntax.status().ToString().c_str());
+  std::printf("Eval(\"function f( {\"): %s\n",
+              std::string(syntax.status().message()).c_str());
   Check(syntax.status().code() == absl::StatusCode::kInvalidArgument &&
             absl::StrContains(syntax.status().message(), "line 1 col 13"),
         "a syntax error is an InvalidArgument status with its line and column");
+  std::optional<morel::api::GuestLocation> syntax_where =
+      morel::api::GuestLocationOf(syntax.status());
+  Check(syntax_where.has_value() &&
+            *syntax_where == morel::api::GuestLocation{"bad.sl", 1, 13},
+        "a syntax error's location is data too (GuestLocationOf)");
 
   // Host mistakes: clear errors, no crash.
   Check(context.GetFunction("missing").status().code() == absl::StatusCode::kNotFound,

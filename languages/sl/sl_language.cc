@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/runtime/engine.h"
 #include "languages/sl/builtins.h"
@@ -50,6 +52,29 @@ class SLInstance : public api::LanguageInstance {
   SLSharedCode code_;
 };
 
+// A syntax error's status with its location attached as data (the message,
+// "Error(s) parsing script:\n-- line L col C: ...", sl_spec §4.3, names it
+// too).
+absl::Status LocatedSyntaxError(absl::Status status, absl::string_view source_name) {
+  constexpr absl::string_view kPrefix = "Error(s) parsing script:\n-- line ";
+  absl::string_view message = status.message();
+  if (status.code() != absl::StatusCode::kInvalidArgument ||
+      !absl::ConsumePrefix(&message, kPrefix)) {
+    return status;
+  }
+  int line = 0;
+  int column = 0;
+  size_t col = message.find(" col ");
+  size_t colon = message.find(':');
+  if (col == absl::string_view::npos || colon == absl::string_view::npos || colon < col ||
+      !absl::SimpleAtoi(message.substr(0, col), &line) ||
+      !absl::SimpleAtoi(message.substr(col + 5, colon - col - 5), &column)) {
+    return status;
+  }
+  api::SetGuestLocation(status, {std::string(source_name), line, column});
+  return status;
+}
+
 class SLLanguageContext : public api::LanguageContext {
  public:
   SLLanguageContext(runtime::Engine& engine, SLSharedCode* shared,
@@ -60,7 +85,7 @@ class SLLanguageContext : public api::LanguageContext {
                              absl::string_view source_name) override {
     return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
       absl::Status loaded = context_.Load(text, source_name).status();
-      if (!loaded.ok()) return loaded;
+      if (!loaded.ok()) return LocatedSyntaxError(std::move(loaded), source_name);
       return NullValue();
     });
   }
@@ -69,7 +94,7 @@ class SLLanguageContext : public api::LanguageContext {
                           absl::string_view source_name) override {
     return Guarded<absl::Status>([&]() -> absl::Status {
       absl::StatusOr<SLFunction*> main = context_.Load(text, source_name);
-      if (!main.ok()) return main.status();
+      if (!main.ok()) return LocatedSyntaxError(main.status(), source_name);
       if (*main == nullptr) {
         return absl::AbortedError("No function main() defined in SL source file.");
       }
