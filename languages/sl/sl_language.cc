@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "engine/runtime/engine.h"
 #include "languages/sl/builtins.h"
 #include "languages/sl/nodes/property_nodes.h"
