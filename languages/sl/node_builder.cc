@@ -49,7 +49,7 @@ class NodeBuilder {
       case K::kFunctionLiteral:
         if (binding_.shared_ids != nullptr) {
           return std::make_unique<SLFunctionLiteralNode>(
-              section, binding_.shared_ids->IdOf(e.name));
+              section, binding_.shared_ids, binding_.shared_ids->IdOf(e.name));
         }
         return std::make_unique<SLConstantNode>(
             section, binding_.context->functions().Lookup(e.name)->AsValue());

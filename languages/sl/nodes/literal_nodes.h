@@ -7,6 +7,7 @@
 // keeps a literal's string alive.
 
 #include "languages/sl/nodes/sl_node.h"
+#include "languages/sl/runtime/sl_function.h"
 
 namespace morel::sl {
 
@@ -26,24 +27,21 @@ class SLConstantNode final : public SLExpressionNode {
 };
 
 // A function literal of shared code (sl_shared_code.h): the function named
-// `id` in the context running on this thread. The interpreter indexes the
-// current registry; compiled code calls LookupCurrentFunction (the code
-// serves every context of the engine, so the function is no constant).
+// `id` in the context running on this thread, its entry in `ids`'
+// current_table(): two loads, interpreted or compiled (the code serves
+// every context of the engine, so the function is no constant).
 class SLFunctionLiteralNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLFunctionLiteralNode)
   pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
-  SLFunctionLiteralNode(SourceSection section, int id)
-      : SLExpressionNode(std::move(section)), id_(id) {}
+  SLFunctionLiteralNode(SourceSection section, const FunctionIds* ids, int id)
+      : SLExpressionNode(std::move(section)), ids_(ids), id_(id) {}
   Value Execute(Frame&) override;
-  int id() const { return id_; }
 
  private:
+  const FunctionIds* ids_;
   int id_;
 };
-
-// The current context's function of `node`, as a value.
-Value LookupCurrentFunction(const SLFunctionLiteralNode* node);
 
 }  // namespace morel::sl
 

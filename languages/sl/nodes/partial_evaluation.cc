@@ -55,9 +55,23 @@ void SLStatementNode::PartialEvaluate(PartialEvaluator& pe) {
 PeValue SLConstantNode::PartialEvaluate(PartialEvaluator& pe) { return pe.Constant(value_); }
 
 PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator& pe) {
-  // Shared code: the function depends on the context running it.
-  return pe.context().Call<&LookupCurrentFunction>(
-      static_cast<const SLFunctionLiteralNode*>(this));
+  // Shared code: the function depends on the context running it, whose
+  // table the FunctionIds points to (Execute's two loads). The table's
+  // address and entries change only in calls (a context entered, a source
+  // parsed), and calls forget loaded memory. Each load has a region of its
+  // own: nothing else in compiled code touches either.
+  static const ir::AliasClass* const kCurrentTable =
+      ir::AliasClass::Get("SL current function table");
+  static const ir::AliasClass* const kTableEntries =
+      ir::AliasClass::Get("SL function table entries");
+  ir::Builder& b = pe.builder();
+  ir::Value* table = b.Load(
+      ir::Type::kPtr, b.PConst(reinterpret_cast<uint64_t>(ids_->current_table_address())),
+      0, kCurrentTable);
+  ir::Value* function = b.Load(ir::Type::kPtr, table,
+                               static_cast<int32_t>(id_ * sizeof(SLFunction*)), kTableEntries);
+  return PeValue{b.Convert(ir::Opcode::kBitcast, ir::Type::kI64, function),
+                 b.I64(static_cast<int64_t>(kFunctionTag))};
 }
 
 PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {

@@ -26,7 +26,10 @@ void SLFunction::set_call_target(CallTarget* target, bool retire_previous) {
 
 int FunctionIds::IdOf(absl::string_view name) {
   auto [it, inserted] = ids_.try_emplace(name, static_cast<int>(names_.size()));
-  if (inserted) names_.emplace_back(name);
+  if (inserted) {
+    names_.emplace_back(name);
+    for (FunctionRegistry* registry : registries_) registry->SyncTable();
+  }
   return it->second;
 }
 
@@ -34,21 +37,55 @@ namespace {
 thread_local FunctionRegistry* current_registry = nullptr;
 }  // namespace
 
-FunctionRegistry* FunctionRegistry::Current() { return current_registry; }
-
-FunctionRegistry::Scope::Scope(FunctionRegistry* registry) : previous_(current_registry) {
-  current_registry = registry;
+FunctionRegistry::FunctionRegistry(FunctionIds* ids, SLContext* owner)
+    : ids_(ids), owner_(owner) {
+  if (ids_ == nullptr) return;
+  ids_->registries_.push_back(this);
+  SyncTable();
 }
 
-FunctionRegistry::Scope::~Scope() { current_registry = previous_; }
-
-SLFunction* FunctionRegistry::LookupId(int id) {
-  if (static_cast<size_t>(id) < by_id_.size() && by_id_[id] != nullptr) [[likely]] {
-    return by_id_[id];
+FunctionRegistry::~FunctionRegistry() {
+  if (ids_ == nullptr) return;
+  std::erase(ids_->registries_, this);
+  if (ids_->current_registry_ == this) {
+    ids_->current_registry_ = nullptr;
+    ids_->current_table_ = nullptr;
   }
-  MOREL_CHECK_MSG(ids_ != nullptr, "LookupId in a registry without shared code");
-  if (static_cast<size_t>(id) >= by_id_.size()) by_id_.resize(id + 1, nullptr);
-  return by_id_[id] = Lookup(ids_->NameOf(id));
+}
+
+void FunctionRegistry::SyncTable() {
+  while (table_.size() < ids_->names_.size()) {
+    table_.push_back(Lookup(ids_->names_[table_.size()]));
+  }
+  if (ids_->current_registry_ == this) ids_->current_table_ = table_.data();
+}
+
+void FunctionRegistry::MakeCurrent() {
+  ids_->current_registry_ = this;
+  ids_->current_table_ = table_.data();
+}
+
+FunctionRegistry* FunctionRegistry::Current() { return current_registry; }
+
+FunctionRegistry::Scope::Scope(FunctionRegistry* registry)
+    : registry_(registry), previous_(current_registry) {
+  current_registry = registry;
+  if (registry->ids_ != nullptr) {
+    previous_shared_ = registry->ids_->current_registry_;
+    registry->MakeCurrent();
+  }
+}
+
+FunctionRegistry::Scope::~Scope() {
+  current_registry = previous_;
+  if (FunctionIds* ids = registry_->ids_) {
+    if (previous_shared_ != nullptr) {
+      previous_shared_->MakeCurrent();
+    } else {
+      ids->current_registry_ = nullptr;
+      ids->current_table_ = nullptr;
+    }
+  }
 }
 
 SLFunction* FunctionRegistry::Lookup(absl::string_view name) {

@@ -86,16 +86,31 @@ class FunctionRegistry;
 
 // Names of functions as small integers, for shared code: one table per
 // engine (per shared parse cache), so every context gives a name the same
-// id and a function literal resolves with a vector index. Used by the
-// guest thread only.
+// id. Each shared registry keeps a table of its functions indexed by id,
+// always as long as there are ids (a new id gives every registry an entry,
+// an undefined placeholder until defined), and current_table() is the
+// table of the registry whose guest code runs now (FunctionRegistry::Scope).
+// So a function literal of shared code is two loads in compiled code:
+// current_table(), then its entry (SLFunctionLiteralNode). Used by the
+// guest thread only (the embedding API's guest lock runs one context's
+// guest code at a time).
 class FunctionIds {
  public:
   int IdOf(absl::string_view name);
   const std::string& NameOf(int id) const { return names_[id]; }
+  int size() const { return static_cast<int>(names_.size()); }
+  SLFunction* const* current_table() const { return current_table_; }
+  // Where compiled code reads current_table() (never null while shared
+  // code runs).
+  SLFunction* const* const* current_table_address() const { return &current_table_; }
 
  private:
+  friend class FunctionRegistry;
   absl::flat_hash_map<std::string, int> ids_;
   std::vector<std::string> names_;
+  std::vector<FunctionRegistry*> registries_;
+  FunctionRegistry* current_registry_ = nullptr;
+  SLFunction* const* current_table_ = nullptr;
 };
 
 class SLContext;  // sl_context.h; the registry only keeps a pointer
@@ -103,16 +118,18 @@ class SLContext;  // sl_context.h; the registry only keeps a pointer
 class FunctionRegistry {
  public:
   FunctionRegistry() = default;
-  // A registry for shared code: resolves `ids`' ids, and never retires a
-  // replaced target (the shared cache owns them).
-  FunctionRegistry(FunctionIds* ids, SLContext* owner) : ids_(ids), owner_(owner) {}
+  // `ids` non-null: a registry for shared code, which resolves `ids`' ids
+  // and never retires a replaced target (the shared cache owns them).
+  FunctionRegistry(FunctionIds* ids, SLContext* owner);
+  ~FunctionRegistry();
   FunctionRegistry(const FunctionRegistry&) = delete;
   FunctionRegistry& operator=(const FunctionRegistry&) = delete;
 
   // The registry of the context whose guest code runs on this thread (set
   // by Scope), or null.
   static FunctionRegistry* Current();
-  // Makes `registry` current on this thread for the scope's duration.
+  // Makes `registry` current on this thread (and, for a shared registry,
+  // its table its FunctionIds' current_table()) for the scope's duration.
   class Scope {
    public:
     explicit Scope(FunctionRegistry* registry);
@@ -121,7 +138,9 @@ class FunctionRegistry {
     Scope& operator=(const Scope&) = delete;
 
    private:
+    FunctionRegistry* registry_;
     FunctionRegistry* previous_;
+    FunctionRegistry* previous_shared_ = nullptr;
   };
   SLContext* owner() const { return owner_; }
   bool shared() const { return ids_ != nullptr; }
@@ -132,9 +151,8 @@ class FunctionRegistry {
   void Register(absl::string_view name, CallTarget* target);
   // The function if it exists (defined or not), else null.
   SLFunction* Find(absl::string_view name) const;
-  // Shared code: the function with id `id` of FunctionIds (Lookup of its
-  // name, one vector index once seen).
-  SLFunction* LookupId(int id);
+  // Shared code: the function with id `id` of FunctionIds.
+  SLFunction* LookupId(int id) const { return table_[id]; }
   // Calls `visit(SLFunction&)` for every function, in no particular order.
   template <typename F>
   void ForEach(F&& visit) const {
@@ -143,9 +161,14 @@ class FunctionRegistry {
 
  private:
   absl::flat_hash_map<std::string, std::unique_ptr<SLFunction>> functions_;
+  friend class FunctionIds;
+  // Extends table_ to every id; keeps current_table() right if it moved.
+  void SyncTable();
+  void MakeCurrent();
+
   FunctionIds* ids_ = nullptr;
   SLContext* owner_ = nullptr;
-  std::vector<SLFunction*> by_id_;
+  std::vector<SLFunction*> table_;  // shared: by id
 };
 
 }  // namespace morel::sl
