@@ -58,6 +58,18 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
           absl::StrCat("option engine.BackendPlugin: ", loaded.message()));
     }
   }
+  // A backend for another architecture could only generate code this
+  // machine cannot run: an error now, not a silent interpreter.
+  if (config.backend() == config::EngineConfig::x86_64 ||
+      config.backend() == config::EngineConfig::aarch64) {
+    const std::string& requested = config::EngineConfig::Backend_Name(config.backend());
+    if (std::string host = HostArchitecture(); requested != host) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "option engine.Backend: '", requested, "' generates code that this ", host,
+          " host cannot run (use 'host', which is '", host,
+          "' here, 'ir_interpreter' or 'none')"));
+    }
+  }
   // Pass names (DumpIR, DisablePasses) are checked against the pass
   // registry now, not at the first compilation; every compilation uses
   // these options (pipeline_options()).

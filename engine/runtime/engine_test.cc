@@ -2,6 +2,7 @@
 // ownership and polymorphism events per node class.
 
 #include "engine/runtime/engine.h"
+#include "engine/runtime/native_tier.h"
 
 #include <climits>
 #include <cstdlib>
@@ -12,6 +13,8 @@
 #include <regex>
 #include <string>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nodes/call_target.h"
 #include "nodes/heap.h"
@@ -45,6 +48,26 @@ TEST(EngineTest, OwnsTheCallTargetsItCreates) {
   EXPECT_EQ(f->runtime(), engine.get());
   EXPECT_EQ(g->Call({Value::Long(1)}), Value::Long(2));
   EXPECT_EQ(engine->polymorphic_report_count(), 0);
+}
+
+// --engine.Backend for another architecture is refused at engine start,
+// naming the host, instead of leaving every program in the interpreter.
+TEST(EngineTest, RefusesABackendForAnotherArchitecture) {
+  const std::string host = HostArchitecture();
+  config::EngineConfig foreign;
+  foreign.set_backend(host == "x86_64" ? config::EngineConfig::aarch64
+                                       : config::EngineConfig::x86_64);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(foreign);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_EQ(engine.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(engine.status().message(), "option engine.Backend"))
+      << engine.status();
+  EXPECT_TRUE(absl::StrContains(engine.status().message(), absl::StrCat(host, " host")))
+      << engine.status();
+  config::EngineConfig own;
+  own.set_backend(host == "x86_64" ? config::EngineConfig::x86_64
+                                   : config::EngineConfig::aarch64);
+  EXPECT_TRUE(Engine::Create(own).ok());
 }
 
 TEST(EngineTest, CountsPolymorphicEventsPerNodeClass) {

@@ -4,11 +4,12 @@
 # does not happen or fails, report the programs that should have compiled and
 # exit 1, although every output is right. The same programs in a working
 # compiled mode pass (so the failures come from the check).
-# Usage: compiled_mode_check_test.sh <sl> <conformance_runner>
-#   <differential_runner> <program.sl and its .output files...>
+# Usage: compiled_mode_check_test.sh <sl> <sl without backends>
+#   <conformance_runner> <differential_runner>
+#   <program.sl and its .output files...>
 set -u
-sl=$1 conformance=$2 differential=$3
-shift 3
+sl=$1 sl_without_backends=$2 conformance=$3 differential=$4
+shift 4
 files=("$@")
 
 failures=0
@@ -24,20 +25,20 @@ compiled_flags=(--engine.CompileImmediately --engine.BackgroundCompilation=false
 # conformance_run <mode name> <flags...> [-- <runner flags...>]: the output
 # in $out, the exit status in $status
 conformance_run() {
-  local name=$1 args=()
+  local name=$1 args=() launcher=${launcher:-$sl}
   shift
   while [[ $# -gt 0 && $1 != "--" ]]; do args+=("--launcher_arg=$1"); shift; done
   [[ $# -gt 0 ]] && shift  # the "--"
-  out=$("$conformance" --launcher="$sl" --tests="$tests" --compiled_mode="$name" "${args[@]}" \
+  out=$("$conformance" --launcher="$launcher" --tests="$tests" --compiled_mode="$name" "${args[@]}" \
     "$@" 2>&1)
   status=$?
 }
 
 differential_run() {  # differential_run <mode name> <flags...>
-  local name=$1 args=()
+  local name=$1 args=() launcher=${launcher:-$sl}
   shift
   for flag in "$@"; do args+=("--mode=$name:$flag"); done
-  out=$("$differential" --launcher="$sl" "${args[@]}" -- "${files[@]}" 2>&1)
+  out=$("$differential" --launcher="$launcher" "${args[@]}" -- "${files[@]}" 2>&1)
   status=$?
 }
 
@@ -72,18 +73,27 @@ for broken in --engine.CompileOnly=~ --engine.Compilation=false --engine.Backend
     "FAIL [silent] nothing was compiled in any program" "1 passed, 2 failed"
 done
 
-# Every compilation fails (a backend that is not linked in) — silently, by
-# default (CompilationFailureAction=Silent).
-conformance_run failing "${compiled_flags[@]}" --engine.Backend=aarch64
+# Every compilation fails (the host's backend is not linked into this
+# launcher) — silently, by default (CompilationFailureAction=Silent).
+launcher=$sl_without_backends conformance_run failing "${compiled_flags[@]}"
 expect "conformance, failing compiler" 1 \
   "[failing] 2 compilation(s) failed permanently (\"opt failed\")" \
   "[failing] nothing was compiled: 2 guest call target(s) reached the compilation threshold, 0 compilations succeeded (2 failed)"
-differential_run failing "${compiled_flags[@]}" --engine.Backend=aarch64
+launcher=$sl_without_backends differential_run failing "${compiled_flags[@]}"
 expect "differential, failing compiler" 1 "compilation(s) failed permanently" "1 passed, 2 failed"
 # Allowed for one program: that one passes, the other still fails.
-conformance_run failing "${compiled_flags[@]}" --engine.Backend=aarch64 \
+launcher=$sl_without_backends conformance_run failing "${compiled_flags[@]}" \
   -- --allow_compilation_failure=FizzBuzz
 expect "conformance, one allowance" 1 "PASS FizzBuzz" "FAIL Recursion" "2 passed, 1 failed"
+
+# A backend for another architecture is refused at engine start (exit
+# status 2, naming the option), never a silent interpreter.
+foreign=aarch64
+[[ $(uname -m) == aarch64 || $(uname -m) == arm64 ]] && foreign=x86_64
+"$sl" --engine.Backend=$foreign "${files[0]}" >/dev/null 2>"$TEST_TMPDIR/err"
+status=$?
+out=$(cat "$TEST_TMPDIR/err")
+expect "--engine.Backend=$foreign" 2 "option engine.Backend: '$foreign' generates code that this"
 
 # The recompilation policy giving up without forced deopts.
 conformance_run limited "${compiled_flags[@]}" --engine.MaximumCompilations=0
