@@ -98,7 +98,10 @@ TEST(SLEmbeddingTest, ContextsShareTheCodeOfTheSameSource) {
       "function g(n) { return n * 2; }\n"
       "function f(n) { return g(n) + 1; }";
   std::unique_ptr<Engine> engine = NewEngine();
+  // Both contexts exist before anything compiles: the code is compiled for
+  // several contexts from the start (no single-context speculation).
   std::unique_ptr<Context> first = NewContext(*engine, kSource);
+  std::unique_ptr<Context> second = NewContext(*engine, "function unrelated() {}");
   // Until f runs last-tier machine code (background compilation: a few
   // rounds).
   absl::StatusOr<Context::CompilationState> compiled;
@@ -113,9 +116,10 @@ TEST(SLEmbeddingTest, ContextsShareTheCodeOfTheSameSource) {
   ASSERT_TRUE(compiled->machine_code);
   const runtime::CompilationStatistics before = engine->compilation_statistics();
 
-  // The second context has not called f yet: its f already runs the first
-  // context's compiled code, with the first context's calls counted.
-  std::unique_ptr<Context> second = NewContext(*engine, kSource);
+  // The second context evaluates the source and has not called f yet: its
+  // f already runs the first context's compiled code, with the first
+  // context's calls counted.
+  ASSERT_TRUE(second->Eval(kSource, "test.sl").ok());
   absl::StatusOr<Context::CompilationState> shared = StateOf(*second, "f");
   ASSERT_TRUE(shared.ok()) << shared.status();
   EXPECT_TRUE(shared->compiled);
@@ -129,6 +133,40 @@ TEST(SLEmbeddingTest, ContextsShareTheCodeOfTheSameSource) {
   EXPECT_EQ(after.successful, before.successful);
   EXPECT_EQ(after.deopts, before.deopts);
   EXPECT_EQ(after.invalidations, before.invalidations);
+}
+
+// Truffle's single-context speculation: while one context uses an engine's
+// code, its functions are constants of compiled code (as in the launcher's
+// single context); a second context invalidates that code, and what is
+// compiled then serves both.
+TEST(SLEmbeddingTest, ASecondContextEndsTheSingleContextSpeculation) {
+  constexpr absl::string_view kSource =
+      "function g(n) { return n * 2; }\n"
+      "function f(n) { return g(n) + 1; }";
+  std::unique_ptr<Engine> engine = NewEngine();
+  std::unique_ptr<Context> first = NewContext(*engine, kSource);
+  for (int i = 0; i < 2000; ++i) ASSERT_EQ(CallInt(*first, "f", i), 2 * i + 1);
+  engine->WaitForCompilations();
+  absl::StatusOr<Context::CompilationState> alone = StateOf(*first, "f");
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  ASSERT_TRUE(alone->compiled);
+  const runtime::CompilationStatistics before = engine->compilation_statistics();
+
+  std::unique_ptr<Context> second = NewContext(*engine, kSource);
+  absl::StatusOr<Context::CompilationState> after_second = StateOf(*first, "f");
+  ASSERT_TRUE(after_second.ok()) << after_second.status();
+  EXPECT_FALSE(after_second->compiled);  // the speculation's code is gone
+  EXPECT_GT(engine->compilation_statistics().invalidations, before.invalidations);
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < 200; ++i) {
+      ASSERT_EQ(CallInt(*first, "f", i), 2 * i + 1);
+      ASSERT_EQ(CallInt(*second, "f", i), 2 * i + 1);
+    }
+    engine->WaitForCompilations();
+  }
+  absl::StatusOr<Context::CompilationState> shared = StateOf(*second, "f");
+  ASSERT_TRUE(shared.ok()) << shared.status();
+  EXPECT_TRUE(shared->compiled);
 }
 
 // Shared code names functions per context: a call in shared code calls the

@@ -67,7 +67,7 @@ class NodeBuilder {
         for (const auto& argument : e.arguments) arguments.push_back(Expression(*argument));
         return std::make_unique<SLInvokeNode>(section, Expression(*e.callee),
                                               std::move(arguments),
-                                              /*shared_code=*/binding_.shared_ids != nullptr);
+                                              binding_.shared_ids);
       }
       case K::kReadProperty:
         return std::make_unique<SLReadPropertyNode>(section, Expression(*e.receiver),

@@ -11,16 +11,19 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Valu
                                                         absl::Span<const Value>) {
   if (!IsFunction(callee)) return std::nullopt;
   SLFunction* function = callee.As<SLFunction>();
-  if (node.shared_code()) {
-    CallTarget* target = function->call_target();
-    if (target == nullptr) return std::nullopt;
-    return Cache{nullptr, nullptr, target,
-                 Child<DirectCallNode>(DirectCallNode::Create(target))};
-  }
   std::shared_ptr<Assumption> stable = function->call_target_stable();
   CallTarget* target = function->call_target();
   if (target == nullptr) return std::nullopt;
-  return Cache{function, std::move(stable), target,
+  Assumption* single_context = nullptr;
+  if (FunctionIds* ids = node.shared_ids()) {
+    single_context = ids->single_context();
+    if (!single_context->IsValid()) {
+      // Keyed by target only: several contexts' functions share it.
+      return Cache{nullptr, nullptr, target, nullptr,
+                   Child<DirectCallNode>(DirectCallNode::Create(target))};
+    }
+  }
+  return Cache{function, std::move(stable), target, single_context,
                Child<DirectCallNode>(DirectCallNode::Create(target))};
 }
 

@@ -102,9 +102,13 @@ struct InvokeDirect {
     // code is still call->call_target(). The cache keeps it (the function
     // keeps only its current generation); a compilation reads it here.
     std::shared_ptr<Assumption> call_target_stable;
-    // Shared code (sl_shared_code.h): the target cached, whichever
-    // context's function runs it.
+    // The target cached. Shared code (sl_shared_code.h) compares it with
+    // the callee's, whichever context's function that is.
     CallTarget* target;
+    // Shared code cached while one context had used it (FunctionIds::
+    // single_context()): while that holds, the entry is also keyed by the
+    // function, as single-context code's are, which compiled code folds.
+    Assumption* single_context;
     Child<DirectCallNode> call;
     void ForEachChild(ChildVisitor visitor) { visitor(call.slot()); }
   };
@@ -113,16 +117,25 @@ struct InvokeDirect {
   template <typename C>
   static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
                                 absl::Span<const typename C::V>) {
-    if (cache.function != nullptr) {
+    auto same_function = [&] {
       return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
                    c.AssumptionValid(cache.call_target_stable.get()));
-    }
+    };
+    if (cache.single_context == nullptr && cache.function != nullptr) return same_function();
     // Shared code: the callee is each context's own function of that name,
     // so the entry is keyed by the code the function runs now (Truffle
     // SL's dispatch on the call target); a redefinition fails the check.
-    return c.AndThen(c.HasTag(callee, kFunctionTag), [&] {
-      return c.PointerEqual(c.LoadField(callee, &SLFunction::guard_target_), cache.target);
-    });
+    auto same_target = [&] {
+      return c.AndThen(c.HasTag(callee, kFunctionTag), [&] {
+        return c.PointerEqual(c.LoadField(callee, &SLFunction::guard_target_), cache.target);
+      });
+    };
+    if (cache.single_context == nullptr) return same_target();
+    // While one context uses the code, its function is the callee for good
+    // (a constant of compiled code, SLFunctionLiteralNode), and the check
+    // folds as in single-context code.
+    return c.OrElse(c.AndThen(c.AssumptionValid(cache.single_context), same_function),
+                    same_target);
   }
   template <typename C>
   static typename C::V Body(C& c, SLInvokeNode&, Cache& cache, typename C::V,
@@ -187,16 +200,17 @@ class SLInvokeNode final : public SLExpressionNode {
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLInvokeNode, InvokeDirect, InvokeIndirect>;
 
-  // `shared_code`: the node is part of shared code (sl_shared_code.h), and
-  // caches call targets instead of functions.
+  // `shared_ids`: the node is part of shared code (sl_shared_code.h) with
+  // these function ids, and caches call targets instead of functions;
+  // null for single-context code.
   SLInvokeNode(SourceSection section, std::unique_ptr<SLExpressionNode> callee,
                std::vector<std::unique_ptr<SLExpressionNode>> arguments,
-               bool shared_code = false)
+               FunctionIds* shared_ids = nullptr)
       : SLExpressionNode(std::move(section)),
         callee_(std::move(callee)),
         arguments_(std::move(arguments)),
         indirect_(IndirectCallNode::Create()),
-        shared_code_(shared_code) {}
+        shared_ids_(shared_ids) {}
 
   Value Execute(Frame& frame) override;
   void ForEachChild(ChildVisitor visitor) override {
@@ -213,14 +227,14 @@ class SLInvokeNode final : public SLExpressionNode {
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
 
   IndirectCallNode* indirect_call() const { return indirect_.get(); }
-  bool shared_code() const { return shared_code_; }
+  FunctionIds* shared_ids() const { return shared_ids_; }
   Specializations& specializer() { return specializer_; }
 
  private:
   Child<SLExpressionNode> callee_;
   ChildList<SLExpressionNode> arguments_;
   Child<IndirectCallNode> indirect_;
-  bool shared_code_;
+  FunctionIds* shared_ids_;
   Specializations specializer_;
 };
 

@@ -6,6 +6,8 @@
 // The value is compilation-final: nodes are root-allocated, so the collector
 // keeps a literal's string alive.
 
+#include <atomic>
+
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_function.h"
 
@@ -29,18 +31,23 @@ class SLConstantNode final : public SLExpressionNode {
 // A function literal of shared code (sl_shared_code.h): the function named
 // `id` in the context running on this thread, its entry in `ids`'
 // current_table(): two loads, interpreted or compiled (the code serves
-// every context of the engine, so the function is no constant).
+// every context of the engine, so the function is no constant) -- unless
+// only one context has ever used the code (FunctionIds::single_context()).
 class SLFunctionLiteralNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLFunctionLiteralNode)
   pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
-  SLFunctionLiteralNode(SourceSection section, const FunctionIds* ids, int id)
+  SLFunctionLiteralNode(SourceSection section, FunctionIds* ids, int id)
       : SLExpressionNode(std::move(section)), ids_(ids), id_(id) {}
   Value Execute(Frame&) override;
 
  private:
-  const FunctionIds* ids_;
+  FunctionIds* ids_;
   int id_;
+  // The function the interpreter found while ids_->single_context() held
+  // (the only context's, for good): compiled code makes it a constant
+  // under that assumption, as single-context code's literals are.
+  std::atomic<SLFunction*> single_context_function_{nullptr};
 };
 
 }  // namespace morel::sl

@@ -60,6 +60,14 @@ PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator& pe) {
   // address and entries change only in calls (a context entered, a source
   // parsed), and calls forget loaded memory. Each load has a region of its
   // own: nothing else in compiled code touches either.
+  if (SLFunction* only = single_context_function_.load(std::memory_order_acquire)) {
+    // One context so far: its function, for good, unless a second context
+    // comes (which invalidates this code).
+    if (pe::PeContext::ConstantBool(pe.context().AssumptionValid(ids_->single_context())) ==
+        std::optional<bool>(true)) {
+      return pe.Constant(only->AsValue());
+    }
+  }
   static const ir::AliasClass* const kCurrentTable =
       ir::AliasClass::Get("SL current function table");
   static const ir::AliasClass* const kTableEntries =

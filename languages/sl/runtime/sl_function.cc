@@ -41,6 +41,9 @@ FunctionRegistry::FunctionRegistry(FunctionIds* ids, SLContext* owner)
     : ids_(ids), owner_(owner) {
   if (ids_ == nullptr) return;
   ids_->registries_.push_back(this);
+  if (++ids_->registries_made_ == 2) {
+    ids_->single_context_.Invalidate("a second context shares the code");
+  }
   SyncTable();
 }
 

@@ -100,6 +100,11 @@ class FunctionIds {
   const std::string& NameOf(int id) const { return names_[id]; }
   int size() const { return static_cast<int>(names_.size()); }
   SLFunction* const* current_table() const { return current_table_; }
+  // Truffle's single-context speculation: valid while at most one context
+  // has used these ids. Then a literal's function is one object for good,
+  // and compiled code may make it a constant (SLFunctionLiteralNode); the
+  // second context's registry invalidates it, and the code with it.
+  Assumption* single_context() { return &single_context_; }
   // Where compiled code reads current_table() (never null while shared
   // code runs).
   SLFunction* const* const* current_table_address() const { return &current_table_; }
@@ -111,6 +116,8 @@ class FunctionIds {
   std::vector<FunctionRegistry*> registries_;
   FunctionRegistry* current_registry_ = nullptr;
   SLFunction* const* current_table_ = nullptr;
+  int registries_made_ = 0;
+  Assumption single_context_{"SL single context"};
 };
 
 class SLContext;  // sl_context.h; the registry only keeps a pointer
