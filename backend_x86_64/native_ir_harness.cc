@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "backend_x86_64/runtime_stubs.h"
 #include "backend_x86_64/x86_64_backend.h"
 #include "engine/ir/semantics.h"
 
@@ -93,10 +94,8 @@ int FreeListIndex(int64_t bytes) {
 }  // namespace
 
 intptr_t ThreadPointerOffset(const void* address) {
-  uintptr_t tp = 0;
-#if defined(__x86_64__)
-  asm("mov %%fs:0, %0" : "=r"(tp));  // the TCB's self pointer (x86_64 glibc)
-#endif
+  const codegen::RuntimeSupport* support = X86_64RuntimeSupport();
+  const uintptr_t tp = support != nullptr ? support->thread_pointer() : 0;
   return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(address) - tp);
 }
 

@@ -9,6 +9,7 @@
 #include "backend_x86_64/emit.h"
 #include "backend_x86_64/function_emitter.h"
 #include "backend_x86_64/isa.h"
+#include "backend_x86_64/runtime_stubs.h"
 #include "engine/codegen/register_allocator.h"
 
 namespace morel::x86_64 {
@@ -58,6 +59,15 @@ class X86_64Backend : public codegen::Backend {
     absl::StatusOr<codegen::CodeRegion> region = cache.Install(*code);
     if (!region.ok()) return region.status();
     return static_cast<const void*>(region->start);
+  }
+
+  const codegen::RuntimeSupport* runtime_support() const override {
+    return X86_64RuntimeSupport();
+  }
+
+  absl::StatusOr<const void*> CreateGuestCallEntry(codegen::GuestCallTarget target,
+                                                   CodeCache&) override {
+    return GuestCallEntry(target);
   }
 
   absl::StatusOr<std::string> Disassemble(absl::Span<const uint8_t> code,

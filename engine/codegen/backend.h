@@ -21,10 +21,18 @@
 //     the interpreter frame (CodeMetadata says where each value lives),
 //     finishes the activation in the interpreter, and returns the function's
 //     result, which the compiled function then returns to its caller.
+//
+// What a backend provides for the runtime besides compiled code (optional;
+// RuntimeSupport and CreateGuestCallEntry below): every fact of the machine
+// the architecture-neutral runtime (engine/runtime) needs -- the frame
+// layout its stack walker reads, the stubs that capture a compiled caller's
+// callee-saved registers, thread-pointer access, whether prologues check the
+// guest stack. engine/runtime holds no assembly and no #if of its own.
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -76,6 +84,65 @@ struct CompileOptions {
   AllocationOptions allocation;
 };
 
+// ---- Runtime support (engine/runtime/compiled_frames.h, native_tier.h) ----
+
+// A runtime function called through CallWithCapturedRegistersFn: `captured`
+// holds the callee-saved registers (FrameLayout::captured_registers, in that
+// order at ascending addresses) as the stub's caller left them, followed
+// directly by the stub's frame link (FrameLayout: its caller's link and its
+// return address).
+using CapturedRegistersFn = ValuePair (*)(void* a0, const void* a1, int64_t a2,
+                                          const uint64_t* captured);
+// A stub that calls fn(a0, a1, a2, captured), reached from compiled code by
+// a call or a tail jump (Dispatch's slow path).
+using CallWithCapturedRegistersFn = ValuePair (*)(void* a0, const void* a1, int64_t a2,
+                                                  CapturedRegistersFn fn);
+// What the guest-call entry (engine/pe/runtime_call.h, GuestCallEntry)
+// calls: the entry's own arguments (the invoker and five argument words)
+// and `captured` as for CapturedRegistersFn.
+using GuestCallTarget = ValuePair (*)(const void* invoker, int64_t w0, int64_t w1, int64_t w2,
+                                      int64_t w3, int64_t w4, const uint64_t* captured);
+
+// How frames are linked, for a stack walker that knows no architecture.
+// Every frame -- compiled code's and C++'s (built with frame pointers) --
+// has a link (the value of its frame-pointer register while it runs); the
+// stack grows down, so a caller's link is above its callee's.
+struct FrameLayout {
+  // Bytes from a frame's link to its return address and to its caller's
+  // link (x86_64: [link + 8] and [link]).
+  int32_t return_address_offset = 0;
+  int32_t caller_link_offset = 0;
+  // A compiled frame's CodeMetadata::saved_registers[k] (its caller's
+  // values of the callee-saved registers it writes) lie at
+  // link + saved_registers_offset - 8 * k (x86_64: [link - 8 * (k + 1)]).
+  int32_t saved_registers_offset = 0;
+  // The registers DecodeDeopt indexes (PReg numbers 0..register_count-1;
+  // DeoptHandler's saved_regs has this many).
+  int register_count = 0;
+  // The callee-saved registers the capture stubs store (PReg numbers), in
+  // the order of `captured` (CapturedRegistersFn).
+  std::vector<int> captured_registers;
+};
+
+// The runtime's view of the machine a backend generates code for. Only a
+// backend whose code runs on this host is asked for it (the engine refuses
+// a backend of another architecture).
+struct RuntimeSupport {
+  FrameLayout frame;
+  // This thread's thread pointer, the base of StackLimit::kThreadLocal
+  // offsets and of HeapAllocation::free_list_head's (x86_64: %fs:0). Null:
+  // compiled code cannot reach thread-locals (no inline free lists, no
+  // prologue stack check).
+  uintptr_t (*thread_pointer)() = nullptr;
+  // Compiled prologues can check a kThreadLocal StackLimit (requires
+  // thread_pointer), so the runtime need not check the guest stack before
+  // entering compiled code.
+  bool prologue_stack_check = false;
+  // Null: the runtime's slow paths run without capturing registers, and
+  // stack walks do not list the compiled callers there.
+  CallWithCapturedRegistersFn call_with_captured_registers = nullptr;
+};
+
 struct CompiledCode {
   CodeRegion region;
   CodeMetadata metadata;
@@ -99,6 +166,17 @@ class Backend {
   // Installs the shared deopt entry that calls `handler`.
   virtual absl::StatusOr<const void*> CreateDeoptEntry(DeoptHandler handler,
                                                        CodeCache& cache) = 0;
+  // What the runtime needs of the machine (RuntimeSupport); null: nothing
+  // (stack walks list no compiled frames, compiled code reaches no
+  // thread-locals, the runtime checks the guest stack itself).
+  virtual const RuntimeSupport* runtime_support() const { return nullptr; }
+  // The guest-call entry (engine/pe/runtime_call.h) that calls `target`
+  // with the compiled caller's callee-saved registers captured; null if the
+  // backend has none (the runtime then uses one that captures nothing).
+  virtual absl::StatusOr<const void*> CreateGuestCallEntry(GuestCallTarget /*target*/,
+                                                           CodeCache& /*cache*/) {
+    return nullptr;
+  }
   // One instruction per line, each prefixed with its address.
   virtual absl::StatusOr<std::string> Disassemble(absl::Span<const uint8_t> code,
                                                   uint64_t address) const = 0;

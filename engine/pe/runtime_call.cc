@@ -27,6 +27,10 @@ std::atomic<const void*> guest_call_entry{nullptr};
 void SetGuestCallEntry(const void* entry) {
   guest_call_entry.store(entry, std::memory_order_release);
 }
+void SetGuestCallEntryIfUnset(const void* entry) {
+  const void* expected = nullptr;
+  guest_call_entry.compare_exchange_strong(expected, entry, std::memory_order_acq_rel);
+}
 const void* GuestCallEntry() { return guest_call_entry.load(std::memory_order_acquire); }
 
 RuntimeInvoker FindInvoker(const ir::RuntimeFunction* function) {

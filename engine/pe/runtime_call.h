@@ -210,9 +210,12 @@ const ir::RuntimeFunction* RuntimeCall(ir::RuntimeRegistry& registry,
 // returns results[0] and results[1]. In the IR tier the function's invoker
 // runs F's invoker on the words, and the tier lists the activation itself.
 inline constexpr int kGuestCallMaxWords = 5;
-// Set by the engine (Engine::Create); null until then, and then guest calls
-// go to F directly (stack walks do not see the caller).
+// Set by the engine (the native tier's, or a default in Engine::Create);
+// null until then, and then guest calls go to F directly (stack walks do not
+// see the caller).
 void SetGuestCallEntry(const void* entry);
+// Sets `entry` unless an entry is set already.
+void SetGuestCallEntryIfUnset(const void* entry);
 const void* GuestCallEntry();
 
 namespace runtime_call_internal {

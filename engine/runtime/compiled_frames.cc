@@ -1,5 +1,7 @@
 #include "engine/runtime/compiled_frames.h"
 
+#include <atomic>
+#include <cstddef>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -14,119 +16,58 @@
 
 namespace morel::runtime {
 
-#if defined(__x86_64__)
-// Entry: rsp = 8 mod 16 (a call's return address on an aligned stack;
-// Dispatch reaches the stub by a tail jump or a call). Frame:
-//   [rbp + 8] return address, [rbp] saved rbp,
-//   [rbp - 8 .. rbp - 40] r15, r14, r13, r12, rbx (rbx lowest),
-// so `captured` = rbp - 40 lists rbx, r12, r13, r14, r15, saved rbp,
-// return address at ascending addresses. The callee-saved registers are
-// only read (the C++ callee preserves them).
-asm(R"(
-  .text
-  .p2align 4
-  .globl MorelCallWithCompiledCallerRegisters
-  .hidden MorelCallWithCompiledCallerRegisters
-  .type MorelCallWithCompiledCallerRegisters, @function
-MorelCallWithCompiledCallerRegisters:
-  .cfi_startproc
-  pushq %rbp
-  .cfi_def_cfa_offset 16
-  .cfi_offset %rbp, -16
-  movq %rsp, %rbp
-  .cfi_def_cfa_register %rbp
-  pushq %r15
-  pushq %r14
-  pushq %r13
-  pushq %r12
-  pushq %rbx
-  subq $8, %rsp
-  movq %rcx, %r11
-  leaq 8(%rsp), %rcx
-  call *%r11
-  leave
-  .cfi_def_cfa %rsp, 8
-  ret
-  .cfi_endproc
-  .size MorelCallWithCompiledCallerRegisters, .-MorelCallWithCompiledCallerRegisters
-)");
-
-// The guest-call entry (pe::GuestCallEntry): rdi = invoker, rsi, rdx, rcx,
-// r8, r9 = the argument words. The same frame as above; `captured` goes to
-// MorelGuestCallFromCompiled as its seventh argument, on the stack (entry
-// rsp = 8 mod 16, six pushes, so the call is aligned).
-asm(R"(
-  .text
-  .p2align 4
-  .globl MorelCallGuestFromCompiled
-  .hidden MorelCallGuestFromCompiled
-  .type MorelCallGuestFromCompiled, @function
-MorelCallGuestFromCompiled:
-  .cfi_startproc
-  pushq %rbp
-  .cfi_def_cfa_offset 16
-  .cfi_offset %rbp, -16
-  movq %rsp, %rbp
-  .cfi_def_cfa_register %rbp
-  pushq %r15
-  pushq %r14
-  pushq %r13
-  pushq %r12
-  pushq %rbx
-  movq %rsp, %rax
-  pushq %rax
-  call MorelGuestCallFromCompiled
-  leave
-  .cfi_def_cfa %rsp, 8
-  ret
-  .cfi_endproc
-  .size MorelCallGuestFromCompiled, .-MorelCallGuestFromCompiled
-)");
-
 namespace {
-constexpr int kCapturedNumbers[kCapturedRegisterCount] = {3, 12, 13, 14, 15};  // rbx, r12-r15
 
-const void* ReturnAddressOf(const uint8_t* link) {
+std::atomic<const codegen::RuntimeSupport*> host_runtime_support{nullptr};
+
+const void* ReturnAddressOf(const codegen::FrameLayout& layout, const uint8_t* link) {
   const void* pc;
-  std::memcpy(&pc, link + 8, sizeof(pc));
+  std::memcpy(&pc, link + layout.return_address_offset, sizeof(pc));
   return pc;
 }
-const uint8_t* SavedLinkOf(const uint8_t* link) {
-  const uint8_t* saved;
-  std::memcpy(&saved, link, sizeof(saved));
-  return saved;
+const uint8_t* CallerLinkOf(const codegen::FrameLayout& layout, const uint8_t* link) {
+  const uint8_t* caller;
+  std::memcpy(&caller, link + layout.caller_link_offset, sizeof(caller));
+  return caller;
 }
+
 }  // namespace
+
+const codegen::RuntimeSupport* HostRuntimeSupport() {
+  return host_runtime_support.load(std::memory_order_acquire);
+}
+
+void SetHostRuntimeSupport(const codegen::RuntimeSupport* support) {
+  host_runtime_support.store(support, std::memory_order_release);
+}
 
 // Every guest call from compiled code pushes one of these, and few are ever
 // walked: the captured registers are read where they are (the stub's frame,
 // alive as long as the segment) when a walk needs them, not copied here.
-NativeSegment::NativeSegment(const uint64_t* captured)
-    : link_(reinterpret_cast<const uint8_t*>(captured + kCapturedRegisterCount)),
+NativeSegment::NativeSegment(const codegen::FrameLayout* layout, const uint64_t* captured)
+    : layout_(layout),
+      link_(layout == nullptr ? nullptr
+                              : reinterpret_cast<const uint8_t*>(
+                                    captured + layout->captured_registers.size())),
       captured_(captured),
       link_code_(nullptr) {}
-#else
-NativeSegment::NativeSegment(const uint64_t*) : link_(nullptr), link_code_(nullptr) {
-  std::memset(registers_, 0, sizeof(registers_));
-}
-#endif
 
-NativeSegment::NativeSegment(const uint8_t* link, const uint64_t* registers,
-                             const NativeCode* link_code)
-    : link_(link), link_code_(link_code) {
-  std::memcpy(registers_, registers, sizeof(registers_));
-}
+NativeSegment::NativeSegment(const codegen::FrameLayout* layout, const uint8_t* link,
+                             const uint64_t* registers, const NativeCode* link_code)
+    : layout_(layout), link_(link), registers_(registers), link_code_(link_code) {}
 
 bool NativeSegment::ForEachFrame(const FrameVisitor& visit) const {
-#if defined(__x86_64__)
-  uint64_t registers[kNumCompiledRegisters];
+  if (layout_ == nullptr) return true;
+  const codegen::FrameLayout& layout = *layout_;
+  MOREL_CHECK(layout.register_count <= kMaxCompiledRegisters);
+  uint64_t registers[kMaxCompiledRegisters];
+  std::memset(registers, 0, sizeof(registers));
   if (captured_ != nullptr) {
-    std::memset(registers, 0, sizeof(registers));
-    for (int i = 0; i < kCapturedRegisterCount; ++i) {
-      registers[kCapturedNumbers[i]] = captured_[i];
+    for (size_t i = 0; i < layout.captured_registers.size(); ++i) {
+      registers[layout.captured_registers[i]] = captured_[i];
     }
-  } else {
-    std::memcpy(registers, registers_, sizeof(registers));
+  } else if (registers_ != nullptr) {
+    std::memcpy(registers, registers_, sizeof(uint64_t) * layout.register_count);
   }
   const uint8_t* link = link_;
   const NativeCode* link_code = link_code_;
@@ -136,19 +77,22 @@ bool NativeSegment::ForEachFrame(const FrameVisitor& visit) const {
     if (link_code != nullptr) {
       const std::vector<int>& saved = link_code->compiled().code.metadata.saved_registers;
       for (size_t k = 0; k < saved.size(); ++k) {
-        std::memcpy(&registers[saved[k]], link - 8 * (k + 1), sizeof(uint64_t));
+        MOREL_CHECK(saved[k] >= 0 && saved[k] < layout.register_count);
+        std::memcpy(&registers[saved[k]],
+                    link + layout.saved_registers_offset - 8 * static_cast<ptrdiff_t>(k),
+                    sizeof(uint64_t));
       }
     }
-    const void* pc = ReturnAddressOf(link);
-    const uint8_t* frame_pointer = SavedLinkOf(link);
+    const void* pc = ReturnAddressOf(layout, link);
+    const uint8_t* frame_pointer = CallerLinkOf(layout, link);
     const NativeCode* code = NativeCode::Find(pc);
     if (code == nullptr) {
       // One C++ frame between compiled frames is Dispatch's (when it does
       // not tail-jump); its caller may be compiled. Two end the segment.
       if (frame_pointer == nullptr || frame_pointer <= link) break;
-      pc = ReturnAddressOf(frame_pointer);
+      pc = ReturnAddressOf(layout, frame_pointer);
       link = frame_pointer;
-      frame_pointer = SavedLinkOf(link);
+      frame_pointer = CallerLinkOf(layout, link);
       code = NativeCode::Find(pc);
       if (code == nullptr) break;
     }
@@ -174,30 +118,36 @@ bool NativeSegment::ForEachFrame(const FrameVisitor& visit) const {
     link = frame_pointer;
     link_code = code;
   }
-#endif
   return true;
 }
 
-extern "C" codegen::ValuePair MorelGuestCallFromCompiled(pe::RuntimeInvoker invoker, int64_t w0,
-                                                         int64_t w1, int64_t w2, int64_t w3,
-                                                         int64_t w4, const uint64_t* captured) {
+static_assert(pe::kGuestCallMaxWords == 5, "codegen::GuestCallTarget passes five words");
+
+codegen::ValuePair GuestCallFromCompiled(const void* invoker, int64_t w0, int64_t w1, int64_t w2,
+                                         int64_t w3, int64_t w4, const uint64_t* captured) {
   std::optional<NativeSegment> segment;
-  if (captured != nullptr) segment.emplace(captured);
+  if (captured != nullptr) {
+    const codegen::RuntimeSupport* support = HostRuntimeSupport();
+    segment.emplace(support != nullptr ? &support->frame : nullptr, captured);
+  }
   // On the native stack, which the collector scans.
   const int64_t words[pe::kGuestCallMaxWords] = {w0, w1, w2, w3, w4};
   int64_t results[2] = {0, 0};
-  invoker(absl::Span<const int64_t>(words, pe::kGuestCallMaxWords), results);
+  reinterpret_cast<pe::RuntimeInvoker>(const_cast<void*>(invoker))(
+      absl::Span<const int64_t>(words, pe::kGuestCallMaxWords), results);
   return codegen::ValuePair{static_cast<uint64_t>(results[0]), static_cast<uint64_t>(results[1])};
 }
 
-#if !defined(__x86_64__)
-// Other hosts: no captured registers (NativeSegment lists nothing there).
-extern "C" codegen::ValuePair MorelCallGuestFromCompiled(pe::RuntimeInvoker invoker, int64_t w0,
-                                                         int64_t w1, int64_t w2, int64_t w3,
-                                                         int64_t w4) {
-  return MorelGuestCallFromCompiled(invoker, w0, w1, w2, w3, w4, nullptr);
+namespace {
+codegen::ValuePair GuestCallWithoutCapture(const void* invoker, int64_t w0, int64_t w1,
+                                           int64_t w2, int64_t w3, int64_t w4) {
+  return GuestCallFromCompiled(invoker, w0, w1, w2, w3, w4, nullptr);
 }
-#endif
+}  // namespace
+
+const void* GuestCallEntryWithoutCapture() {
+  return reinterpret_cast<const void*>(&GuestCallWithoutCapture);
+}
 
 bool VisitDeoptFrames(absl::Span<const ir::DeoptFrame> frames, const FrameVisitor& visit) {
   for (const ir::DeoptFrame& frame : frames) {

@@ -8,33 +8,39 @@
 // of compiled frames for the runtime in a way that may run guest code, the
 // runtime pushes a NativeSegment recording how to find those frames:
 //  - Dispatch's slow path (a compiled caller calls a callee that is not
-//    compiled; native_tier.cc), entered through
-//    `CallWithCompiledCallerRegisters`, which captures the callee-saved
-//    registers as the compiled caller left them;
+//    compiled; native_tier.cc), entered through the backend's
+//    RuntimeSupport::call_with_captured_registers stub, which captures the
+//    callee-saved registers as the compiled caller left them;
 //  - DeoptHandler (a compiled activation deoptimizes and the interpreter
 //    finishes it: its compiled callers stay compiled);
-//  - the guest-call entry (MorelCallGuestFromCompiled below): compiled
-//    code's runtime calls that may run guest code (PeContext::CallGuest,
-//    e.g. SL's indirect calls) go through it with the call's lazy frame
-//    state, capturing the callee-saved registers like the stub above.
+//  - the guest-call entry (Backend::CreateGuestCallEntry, calling
+//    GuestCallFromCompiled below): compiled code's runtime calls that may
+//    run guest code (PeContext::CallGuest, e.g. SL's indirect calls) go
+//    through it with the call's lazy frame state, capturing the callee-saved
+//    registers like the stub above.
 // The compiled->compiled fast path (Dispatch tail-jumping into a compiled
-// callee) pushes nothing.
+// callee) pushes nothing. Every machine fact comes from the host backend's
+// codegen::RuntimeSupport (HostRuntimeSupport(), set by NativeTier::Get);
+// without one (no native backend, or one without runtime support) segments
+// list nothing and the guest-call entry is GuestCallEntryWithoutCapture().
 //
-// Walking a segment (x86_64, backend_x86_64/frame.h): every compiled frame
-// keeps rbp as its frame pointer ([rbp] = caller's rbp, [rbp + 8] = return
-// address), and so does every C++ frame (-fno-omit-frame-pointer in every
-// build configuration), so the rbp chain is exact. A return address inside
-// the code cache is a compiled caller suspended at that call; its locals are
-// the call's lazy frame state (the partial evaluator attaches one to every
-// call_target, engine/pe/pe_context.h), decoded like a deoptimization from
-// the frame and the callee-saved registers. Those registers' values at the
-// call are recovered outward: at the transition they are the captured
-// ones; each compiled callee's prologue saved the ones it writes
-// (CodeMetadata::saved_registers, at [rbp - 8 * (k + 1)]). Between two
-// compiled frames there is at most one C++ frame, Dispatch's, in builds
-// where it does not tail-jump (it leaves the callee-saved registers alone:
-// the captured values pass through it); a second C++ frame in a row ends the
-// segment (the interpreter's entry into compiled code, or OSR's).
+// Walking a segment (codegen::FrameLayout; x86_64: backend_x86_64/frame.h):
+// every compiled frame keeps a frame pointer (its link: the caller's link
+// and the return address at fixed offsets from it; x86_64: [rbp] and
+// [rbp + 8]), and so does every C++ frame (-fno-omit-frame-pointer in every
+// build configuration), so the chain of links is exact. A return address
+// inside the code cache is a compiled caller suspended at that call; its
+// locals are the call's lazy frame state (the partial evaluator attaches one
+// to every call_target, engine/pe/pe_context.h), decoded like a
+// deoptimization from the frame and the callee-saved registers. Those
+// registers' values at the call are recovered outward: at the transition
+// they are the captured ones; each compiled callee's prologue saved the ones
+// it writes (CodeMetadata::saved_registers, at
+// FrameLayout::saved_registers_offset). Between two compiled frames there is
+// at most one C++ frame, Dispatch's, in builds where it does not tail-jump
+// (it leaves the callee-saved registers alone: the captured values pass
+// through it); a second C++ frame in a row ends the segment (the
+// interpreter's entry into compiled code, or OSR's).
 //
 // Guest calls whose argument words do not fit the entry's registers pass
 // them in span argument slots (pe::PackedGuestRuntimeCall) and push a
@@ -60,28 +66,35 @@ namespace morel::runtime {
 
 class NativeCode;
 
-// Number of general registers the decoding indexes (x86_64 PReg numbers).
-inline constexpr int kNumCompiledRegisters = 16;
+// At most this many registers (codegen::FrameLayout::register_count).
+inline constexpr int kMaxCompiledRegisters = 64;
 
 class NativeSegment : public CompiledSegment {
  public:
-  // `link` is a frame pointer (rbp value) whose saved rbp and return address
-  // lead to the innermost compiled frame of the segment (possibly through
-  // one C++ frame); `registers` are the register values at the transition,
-  // indexed by register number (only the callee-saved ones are read);
-  // `link_code` is the compiled code whose frame `link` is (its saved
-  // registers hold its caller's values), or null if `link` is C++'s.
-  NativeSegment(const uint8_t* link, const uint64_t* registers, const NativeCode* link_code);
-  // The segment below MorelCallWithCompiledCallerRegisters's `captured`.
-  explicit NativeSegment(const uint64_t* captured);
+  // `layout`: the host backend's (null: the segment lists nothing). `link`
+  // is a frame's link whose caller's link and return address lead to the
+  // innermost compiled frame of the segment (possibly through one C++
+  // frame); `registers` are the register values at the transition, indexed
+  // by register number (layout->register_count of them; only the
+  // callee-saved ones are read); `link_code` is the compiled code whose
+  // frame `link` is (its saved registers hold its caller's values), or null
+  // if `link` is C++'s.
+  NativeSegment(const codegen::FrameLayout* layout, const uint8_t* link,
+                const uint64_t* registers, const NativeCode* link_code);
+  // The segment below a capture stub's `captured`
+  // (codegen::CapturedRegistersFn).
+  NativeSegment(const codegen::FrameLayout* layout, const uint64_t* captured);
 
   bool ForEachFrame(const FrameVisitor& visit) const override;
 
  private:
+  const codegen::FrameLayout* layout_;
   const uint8_t* link_;
   // The callee-saved registers as captured by the stub (null: registers_).
   const uint64_t* captured_ = nullptr;
-  uint64_t registers_[kNumCompiledRegisters];
+  // The transition's registers (DeoptHandler's saved_regs, alive as long as
+  // the segment), or null.
+  const uint64_t* registers_ = nullptr;
   const NativeCode* link_code_;
 };
 
@@ -107,32 +120,25 @@ inline Value ValueOfSlot(const ir::DeoptFrame::Slot& slot) {
 // Visits evaluated frame states (innermost first) as activations.
 bool VisitDeoptFrames(absl::Span<const ir::DeoptFrame> frames, const FrameVisitor& visit);
 
-// MorelCallWithCompiledCallerRegisters(a0, a1, a2, fn), an assembly stub
-// (x86_64) that compiled code reaches by a call or a tail jump, calls
-// fn(a0, a1, a2, captured): `captured` holds rbx, r12, r13, r14, r15 as they
-// were at the stub's entry (the compiled caller's values), followed by the
-// stub's frame link (saved rbp, return address).
-inline constexpr int kCapturedRegisterCount = 5;
-using CapturedRegistersFn = codegen::ValuePair (*)(void* a0, const void* a1, int64_t a2,
-                                                   const uint64_t* captured);
-extern "C" codegen::ValuePair MorelCallWithCompiledCallerRegisters(void* a0, const void* a1,
-                                                                   int64_t a2,
-                                                                   CapturedRegistersFn fn);
+// The host backend's runtime support: set by NativeTier::Get when it creates
+// a tier whose backend has one (every tier runs on this host, so they agree);
+// null until then.
+const codegen::RuntimeSupport* HostRuntimeSupport();
+void SetHostRuntimeSupport(const codegen::RuntimeSupport* support);
 
-// The guest-call entry (engine/pe/runtime_call.h, pe::GuestCallEntry; the
-// engine sets it): compiled code calls it for PeContext::CallGuest with F's
-// invoker and argument words and the call's lazy frame state. An assembly
-// stub on x86_64 that captures the callee-saved registers as the compiled
-// caller left them (as MorelCallWithCompiledCallerRegisters does) and calls
-// MorelGuestCallFromCompiled, which pushes a NativeSegment for the compiled
-// frames above while invoker(words, results) runs F.
-extern "C" codegen::ValuePair MorelCallGuestFromCompiled(pe::RuntimeInvoker invoker, int64_t w0,
-                                                         int64_t w1, int64_t w2, int64_t w3,
-                                                         int64_t w4);
-// `captured`: as for CapturedRegistersFn, or null (no segment).
-extern "C" [[gnu::visibility("hidden")]] codegen::ValuePair MorelGuestCallFromCompiled(
-    pe::RuntimeInvoker invoker, int64_t w0, int64_t w1, int64_t w2, int64_t w3, int64_t w4,
-    const uint64_t* captured);
+// What the backend's guest-call entry (engine/pe/runtime_call.h,
+// pe::GuestCallEntry; Backend::CreateGuestCallEntry) calls: compiled code
+// calls the entry for PeContext::CallGuest with F's invoker and argument
+// words and the call's lazy frame state; the entry captures the
+// callee-saved registers as the compiled caller left them and calls this,
+// which pushes a NativeSegment for the compiled frames above while
+// invoker(words, results) runs F. `captured`: as for
+// codegen::CapturedRegistersFn, or null (no segment).
+codegen::ValuePair GuestCallFromCompiled(const void* invoker, int64_t w0, int64_t w1, int64_t w2,
+                                         int64_t w3, int64_t w4, const uint64_t* captured);
+// The guest-call entry when no backend provides one: GuestCallFromCompiled
+// without captured registers (stack walks do not list the compiled caller).
+const void* GuestCallEntryWithoutCapture();
 
 }  // namespace morel::runtime
 

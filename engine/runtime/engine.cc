@@ -93,9 +93,17 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
     }
   }
   heap::Initialize();
-  // Compiled code's guest runtime calls go through the entry that keeps
-  // their compiled callers visible to stack walks (compiled_frames.h).
-  pe::SetGuestCallEntry(reinterpret_cast<const void*>(&MorelCallGuestFromCompiled));
+  // Compiled code's guest runtime calls go through an entry that keeps
+  // their compiled callers visible to stack walks (compiled_frames.h): the
+  // native backend's, which creating its tier sets -- now, so that it is in
+  // place before the first compilation registers its guest runtime calls
+  // (an error here surfaces at that compilation, as before) --, or else one
+  // that captures nothing (the IR tier lists its activations itself).
+  if (config.backend() != config::EngineConfig::none &&
+      config.backend() != config::EngineConfig::ir_interpreter) {
+    (void)NativeTier::Get(config::EngineConfig::Backend_Name(config.backend()));
+  }
+  pe::SetGuestCallEntryIfUnset(GuestCallEntryWithoutCapture());
   std::unique_ptr<Engine> engine(
       new Engine(std::move(config), *std::move(pipeline), *std::move(log)));
   absl::StatusOr<std::unique_ptr<ResourceLimits>> limits =

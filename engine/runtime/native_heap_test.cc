@@ -114,7 +114,7 @@ class NativeHeapTest : public ::testing::Test {
     ASSERT_TRUE(ir::Verify(**f).ok()) << ir::Verify(**f);
     for (bool spill : {false, true}) {
       codegen::NativeCompileOptions options;
-      options.lowering.heap = GuestHeapAllocation();
+      options.lowering.heap = GuestHeapAllocation(**backend);
       ASSERT_TRUE(options.lowering.heap.free_list_head) << "no fast path on this host";
       options.lowering.heap.allocate = reinterpret_cast<const void*>(&CountingAllocate);
       options.codegen.allocation.spill_everything = spill;

@@ -54,35 +54,23 @@ using NativeEntry = codegen::ValuePair (*)(const Value* args, int64_t count);
 static_assert(sizeof(Value) == 2 * sizeof(uint64_t) && offsetof(Value, bits) == 0 &&
               offsetof(Value, tag) == sizeof(uint64_t));
 
-#if defined(__x86_64__)
-// Compiled code checks the guest stack in its prologue against this
-// thread's StackLimit, read at %fs:offset (codegen::StackLimit::kThreadLocal).
-constexpr bool kPrologueStackCheck = true;
-uintptr_t ThreadPointer() {
-  uintptr_t tp;
-  asm("mov %%fs:0, %0" : "=r"(tp));  // the TCB's self pointer (x86_64 glibc)
-  return tp;
-}
-
-// Where this thread's StackLimit lies relative to the thread pointer. The
-// same on every thread for the static TLS block (nodes/ is linked into the
-// program, never dlopen'ed); NativeCode::Invoke verifies it once per thread.
-intptr_t LimitOffsetOnThisThread() {
+// Where this thread's StackLimit lies relative to the thread pointer
+// (RuntimeSupport::thread_pointer). The same on every thread for the static
+// TLS block (nodes/ is linked into the program, never dlopen'ed);
+// NativeCode::Invoke verifies it once per thread.
+intptr_t LimitOffsetOnThisThread(uintptr_t (*thread_pointer)()) {
   return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(StackLimit::LimitAddress()) -
-                               ThreadPointer());
+                               thread_pointer());
 }
 std::atomic<intptr_t> compiled_limit_offset{0};
 // Likewise the heads of this thread's inline free lists (compiled `alloc`).
-intptr_t FreeListsOffsetOnThisThread() {
+intptr_t FreeListsOffsetOnThisThread(uintptr_t (*thread_pointer)()) {
   return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(heap::InlineFreeListHeads()) -
-                               ThreadPointer());
+                               thread_pointer());
 }
 std::atomic<intptr_t> compiled_free_lists_offset{0};
-#else
-// TODO(#5): the thread pointer of other hosts (AArch64: tpidr_el0); until
-// then Dispatch checks the stack before calling compiled code.
-constexpr bool kPrologueStackCheck = false;
-#endif
+// The thread pointer the offsets above were computed with (null: none).
+std::atomic<uintptr_t (*)()> compiled_thread_pointer{nullptr};
 
 // Dispatch's slow path: the callee runs through CallTarget::Call
 // (interpreter, compilation threshold, stack check). Out of line, so that
@@ -94,18 +82,22 @@ constexpr bool kPrologueStackCheck = false;
   }));
 }
 
-#if defined(__x86_64__)
-// Dispatch's slow path under MorelCallWithCompiledCallerRegisters: the
-// compiled frames above stay visible to stack walks while the callee runs.
+// Dispatch's slow path under RuntimeSupport::call_with_captured_registers:
+// the compiled frames above stay visible to stack walks while the callee
+// runs.
 codegen::ValuePair DispatchFromCompiled(void* callee, const void* args, int64_t count,
                                         const uint64_t* captured) {
-  NativeSegment segment(captured);
+  NativeSegment segment(&HostRuntimeSupport()->frame, captured);
   return DispatchToCallTarget(static_cast<CallTarget*>(callee), static_cast<const Value*>(args),
                               count);
 }
-#endif
+
+// The host backend's capture stub (RuntimeSupport), or null.
+std::atomic<codegen::CallWithCapturedRegistersFn> call_with_captured_registers{nullptr};
 
 // call_target (engine/codegen/lower.h): dispatch(id, operands, count).
+// kPrologueStackCheck: compiled callees check the guest stack in their
+// prologues (RuntimeSupport::prologue_stack_check); else Dispatch does.
 //
 // Stack walks rely on the compiled caller's callee-saved registers being
 // intact when its callee runs or the stub captures them (compiled_frames.h).
@@ -116,6 +108,7 @@ codegen::ValuePair DispatchFromCompiled(void* callee, const void* args, int64_t 
 // rbx and r12-r15 and call the stub from its own frame: stacktrace() printed
 // garbage locals of compiled callers (sl_conformance_test's
 // InlinedStacktrace, StacktraceCompiledCallers, ...).
+template <bool kPrologueStackCheck>
 __attribute__((optimize("optimize-sibling-calls")))
 codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_words) {
   CallTarget* callee = pe::DecodeCallTarget(encoded);
@@ -131,14 +124,15 @@ codegen::ValuePair Dispatch(int64_t encoded, const Value* args, int64_t num_word
       !runtime->SafepointRequested() && runtime->max_stack_frames() == 0) [[likely]] {
     return reinterpret_cast<NativeEntry>(const_cast<void*>(entry))(args, count);
   }
-#if defined(__x86_64__)
   // Through the stub that captures the compiled caller's callee-saved
   // registers: the callee may walk the stack and materialize this caller's
   // frame (compiled_frames.h). Only the slow path pays for it.
-  return MorelCallWithCompiledCallerRegisters(callee, args, count, &DispatchFromCompiled);
-#else
+  if (codegen::CallWithCapturedRegistersFn stub =
+          call_with_captured_registers.load(std::memory_order_relaxed);
+      stub != nullptr) {
+    return stub(callee, args, count, &DispatchFromCompiled);
+  }
   return DispatchToCallTarget(callee, args, count);
-#endif
 }
 
 // The code that contains `pc` (a return address into it).
@@ -181,7 +175,9 @@ codegen::ValuePair DeoptHandler(uint64_t id, uint64_t* saved_regs, uint8_t* fram
     CallTarget* target = code->compilation().target;
     // The compiled callers of the deoptimized activation stay compiled:
     // stack walks from the resumed activation materialize them.
-    NativeSegment segment(frame_pointer, saved_regs, code);
+    const codegen::RuntimeSupport* support = HostRuntimeSupport();
+    NativeSegment segment(support != nullptr ? &support->frame : nullptr, frame_pointer,
+                          saved_regs, code);
     return ResumeInInterpreter(code->engine(), *target, code->compilation(), decoded->frames,
                                decoded->objects, decoded->reason, decoded->action, {});
   }));
@@ -205,15 +201,17 @@ std::string HostArchitecture() {
   return machine;
 }
 
-codegen::HeapAllocation GuestHeapAllocation() {
+codegen::HeapAllocation GuestHeapAllocation(const codegen::Backend& backend) {
   codegen::HeapAllocation heap;
   heap.allocate = reinterpret_cast<const void*>(&heap::AllocateTracedInline);
-#if defined(__x86_64__)
+  const codegen::RuntimeSupport* support = backend.runtime_support();
+  if (support == nullptr || support->thread_pointer == nullptr) return heap;
   // The same on every thread (static TLS); NativeCode::Invoke checks it
   // once per thread.
-  const intptr_t offset = FreeListsOffsetOnThisThread();
+  const intptr_t offset = FreeListsOffsetOnThisThread(support->thread_pointer);
   const intptr_t end = offset + 8 * heap::kInlineFreeLists;
   if (offset != 0 && offset >= INT32_MIN && end <= INT32_MAX) {
+    compiled_thread_pointer.store(support->thread_pointer, std::memory_order_relaxed);
     compiled_free_lists_offset.store(offset, std::memory_order_relaxed);
     heap.free_list_head = [offset](int64_t bytes) -> std::optional<int32_t> {
       const int list = heap::InlineFreeList(static_cast<size_t>(bytes));
@@ -221,7 +219,6 @@ codegen::HeapAllocation GuestHeapAllocation() {
       return static_cast<int32_t>(offset + 8 * list);
     };
   }
-#endif
   return heap;
 }
 
@@ -236,6 +233,23 @@ absl::StatusOr<NativeTier*> NativeTier::Get(const std::string& name) {
   if (!backend.ok()) return backend.status();
   absl::StatusOr<const void*> entry = (*backend)->CreateDeoptEntry(&DeoptHandler, Cache());
   if (!entry.ok()) return entry.status();
+  // The machine facts the runtime needs (compiled_frames.h): every tier runs
+  // on this host, so a later tier's agree with an earlier one's.
+  const codegen::RuntimeSupport* support = (*backend)->runtime_support();
+  if (support != nullptr) {
+    MOREL_CHECK_MSG(support->thread_pointer != nullptr || !support->prologue_stack_check,
+                    "a prologue stack check needs the thread pointer");
+    SetHostRuntimeSupport(support);
+    call_with_captured_registers.store(support->call_with_captured_registers,
+                                       std::memory_order_relaxed);
+  }
+  // Compiled code's guest runtime calls go through the backend's entry,
+  // which keeps their compiled callers visible to stack walks (set before
+  // the first compilation: Engine::Create gets the tier).
+  absl::StatusOr<const void*> guest_call_entry =
+      (*backend)->CreateGuestCallEntry(&GuestCallFromCompiled, Cache());
+  if (!guest_call_entry.ok()) return guest_call_entry.status();
+  if (*guest_call_entry != nullptr) pe::SetGuestCallEntry(*guest_call_entry);
   auto* tier = new NativeTier(*backend, *entry);
   (*tiers)[backend_name] = tier;
   return tier;
@@ -264,31 +278,36 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
     Engine& engine, std::unique_ptr<pe::Compilation> compilation) {
   codegen::NativeCompileOptions options;
   options.codegen.deopt_entry = deopt_entry_;
-  options.lowering.call_target_dispatch = reinterpret_cast<const void*>(&Dispatch);
-  options.lowering.heap = GuestHeapAllocation();
+  const codegen::RuntimeSupport* support = backend_->runtime_support();
+  const bool prologue_stack_check = support != nullptr && support->prologue_stack_check;
+  options.lowering.call_target_dispatch =
+      prologue_stack_check ? reinterpret_cast<const void*>(&Dispatch<true>)
+                           : reinterpret_cast<const void*>(&Dispatch<false>);
+  options.lowering.heap = GuestHeapAllocation(*backend_);
   options.lowering.safepoint_word = engine.safepoint_word();
-#if defined(__x86_64__)
-  // Code that runs here is x86_64 code: every backend the tier can use on
-  // this host implements the thread-local limit (Dispatch relies on it).
-  // The offset of this thread's limit from the thread pointer is the same
-  // on every thread (static TLS: nodes/ is linked in, not dlopen'ed).
-  const intptr_t offset = LimitOffsetOnThisThread();
-  if (offset == 0 || offset < INT32_MIN || offset > INT32_MAX) {
-    return absl::InternalError("the guest stack limit is not in the static TLS block");
+  if (prologue_stack_check) {
+    // The backend's prologues check a thread-local limit (Dispatch<true>
+    // relies on it). The offset of this thread's limit from the thread
+    // pointer is the same on every thread (static TLS: nodes/ is linked in,
+    // not dlopen'ed).
+    const intptr_t offset = LimitOffsetOnThisThread(support->thread_pointer);
+    if (offset == 0 || offset < INT32_MIN || offset > INT32_MAX) {
+      return absl::InternalError("the guest stack limit is not in the static TLS block");
+    }
+    compiled_thread_pointer.store(support->thread_pointer, std::memory_order_relaxed);
+    compiled_limit_offset.store(offset, std::memory_order_relaxed);
+    // Not for OSR code: only the loop's poll enters it, inside an activation
+    // the interpreter checked, and every call it makes is checked by the
+    // callee (prologue or CallTarget::Call). Its one frame stays within
+    // StackLimit::kReserve, and an OSR target cannot complete a call the slow
+    // way (it never runs in the interpreter).
+    if (dynamic_cast<const osr::OsrRootNode*>(compilation->target->root_node()) == nullptr) {
+      options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
+      options.codegen.stack_limit.offset = static_cast<int32_t>(offset);
+      options.codegen.stack_overflow_handler =
+          reinterpret_cast<const void*>(&StackOverflowHandler);
+    }
   }
-  compiled_limit_offset.store(offset, std::memory_order_relaxed);
-  // Not for OSR code: only the loop's poll enters it, inside an activation
-  // the interpreter checked, and every call it makes is checked by the
-  // callee (prologue or CallTarget::Call). Its one frame stays within
-  // StackLimit::kReserve, and an OSR target cannot complete a call the slow
-  // way (it never runs in the interpreter).
-  if (dynamic_cast<const osr::OsrRootNode*>(compilation->target->root_node()) == nullptr) {
-    options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
-    options.codegen.stack_limit.offset = static_cast<int32_t>(offset);
-    options.codegen.stack_overflow_handler =
-        reinterpret_cast<const void*>(&StackOverflowHandler);
-  }
-#endif
   absl::StatusOr<codegen::CompiledFunction> compiled =
       codegen::CompileFunction(*compilation->function, *backend_, Cache(), options);
   if (!compiled.ok()) return compiled.status();
@@ -323,20 +342,20 @@ Value NativeCode::Invoke(CallTarget&, absl::Span<const Value> arguments) {
   // Entries into compiled code from C++ (the interpreter, OSR, deopt
   // resumption) tell the engine which thread runs its code.
   engine_.NoteThreadRunningCode();
-#if defined(__x86_64__)
   thread_local bool limit_offset_verified = false;
   if (!limit_offset_verified) {
+    const auto thread_pointer = compiled_thread_pointer.load(std::memory_order_relaxed);
+    const intptr_t limit = compiled_limit_offset.load(std::memory_order_relaxed);
     MOREL_CHECK_MSG(
-        LimitOffsetOnThisThread() == compiled_limit_offset.load(std::memory_order_relaxed),
+        limit == 0 || LimitOffsetOnThisThread(thread_pointer) == limit,
         "the guest stack limit is not at the same TLS offset on every thread; compiled code "
         "cannot check the stack");
     const intptr_t lists = compiled_free_lists_offset.load(std::memory_order_relaxed);
-    MOREL_CHECK_MSG(lists == 0 || FreeListsOffsetOnThisThread() == lists,
+    MOREL_CHECK_MSG(lists == 0 || FreeListsOffsetOnThisThread(thread_pointer) == lists,
                     "the inline free lists are not at the same TLS offset on every thread; "
                     "compiled code cannot allocate");
     limit_offset_verified = true;
   }
-#endif
   auto entry =
       reinterpret_cast<Value (*)(const Value*, int64_t)>(const_cast<void*>(compiled_.entry));
   Value result = entry(arguments.data(), static_cast<int64_t>(arguments.size()));

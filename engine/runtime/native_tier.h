@@ -6,7 +6,8 @@
 // installed as a call target's code.
 //
 // Conventions between compiled code and the runtime:
-//  - entry: Value (*)(const Value* args, int64_t count), result in RAX:RDX;
+//  - entry: Value (*)(const Value* args, int64_t count), result in the first
+//    two integer return registers (x86_64: RAX:RDX);
 //  - `call_target` goes through Dispatch(encoded id, const Value* args,
 //    int64_t words): compiled code stores the (payload, tag) operands of any
 //    number of arguments in its outgoing-argument area (engine/codegen/
@@ -14,14 +15,16 @@
 //    is entered directly (a tail jump); else its CallTarget::Call runs;
 //  - the guest stack limit: every compiled function (OSR code excepted: the
 //    interpreter enters it inside a checked activation) checks StackLimit's
-//    per-thread limit in its prologue (x86_64: %fs-relative, static TLS);
-//    below it, StackOverflowHandler completes the call through
+//    per-thread limit in its prologue when the backend's RuntimeSupport
+//    says prologue_stack_check (thread-pointer-relative, static TLS; x86_64:
+//    %fs); below it, StackOverflowHandler completes the call through
 //    CallTarget::Call, which raises the interpreter's StackOverflowError.
-//    So Dispatch does not check the stack itself;
+//    So Dispatch does not check the stack itself then (else it does);
 //  - `alloc` allocates from the guest heap (GuestHeapAllocation): compiled
-//    code pops this thread's inline free lists (nodes/heap_inline.h; x86_64:
-//    %fs-relative, static TLS) and calls heap::AllocateTracedInline when
-//    one is empty;
+//    code pops this thread's inline free lists (nodes/heap_inline.h;
+//    thread-pointer-relative, static TLS, when the backend has a
+//    RuntimeSupport::thread_pointer) and calls heap::AllocateTracedInline
+//    when one is empty;
 //  - a deoptimization calls DeoptHandler, which finds the code by its
 //    return address, decodes the frame state, allocates the virtual objects
 //    it names and finishes the activation in the interpreter
@@ -29,7 +32,10 @@
 //  - guest errors cross every boundary as the pending-exception marker
 //    (nodes/pending_exception.h); NativeCode::Invoke rethrows it.
 //
-// One tier (code cache, deopt entry) per backend per process.
+// One tier (code cache, deopt entry) per backend per process. Every machine
+// fact (frame layout, capture stubs, guest-call entry, thread pointer,
+// whether prologues check the stack) comes from the backend
+// (codegen::RuntimeSupport, Backend::CreateGuestCallEntry).
 
 #include <memory>
 #include <string>
@@ -91,10 +97,11 @@ class NativeTier {
 // The architecture Morel runs on, as a backend name ("x86_64", "aarch64").
 std::string HostArchitecture();
 
-// How compiled code allocates guest objects: heap::AllocateTracedInline,
-// and on hosts whose backends reach the thread pointer (x86_64) the inline
-// free lists of nodes/heap_inline.h at their offset from it.
-codegen::HeapAllocation GuestHeapAllocation();
+// How code compiled by `backend` allocates guest objects:
+// heap::AllocateTracedInline, and when the backend reaches the thread
+// pointer (codegen::RuntimeSupport::thread_pointer; x86_64) the inline free
+// lists of nodes/heap_inline.h at their offset from it.
+codegen::HeapAllocation GuestHeapAllocation(const codegen::Backend& backend);
 
 }  // namespace morel::runtime
 
