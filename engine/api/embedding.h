@@ -60,8 +60,9 @@
 //             a valid argument in another (FailedPrecondition). A source's
 //             shared code is retired when no context's function runs it.
 //
-// TODO(#18): not done yet: host functions callable from guest code
-// (Truffle's ProxyExecutable); the host calls guest code, not the reverse.
+// Not done (beyond issue 18, listed in its closing note): host functions
+// callable from guest code (Truffle's ProxyExecutable); the host calls
+// guest code, not the reverse.
 //
 // Thread rules:
 //   - Every call is allowed on any thread. The API registers the calling

@@ -90,13 +90,15 @@ absl::StatusOr<Context::CompilationState> StateOf(Context& context, absl::string
   return context.GetCompilationState(*function);
 }
 
+// f(n) = 2n + 1, through a call of g: what the sharing tests compile.
+constexpr absl::string_view kSource =
+    "function g(n) { return n * 2; }\n"
+    "function f(n) { return g(n) + 1; }";
+
 // Truffle's code sharing: contexts of one engine that evaluate the same
 // source run the same call targets, so what one context's calls profiled
 // and compiled serves the other at once.
 TEST(SLEmbeddingTest, ContextsShareTheCodeOfTheSameSource) {
-  constexpr absl::string_view kSource =
-      "function g(n) { return n * 2; }\n"
-      "function f(n) { return g(n) + 1; }";
   std::unique_ptr<Engine> engine = NewEngine();
   // Both contexts exist before anything compiles: the code is compiled for
   // several contexts from the start (no single-context speculation).
@@ -140,9 +142,6 @@ TEST(SLEmbeddingTest, ContextsShareTheCodeOfTheSameSource) {
 // single context); a second context invalidates that code, and what is
 // compiled then serves both.
 TEST(SLEmbeddingTest, ASecondContextEndsTheSingleContextSpeculation) {
-  constexpr absl::string_view kSource =
-      "function g(n) { return n * 2; }\n"
-      "function f(n) { return g(n) + 1; }";
   std::unique_ptr<Engine> engine = NewEngine();
   std::unique_ptr<Context> first = NewContext(*engine, kSource);
   for (int i = 0; i < 2000; ++i) ASSERT_EQ(CallInt(*first, "f", i), 2 * i + 1);
@@ -213,10 +212,10 @@ TEST(SLEmbeddingTest, SharedCodeCallsTheRunningContextsFunctions) {
 // context to stop using it (by ending, or by redefining its functions)
 // retires its call targets.
 TEST(SLEmbeddingTest, SharedCodeIsRetiredWithItsLastUser) {
-  constexpr absl::string_view kSource = "function f(n) { return n + 1; }";
+  constexpr absl::string_view kIncrement = "function f(n) { return n + 1; }";
   std::unique_ptr<Engine> engine = NewEngine();
-  std::unique_ptr<Context> first = NewContext(*engine, kSource);
-  std::unique_ptr<Context> second = NewContext(*engine, kSource);
+  std::unique_ptr<Context> first = NewContext(*engine, kIncrement);
+  std::unique_ptr<Context> second = NewContext(*engine, kIncrement);
   for (int i = 0; i < 500; ++i) ASSERT_EQ(CallInt(*first, "f", i), i + 1);
   engine->WaitForCompilations();
 
