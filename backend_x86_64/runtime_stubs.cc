@@ -20,22 +20,31 @@ codegen::ValuePair MorelCallGuestFromCompiled(const void* invoker, int64_t w0, i
                                               int64_t w2, int64_t w3, int64_t w4);
 }
 
-// MorelCallWithCompiledCallerRegisters(a0, a1, a2, fn) calls
-// fn(a0, a1, a2, captured). Entry: rsp = 8 mod 16 (a call's return address
-// on an aligned stack; the runtime's Dispatch reaches the stub by a tail
-// jump or a call). Frame:
+// Two stubs with one frame, in one asm statement (so the macros precede
+// their uses). Entry: rsp = 8 mod 16 (a call's return address on an
+// aligned stack; the runtime's Dispatch reaches the first stub by a tail
+// jump or a call). MOREL_CAPTURE_FRAME makes the frame
 //   [rbp + 8] return address, [rbp] saved rbp,
 //   [rbp - 8 .. rbp - 40] r15, r14, r13, r12, rbx (rbx lowest),
 // so `captured` = rbp - 40 lists rbx, r12, r13, r14, r15, saved rbp,
 // return address at ascending addresses (Support() below). The callee-saved
 // registers are only read (the C++ callee preserves them).
+//
+// MorelCallWithCompiledCallerRegisters(a0, a1, a2, fn) calls
+// fn(a0, a1, a2, captured).
+//
+// MorelCallGuestFromCompiled, the guest-call entry (pe::GuestCallEntry):
+// rdi = invoker, rsi, rdx, rcx, r8, r9 = the argument words; `captured`
+// goes to morel_x86_64_guest_call_target as its seventh argument, on the
+// stack (six pushes after entry, so the call is aligned).
 asm(R"(
+  .macro MOREL_CAPTURE_FRAME name
   .text
   .p2align 4
-  .globl MorelCallWithCompiledCallerRegisters
-  .hidden MorelCallWithCompiledCallerRegisters
-  .type MorelCallWithCompiledCallerRegisters, @function
-MorelCallWithCompiledCallerRegisters:
+  .globl \name
+  .hidden \name
+  .type \name, @function
+\name:
   .cfi_startproc
   pushq %rbp
   .cfi_def_cfa_offset 16
@@ -47,47 +56,28 @@ MorelCallWithCompiledCallerRegisters:
   pushq %r13
   pushq %r12
   pushq %rbx
+  .endm
+
+  .macro MOREL_END_CAPTURE_FRAME name
+  leave
+  .cfi_def_cfa %rsp, 8
+  ret
+  .cfi_endproc
+  .size \name, .-\name
+  .endm
+
+  MOREL_CAPTURE_FRAME MorelCallWithCompiledCallerRegisters
   subq $8, %rsp
   movq %rcx, %r11
   leaq 8(%rsp), %rcx
   call *%r11
-  leave
-  .cfi_def_cfa %rsp, 8
-  ret
-  .cfi_endproc
-  .size MorelCallWithCompiledCallerRegisters, .-MorelCallWithCompiledCallerRegisters
-)");
+  MOREL_END_CAPTURE_FRAME MorelCallWithCompiledCallerRegisters
 
-// The guest-call entry (pe::GuestCallEntry): rdi = invoker, rsi, rdx, rcx,
-// r8, r9 = the argument words. The same frame as above; `captured` goes to
-// morel_x86_64_guest_call_target as its seventh argument, on the stack
-// (entry rsp = 8 mod 16, six pushes, so the call is aligned).
-asm(R"(
-  .text
-  .p2align 4
-  .globl MorelCallGuestFromCompiled
-  .hidden MorelCallGuestFromCompiled
-  .type MorelCallGuestFromCompiled, @function
-MorelCallGuestFromCompiled:
-  .cfi_startproc
-  pushq %rbp
-  .cfi_def_cfa_offset 16
-  .cfi_offset %rbp, -16
-  movq %rsp, %rbp
-  .cfi_def_cfa_register %rbp
-  pushq %r15
-  pushq %r14
-  pushq %r13
-  pushq %r12
-  pushq %rbx
+  MOREL_CAPTURE_FRAME MorelCallGuestFromCompiled
   movq %rsp, %rax
   pushq %rax
   call *morel_x86_64_guest_call_target(%rip)
-  leave
-  .cfi_def_cfa %rsp, 8
-  ret
-  .cfi_endproc
-  .size MorelCallGuestFromCompiled, .-MorelCallGuestFromCompiled
+  MOREL_END_CAPTURE_FRAME MorelCallGuestFromCompiled
 )");
 
 namespace {
