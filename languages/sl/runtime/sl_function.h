@@ -12,9 +12,9 @@
 //   single context  a function literal is the context's SLFunction itself,
 //                   a constant of the AST and of compiled code;
 //   shared code     the AST and its compiled code serve every context of
-//                   an engine: a literal is a FunctionId, resolved in the
-//                   registry of the context running on this thread
-//                   (FunctionRegistry::Current()).
+//                   an engine: a literal is an id of FunctionIds, an index
+//                   into the function table of the context running now
+//                   (FunctionIds::current_table()).
 
 #include <atomic>
 #include <memory>
@@ -158,8 +158,6 @@ class FunctionRegistry {
   void Register(absl::string_view name, CallTarget* target);
   // The function if it exists (defined or not), else null.
   SLFunction* Find(absl::string_view name) const;
-  // Shared code: the function with id `id` of FunctionIds.
-  SLFunction* LookupId(int id) const { return table_[id]; }
   // Calls `visit(SLFunction&)` for every function, in no particular order.
   template <typename F>
   void ForEach(F&& visit) const {
