@@ -99,7 +99,9 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
   // place before the first compilation registers its guest runtime calls
   // (an error here surfaces at that compilation, as before) --, or else one
   // that captures nothing (the IR tier lists its activations itself).
-  if (config.backend() != config::EngineConfig::none &&
+  // Only when something may compile: an interpreter-only engine does not
+  // pay for the backend's set-up (LLVM's target, the deopt entry).
+  if (config.compilation() && config.backend() != config::EngineConfig::none &&
       config.backend() != config::EngineConfig::ir_interpreter) {
     (void)NativeTier::Get(config::EngineConfig::Backend_Name(config.backend()));
   }
