@@ -38,13 +38,6 @@ block3(v9: i64):
 }
 )";
 
-int CountInstructions(const morel::ir::Function& function) {
-  namespace ir = morel::ir;
-  int count = 0;
-  for (const ir::Block* block : function.blocks()) count += block->instructions().size();
-  return count;
-}
-
 }  // namespace
 
 int main() {
@@ -61,7 +54,7 @@ int main() {
   ir::Function& function = *functions->front();
   const std::vector<int64_t> args = {5, 6};
   absl::StatusOr<ir::ExecutionResult> before = ir::Interpret(function, args);
-  const int size_before = CountInstructions(function);
+  const int size_before = function.InstructionCount();
 
   opt::PipelineOptions options;
   options.verify_ir = true;  // the verifier after every pass
@@ -78,7 +71,7 @@ int main() {
   std::cout << ir::PrintFunction(function);
 
   absl::StatusOr<ir::ExecutionResult> after = ir::Interpret(function, args);
-  const int size_after = CountInstructions(function);
+  const int size_after = function.InstructionCount();
   std::cout << "instructions: " << size_before << " -> " << size_after << "\n";
   if (!before.ok() || !after.ok() || before->values != std::vector<int64_t>{77} ||
       after->values != before->values) {
