@@ -107,7 +107,9 @@ class OsrPolicyTest : public ::testing::Test {
   Value slots_[2];
 };
 
-TEST_F(OsrPolicyTest, DefaultsAreTheEngines) {
+// Truffle's defaults (truffle_reference.md); that they are also the
+// EngineConfig's is engine/runtime/osr_config_test.
+TEST_F(OsrPolicyTest, DefaultsAreTruffles) {
   OsrOptions options;
   EXPECT_TRUE(options.enabled);
   EXPECT_FALSE(options.always_osr);
