@@ -198,12 +198,6 @@ class LanguageInstance {
   virtual ~LanguageInstance() = default;
 };
 
-// A builtin function a language defines in every context.
-struct BuiltinInfo {
-  std::string name;
-  int arity = 0;
-};
-
 class Language {
  public:
   virtual ~Language() = default;
@@ -225,9 +219,6 @@ class Language {
   virtual const google::protobuf::Message* options_prototype() const {
     return nullptr;
   }
-
-  // The builtins every context defines.
-  virtual std::vector<BuiltinInfo> builtins() const = 0;
 
   // The language's instance on an engine whose contexts share code
   // (LanguageInstance), or null if the language shares nothing (the

@@ -245,12 +245,6 @@ absl::string_view SLLanguage::launcher_description() const {
          "Reads the program from standard input when no file is given.\n";
 }
 
-std::vector<api::BuiltinInfo> SLLanguage::builtins() const {
-  std::vector<api::BuiltinInfo> builtins;
-  for (const BuiltinSpec& spec : Builtins()) builtins.push_back({spec.name, spec.arity});
-  return builtins;
-}
-
 std::unique_ptr<api::LanguageInstance> SLLanguage::CreateInstance(
     runtime::Engine& engine) const {
   return std::make_unique<SLInstance>(engine);

@@ -20,7 +20,6 @@ class SLLanguage : public api::Language {
   absl::string_view name() const override { return "SimpleLanguage"; }
   absl::string_view file_extension() const override { return ".sl"; }
   absl::string_view launcher_description() const override;
-  std::vector<api::BuiltinInfo> builtins() const override;
   std::unique_ptr<api::LanguageInstance> CreateInstance(
       runtime::Engine& engine) const override;
   absl::StatusOr<std::unique_ptr<api::LanguageContext>> CreateContext(

@@ -28,7 +28,6 @@ class AdderLanguage : public api::Language {
   absl::string_view file_extension() const override { return ".add"; }
   absl::string_view launcher_description() const override { return "Runs main(0).\n"; }
   const google::protobuf::Message* options_prototype() const override;
-  std::vector<api::BuiltinInfo> builtins() const override { return {}; }
   absl::StatusOr<std::unique_ptr<api::LanguageContext>> CreateContext(
       runtime::Engine& engine, api::LanguageInstance* instance,
       const google::protobuf::Message* options, const api::ContextStreams& streams,
