@@ -44,7 +44,6 @@ class SLContext {
 
   runtime::Engine& engine() { return *engine_; }
   FunctionRegistry& functions() { return functions_; }
-  SLSharedCode* shared_code() const { return shared_; }
 
   // The context whose guest code runs on this thread: set by Call (and so
   // for everything guest code does). Shared builtins serve it.

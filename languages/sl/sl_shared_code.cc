@@ -26,10 +26,8 @@ SLSharedCode::~SLSharedCode() {
 
 absl::StatusOr<SLSharedCode::Unit*> SLSharedCode::Load(absl::string_view text,
                                                        absl::string_view source_name) {
-  ++loads_;
   std::pair<std::string, std::string> key(source_name, text);
   if (auto it = units_.find(key); it != units_.end()) {
-    ++hits_;
     return &it->second;
   }
   absl::StatusOr<std::unique_ptr<ast::Program>> parsed = ParseProgram(text, source_name);

@@ -76,11 +76,6 @@ class SLSharedCode {
   // nothing, or whose functions were all redefined at once).
   void EvictIfUnused(Unit* unit);
 
-  // What the cache did so far (tests and traces).
-  int64_t loads() const { return loads_; }
-  int64_t hits() const { return hits_; }
-  size_t cached_units() const { return units_.size(); }
-
  private:
   void Evict(Unit* unit);
 
@@ -90,8 +85,6 @@ class SLSharedCode {
   // By (source name, text); a node map: units point to their keys.
   absl::node_hash_map<std::pair<std::string, std::string>, Unit> units_;
   absl::flat_hash_map<const CallTarget*, Unit*> unit_of_target_;
-  int64_t loads_ = 0;
-  int64_t hits_ = 0;
 };
 
 }  // namespace morel::sl

@@ -97,8 +97,6 @@ class FunctionRegistry;
 class FunctionIds {
  public:
   int IdOf(absl::string_view name);
-  const std::string& NameOf(int id) const { return names_[id]; }
-  int size() const { return static_cast<int>(names_.size()); }
   SLFunction* const* current_table() const { return current_table_; }
   // Truffle's single-context speculation: valid while at most one context
   // has used these ids. Then a literal's function is one object for good,
