@@ -19,11 +19,11 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Valu
     single_context = ids->single_context();
     if (!single_context->IsValid()) {
       // Keyed by target only: several contexts' functions share it.
-      return Cache{nullptr, nullptr, target, nullptr,
+      return Cache{nullptr, nullptr, nullptr,
                    Child<DirectCallNode>(DirectCallNode::Create(target))};
     }
   }
-  return Cache{function, std::move(stable), target, single_context,
+  return Cache{function, std::move(stable), single_context,
                Child<DirectCallNode>(DirectCallNode::Create(target))};
 }
 

@@ -102,10 +102,9 @@ struct InvokeDirect {
     // code is still call->call_target(). The cache keeps it (the function
     // keeps only its current generation); a compilation reads it here.
     std::shared_ptr<Assumption> call_target_stable;
-    // The target cached. Shared code (sl_shared_code.h) compares it with
-    // the callee's, whichever context's function that is.
-    CallTarget* target;
-    // Shared code cached while one context had used it (FunctionIds::
+    // Shared code compares the callee's target with call->call_target(),
+    // whichever context's function the callee is. An entry of shared code
+    // cached while one context had used it (FunctionIds::
     // single_context()): while that holds, the entry is also keyed by the
     // function, as single-context code's are, which compiled code folds.
     Assumption* single_context;
@@ -127,7 +126,8 @@ struct InvokeDirect {
     // SL's dispatch on the call target); a redefinition fails the check.
     auto same_target = [&] {
       return c.AndThen(c.HasTag(callee, kFunctionTag), [&] {
-        return c.PointerEqual(c.LoadField(callee, &SLFunction::guard_target_), cache.target);
+        return c.PointerEqual(c.LoadField(callee, &SLFunction::guard_target_),
+                              cache.call->call_target());
       });
     };
     if (cache.single_context == nullptr) return same_target();
