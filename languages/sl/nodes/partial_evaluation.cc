@@ -63,8 +63,7 @@ PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator& pe) {
   if (SLFunction* only = single_context_function_.load(std::memory_order_acquire)) {
     // One context so far: its function, for good, unless a second context
     // comes (which invalidates this code).
-    if (pe::PeContext::ConstantBool(pe.context().AssumptionValid(ids_->single_context())) ==
-        std::optional<bool>(true)) {
+    if (ids_->single_context()->IsValid() && pe.Assume(ids_->single_context())) {
       return pe.Constant(only->AsValue());
     }
   }
