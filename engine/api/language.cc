@@ -103,7 +103,6 @@ std::optional<int> ExitStatusOf(const absl::Status& status) {
 }
 
 void SetGuestLocation(absl::Status& status, const GuestLocation& location) {
-  if (status.ok()) return;
   status.SetPayload(kGuestLocationPayload,
                     absl::Cord(absl::StrCat(location.line, ":", location.column, ":",
                                             location.source)));

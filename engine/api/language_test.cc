@@ -294,9 +294,6 @@ TEST(GuestLocationTest, RoundTripsThroughTheStatusPayload) {
   std::optional<GuestLocation> location = GuestLocationOf(status);
   ASSERT_TRUE(location.has_value());
   EXPECT_EQ(*location, (GuestLocation{"a:b.sl", 3, 7}));
-  absl::Status ok = absl::OkStatus();
-  SetGuestLocation(ok, {"x.sl", 1, 1});  // an OK status carries nothing
-  EXPECT_FALSE(GuestLocationOf(ok).has_value());
 }
 
 TEST(ExitStatusTest, RoundTrips) {
