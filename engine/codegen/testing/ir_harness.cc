@@ -1,4 +1,4 @@
-#include "backend_x86_64/native_ir_harness.h"
+#include "engine/codegen/testing/ir_harness.h"
 
 #include <algorithm>
 #include <map>
@@ -9,34 +9,32 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "backend_x86_64/runtime_stubs.h"
-#include "backend_x86_64/x86_64_backend.h"
+#include "engine/codegen/backend_registry.h"
 #include "engine/ir/semantics.h"
 
-namespace morel::x86_64::testing {
+namespace morel::codegen::testing {
 namespace {
 
-using codegen::ValuePair;
 using NativeFn = ValuePair (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
 
 // Installed functions by code start, for the deopt handler.
 std::mutex registry_mu;
-std::map<uintptr_t, const codegen::CompiledFunction*>& Registry() {
-  static auto* registry = new std::map<uintptr_t, const codegen::CompiledFunction*>();
+std::map<uintptr_t, const CompiledFunction*>& Registry() {
+  static auto* registry = new std::map<uintptr_t, const CompiledFunction*>();
   return *registry;
 }
 
 struct DeoptRecord {
-  const codegen::CompiledFunction* function = nullptr;  // what Run called
+  const CompiledFunction* function = nullptr;  // what Run called
   bool deoptimized = false;
-  absl::StatusOr<codegen::DecodedDeopt> decoded;
+  absl::StatusOr<DecodedDeopt> decoded;
 };
 thread_local std::vector<DeoptRecord*> records;
 thread_local int64_t inner_deopts = 0;
 
 ValuePair Handler(uint64_t id, uint64_t* saved_regs, uint8_t* frame_pointer,
                   const void* return_pc) {
-  const codegen::CompiledFunction* fn = nullptr;
+  const CompiledFunction* fn = nullptr;
   {
     std::lock_guard<std::mutex> lock(registry_mu);
     auto& reg = Registry();
@@ -93,12 +91,6 @@ int FreeListIndex(int64_t bytes) {
 
 }  // namespace
 
-intptr_t ThreadPointerOffset(const void* address) {
-  const codegen::RuntimeSupport* support = X86_64RuntimeSupport();
-  const uintptr_t tp = support != nullptr ? support->thread_pointer() : 0;
-  return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(address) - tp);
-}
-
 void* TestAllocate(int64_t bytes) {
   ++test_counts.slow_calls;
   const int k = FreeListIndex(bytes);
@@ -115,21 +107,6 @@ void* TestAllocate(int64_t bytes) {
   test_heads[k] = *static_cast<void**>(object);
   *static_cast<void**>(object) = nullptr;
   return object;
-}
-
-codegen::HeapAllocation TestHeap(bool fast_path) {
-  codegen::HeapAllocation heap;
-  heap.allocate = reinterpret_cast<const void*>(&TestAllocate);
-  if (fast_path) {
-    // Taken on the compiling thread; the same on every thread (static TLS).
-    const intptr_t base = ThreadPointerOffset(&test_heads[0]);
-    heap.free_list_head = [base](int64_t bytes) -> std::optional<int32_t> {
-      const int k = FreeListIndex(bytes);
-      if (k < 0) return std::nullopt;
-      return static_cast<int32_t>(base + 8 * k);
-    };
-  }
-  return heap;
 }
 
 TestHeapCounts TestHeapCountsOnThisThread() { return test_counts; }
@@ -197,15 +174,84 @@ ir::InterpreterOptions NativeEquivalentHooks() {
   return options;
 }
 
-absl::StatusOr<ir::ExecutionResult> NativeFunction::Run(absl::Span<const int64_t> args) const {
+namespace {
+
+// ------------------------------------------------------------- runners
+
+
+// Code for this host's processor: called as a C function.
+class NativeRunner : public CodeRunner {
+ public:
+  explicit NativeRunner(const Backend& backend) : support_(backend.runtime_support()) {}
+  bool native() const override { return true; }
+  uintptr_t ThreadPointer() const override {
+    return support_ != nullptr && support_->thread_pointer != nullptr ? support_->thread_pointer()
+                                                                      : 0;
+  }
+  absl::Status AllowHostCall(const void*) override { return absl::OkStatus(); }
+  absl::StatusOr<ValuePair> Call(const void* entry, absl::Span<const int64_t> args) override {
+    if (args.size() > 6) return absl::InvalidArgumentError("at most 6 arguments");
+    auto fn = reinterpret_cast<NativeFn>(const_cast<void*>(entry));
+    return fn(Arg(args, 0), Arg(args, 1), Arg(args, 2), Arg(args, 3), Arg(args, 4), Arg(args, 5));
+  }
+
+ private:
+  const RuntimeSupport* support_;
+};
+
+std::mutex runners_mu;
+std::map<std::string, CodeRunnerFactory, std::less<>>& RunnerFactories() {
+  static auto* factories = new std::map<std::string, CodeRunnerFactory, std::less<>>();
+  return *factories;
+}
+
+bool IsHostBackend(absl::string_view name) { return name == BackendNameForOption("host"); }
+
+absl::StatusOr<std::unique_ptr<CodeRunner>> CreateRunner(const Backend& backend, CodeCache& cache) {
+  if (IsHostBackend(backend.name())) return std::make_unique<NativeRunner>(backend);
+  CodeRunnerFactory factory;
+  {
+    std::lock_guard<std::mutex> lock(runners_mu);
+    auto it = RunnerFactories().find(backend.name());
+    if (it == RunnerFactories().end()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "code of backend '", backend.name(), "' cannot run on this host (",
+          BackendNameForOption("host"), ") and no emulator for it is linked"));
+    }
+    factory = it->second;
+  }
+  return factory(backend, cache);
+}
+
+}  // namespace
+
+bool RegisterCodeRunner(absl::string_view backend_name, CodeRunnerFactory factory) {
+  std::lock_guard<std::mutex> lock(runners_mu);
+  return RunnerFactories().emplace(std::string(backend_name), std::move(factory)).second;
+}
+
+std::vector<std::string> RunnableBackends() {
+  std::vector<std::string> out;
+  for (const std::string& name : RegisteredBackendNames()) {
+    bool runnable = IsHostBackend(name);
+    if (!runnable) {
+      std::lock_guard<std::mutex> lock(runners_mu);
+      runnable = RunnerFactories().count(name) > 0;
+    }
+    if (runnable) out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+absl::StatusOr<ir::ExecutionResult> HarnessFunction::Run(absl::Span<const int64_t> args) const {
   if (args.size() > 6) return absl::InvalidArgumentError("at most 6 arguments");
   DeoptRecord rec;
   rec.function = &compiled_;
   records.push_back(&rec);
-  auto fn = reinterpret_cast<NativeFn>(const_cast<void*>(compiled_.entry));
-  ValuePair p = fn(Arg(args, 0), Arg(args, 1), Arg(args, 2), Arg(args, 3), Arg(args, 4),
-                   Arg(args, 5));
+  absl::StatusOr<ValuePair> p = harness_->runner_->Call(compiled_.entry, args);
   records.pop_back();
+  if (!p.ok()) return p.status();
   ir::ExecutionResult result;
   if (rec.deoptimized) {
     if (!rec.decoded.ok()) return rec.decoded.status();
@@ -216,40 +262,99 @@ absl::StatusOr<ir::ExecutionResult> NativeFunction::Run(absl::Span<const int64_t
     result.objects = rec.decoded->objects;
     return result;
   }
-  const int64_t raw[] = {static_cast<int64_t>(p.first), static_cast<int64_t>(p.second)};
+  const int64_t raw[] = {static_cast<int64_t>(p->first), static_cast<int64_t>(p->second)};
   for (size_t i = 0; i < num_results_; ++i) result.values.push_back(raw[i]);
   return result;
 }
 
-NativeHarness::NativeHarness() : backend_(CreateX86_64Backend()) {
+IrHarness::IrHarness(absl::string_view backend_name) {
+  absl::StatusOr<Backend*> backend = FindBackend(backend_name);
+  if (!backend.ok()) {
+    status_ = backend.status();
+    return;
+  }
+  backend_ = *backend;
+  absl::StatusOr<std::unique_ptr<CodeRunner>> runner = CreateRunner(*backend_, cache_);
+  if (!runner.ok()) {
+    status_ = runner.status();
+    return;
+  }
+  runner_ = std::move(*runner);
+  for (const void* fn : {reinterpret_cast<const void*>(&Handler),
+                         reinterpret_cast<const void*>(&TestDispatch),
+                         reinterpret_cast<const void*>(&TestAllocate)}) {
+    status_.Update(runner_->AllowHostCall(fn));
+  }
   absl::StatusOr<const void*> entry = backend_->CreateDeoptEntry(&Handler, cache_);
-  if (entry.ok()) deopt_entry_ = *entry;
+  if (entry.ok()) {
+    deopt_entry_ = *entry;
+  } else {
+    status_.Update(entry.status());
+  }
 }
 
-NativeHarness::~NativeHarness() {
+IrHarness::~IrHarness() {
   std::lock_guard<std::mutex> lock(registry_mu);
   for (uintptr_t start : registered_) Registry().erase(start);
 }
 
-codegen::NativeCompileOptions NativeHarness::DefaultOptions() const {
-  codegen::NativeCompileOptions options;
+intptr_t IrHarness::ThreadPointerOffset(const void* address) const {
+  return static_cast<intptr_t>(reinterpret_cast<uintptr_t>(address) - runner_->ThreadPointer());
+}
+
+HeapAllocation IrHarness::TestHeap(bool fast_path) const {
+  HeapAllocation heap;
+  heap.allocate = reinterpret_cast<const void*>(&TestAllocate);
+  if (fast_path && runner_->ThreadPointer() != 0) {
+    // Taken on the compiling thread; the same on every thread (static TLS).
+    const intptr_t base = ThreadPointerOffset(&test_heads[0]);
+    heap.free_list_head = [base](int64_t bytes) -> std::optional<int32_t> {
+      const int k = FreeListIndex(bytes);
+      if (k < 0) return std::nullopt;
+      return static_cast<int32_t>(base + 8 * k);
+    };
+  }
+  return heap;
+}
+
+NativeCompileOptions IrHarness::DefaultOptions() const {
+  NativeCompileOptions options;
   options.codegen.deopt_entry = deopt_entry_;
   options.lowering.call_target_dispatch = reinterpret_cast<const void*>(&TestDispatch);
   options.lowering.heap = TestHeap();
   return options;
 }
 
-absl::StatusOr<std::unique_ptr<NativeFunction>> NativeHarness::Compile(const ir::Function& f) {
+absl::StatusOr<std::unique_ptr<HarnessFunction>> IrHarness::Compile(const ir::Function& f) {
   return Compile(f, DefaultOptions());
 }
 
-absl::StatusOr<std::unique_ptr<NativeFunction>> NativeHarness::Compile(
-    const ir::Function& f, const codegen::NativeCompileOptions& options) {
+absl::StatusOr<std::unique_ptr<HarnessFunction>> IrHarness::Compile(
+    const ir::Function& f, const NativeCompileOptions& options) {
+  if (!status_.ok()) return status_;
   if (deopt_entry_ == nullptr) return absl::InternalError("no deopt entry");
-  absl::StatusOr<codegen::CompiledFunction> compiled =
-      codegen::CompileFunction(f, *backend_, cache_, options);
+  // Every C++ function the code may call.
+  for (const void* fn : {options.codegen.stack_overflow_handler,
+                         options.lowering.call_target_dispatch, options.lowering.heap.allocate}) {
+    if (fn != nullptr) {
+      absl::Status s = runner_->AllowHostCall(fn);
+      if (!s.ok()) return s;
+    }
+  }
+  for (const ir::Block* block : f.blocks()) {
+    for (const ir::Instruction* inst : block->instructions()) {
+      if (inst->opcode() != ir::Opcode::kCallRuntime || inst->callee() == nullptr ||
+          inst->callee()->address == nullptr) {
+        continue;
+      }
+      absl::Status s = runner_->AllowHostCall(inst->callee()->address);
+      if (!s.ok()) return s;
+    }
+  }
+  absl::StatusOr<CompiledFunction> compiled = CompileFunction(f, *backend_, cache_, options);
   if (!compiled.ok()) return compiled.status();
-  auto out = std::make_unique<NativeFunction>();
+  auto out = std::make_unique<HarnessFunction>();
+  out->harness_ = this;
   out->compiled_ = std::move(*compiled);
   out->num_results_ = f.result_types().size();
   std::lock_guard<std::mutex> lock(registry_mu);
@@ -258,4 +363,4 @@ absl::StatusOr<std::unique_ptr<NativeFunction>> NativeHarness::Compile(
   return out;
 }
 
-}  // namespace morel::x86_64::testing
+}  // namespace morel::codegen::testing

@@ -9,20 +9,20 @@
 #include <string>
 #include <vector>
 
-#include "backend_x86_64/native_ir_harness.h"
+#include "engine/codegen/testing/ir_harness.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/interpreter.h"
 #include "engine/ir/printer.h"
 #include "engine/ir/verifier.h"
 #include "gtest/gtest.h"
 
-namespace morel::x86_64 {
+namespace morel::codegen {
 namespace {
 
 using ir::Opcode;
 using ir::Type;
 using ir::Value;
-using testing::NativeHarness;
+using testing::IrHarness;
 
 const std::vector<int64_t>& Inputs() {
   static const std::vector<int64_t> v = {0,         1,         -1,        2,          5,
@@ -58,12 +58,10 @@ Value* Widen(ir::Builder& b, Value* r) {
   }
 }
 
-class LowerOpsTest : public ::testing::Test {
+class LowerOpsTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-#if !defined(__x86_64__)
-    GTEST_SKIP() << "executes x86_64 code";
-#endif
+    ASSERT_TRUE(h_.ok()) << h_.status();
   }
 
   // Compiles `f` twice (linear scan; spill everything) and compares every
@@ -119,11 +117,11 @@ class LowerOpsTest : public ::testing::Test {
     }
   }
 
-  NativeHarness h_;
+  IrHarness h_{GetParam()};
   int64_t runs_ = 0;
 };
 
-TEST_F(LowerOpsTest, IntegerArithmeticAndShifts) {
+TEST_P(LowerOpsTest, IntegerArithmeticAndShifts) {
   for (Opcode op : {Opcode::kIadd, Opcode::kIsub, Opcode::kImul, Opcode::kSdiv, Opcode::kSrem,
                     Opcode::kShl, Opcode::kLshr, Opcode::kAshr}) {
     for (Type type : {Type::kI32, Type::kI64}) CheckBinary(op, ir::Cond::kEq, type);
@@ -131,19 +129,19 @@ TEST_F(LowerOpsTest, IntegerArithmeticAndShifts) {
   EXPECT_GT(runs_, 100000);
 }
 
-TEST_F(LowerOpsTest, OverflowChecksAsValues) {
+TEST_P(LowerOpsTest, OverflowChecksAsValues) {
   for (Opcode op : {Opcode::kIaddOverflows, Opcode::kIsubOverflows, Opcode::kImulOverflows}) {
     for (Type type : {Type::kI32, Type::kI64}) CheckBinary(op, ir::Cond::kEq, type);
   }
 }
 
-TEST_F(LowerOpsTest, BitwiseLogicIncludingI1) {
+TEST_P(LowerOpsTest, BitwiseLogicIncludingI1) {
   for (Opcode op : {Opcode::kAnd, Opcode::kOr, Opcode::kXor}) {
     for (Type type : {Type::kI1, Type::kI32, Type::kI64}) CheckBinary(op, ir::Cond::kEq, type);
   }
 }
 
-TEST_F(LowerOpsTest, EveryComparisonAtEveryType) {
+TEST_P(LowerOpsTest, EveryComparisonAtEveryType) {
   for (int c = 0; c < ir::kNumConds; ++c) {
     for (Type type : {Type::kI1, Type::kI32, Type::kI64}) {
       CheckBinary(Opcode::kIcmp, static_cast<ir::Cond>(c), type);
@@ -151,7 +149,7 @@ TEST_F(LowerOpsTest, EveryComparisonAtEveryType) {
   }
 }
 
-TEST_F(LowerOpsTest, UnaryOperationsAndConversions) {
+TEST_P(LowerOpsTest, UnaryOperationsAndConversions) {
   struct Case {
     Type from;
     Opcode op;
@@ -181,7 +179,7 @@ TEST_F(LowerOpsTest, UnaryOperationsAndConversions) {
   }
 }
 
-TEST_F(LowerOpsTest, SelectAtEveryType) {
+TEST_P(LowerOpsTest, SelectAtEveryType) {
   for (Type type : {Type::kI1, Type::kI32, Type::kI64}) {
     for (int constant_cond = -1; constant_cond <= 1; ++constant_cond) {
       ir::Function f("select", {Type::kI64, Type::kI64}, {Type::kI64});
@@ -199,5 +197,9 @@ TEST_F(LowerOpsTest, SelectAtEveryType) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, LowerOpsTest, ::testing::ValuesIn(testing::RunnableBackends()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LowerOpsTest);
+
 }  // namespace
-}  // namespace morel::x86_64
+}  // namespace morel::codegen

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "backend_x86_64/native_ir_harness.h"
+#include "engine/codegen/testing/ir_harness.h"
 #include "engine/codegen/lower.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/interpreter.h"
@@ -24,14 +24,14 @@
 #include "engine/ir/verifier.h"
 #include "gtest/gtest.h"
 
-namespace morel::x86_64 {
+namespace morel::codegen {
 namespace {
 
 using codegen::ValuePair;
 using ir::Opcode;
 using ir::Type;
 using ir::Value;
-using testing::NativeHarness;
+using testing::IrHarness;
 
 // ------------------------------------------------- runtime functions (C++)
 int64_t rt_counter = 0;
@@ -48,12 +48,10 @@ void RtBump(int64_t by) {
 int32_t RtTimes7(int64_t a) { return static_cast<int32_t>(static_cast<uint32_t>(a) * 7u); }
 bool RtIsOdd(int64_t a) { return (a & 1) != 0; }
 
-class LowerNativeTest : public ::testing::Test {
+class LowerNativeTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-#if !defined(__x86_64__)
-    GTEST_SKIP() << "executes x86_64 code";
-#endif
+    ASSERT_TRUE(h_.ok()) << h_.status();
     auto reg = [&](const char* name, const void* address, std::vector<Type> params,
                    std::vector<Type> results, ir::RuntimeEffects effects) {
       ASSERT_TRUE(registry_.Register({name, address, {params, results}, effects}).ok());
@@ -121,13 +119,13 @@ class LowerNativeTest : public ::testing::Test {
   }
 
   ir::RuntimeRegistry registry_;
-  NativeHarness h_;
+  IrHarness h_{GetParam()};
 };
 
 const std::vector<std::vector<int64_t>> kPairs = {
     {0, 0}, {1, 2}, {10, 3}, {-5, 7}, {100, -1}, {INT64_MAX, 1}, {INT64_MIN, -1}, {40, 40}};
 
-TEST_F(LowerNativeTest, LoopsWithBlockParametersAndSwaps) {
+TEST_P(LowerNativeTest, LoopsWithBlockParametersAndSwaps) {
   // Fibonacci-style loop: (i, a, b) -> (i + 1, b, a + b), a parameter passed
   // to another parameter's position (parallel copy), a back edge from a br
   // with arguments (split edge), and a nested counting loop.
@@ -160,7 +158,7 @@ block3(v16: i64, v17: i64):
   ExpectSame(*f, {{0, 0}, {1, 0}, {5, 0}, {10, 3}, {40, -2}, {90, 1}, {-3, 4}});
 }
 
-TEST_F(LowerNativeTest, BranchToTheSameBlockWithDifferentArguments) {
+TEST_P(LowerNativeTest, BranchToTheSameBlockWithDifferentArguments) {
   auto f = Parse(R"(func @same(i64, i64) -> (i64) {
 block0(v0: i64, v1: i64):
   v2 = icmp sgt v0, v1
@@ -176,7 +174,7 @@ block1(v3: i64, v4: i64):
   ExpectSame(*f, kPairs);
 }
 
-TEST_F(LowerNativeTest, GuardsDeoptimizeWithInlinedFrames) {
+TEST_P(LowerNativeTest, GuardsDeoptimizeWithInlinedFrames) {
   auto f = Parse(R"(func @guards(i64, i64) -> (i64) {
   fs0 = eager interpreter target 7 resume 3 locals [v0:v1, illegal, v2:v3] stack [v4:v1] parent fs1
   fs1 = eager interpreter target 2 resume 9 locals [v1:v0] stack []
@@ -204,7 +202,7 @@ block0(v0: i64, v1: i64):
   EXPECT_EQ(mir.find("shr"), std::string::npos) << mir;
 }
 
-TEST_F(LowerNativeTest, FusedSubAndMulOverflowDeopts) {
+TEST_P(LowerNativeTest, FusedSubAndMulOverflowDeopts) {
   auto f = Parse(R"(func @ovf(i64, i64) -> (i64, i64) {
   fs0 = eager interpreter target 1 resume 1 locals [v0:v1] stack []
   fs1 = eager interpreter target 1 resume 2 locals [v0:v1, v2:v2] stack []
@@ -234,7 +232,7 @@ block0(v0: i64, v1: i64):
   EXPECT_NE(mir.find("add.ovf"), std::string::npos) << mir;
 }
 
-TEST_F(LowerNativeTest, DeoptTerminatorAndUnreachable) {
+TEST_P(LowerNativeTest, DeoptTerminatorAndUnreachable) {
   auto f = Parse(R"(func @ends(i64) -> (i64) {
   fs0 = eager interpreter target 1 resume 2 locals [v0:v0, illegal] stack [v4:v0]
 block0(v0: i64):
@@ -262,7 +260,7 @@ block4:
 // its end; set, the first poll leaves at the safepoint's frame state with
 // reason "safepoint" and the code kept -- as the IR interpreter does when it
 // polls the same word.
-TEST_F(LowerNativeTest, SafepointPollsTheSafepointWord) {
+TEST_P(LowerNativeTest, SafepointPollsTheSafepointWord) {
   auto f = Parse(R"(func @count(i64) -> (i64) {
   fs0 = eager interpreter target 3 resume 5 locals [v1:v2, v3:v2] stack []
 block0(v0: i64):
@@ -315,7 +313,7 @@ block3:
   word.store(0);
 }
 
-TEST_F(LowerNativeTest, RuntimeCallsWithValuesLiveAcross) {
+TEST_P(LowerNativeTest, RuntimeCallsWithValuesLiveAcross) {
   auto f = Parse(R"(func @calls(i64, i64) -> (i64, i64) {
   fs0 = lazy interpreter target 4 resume 8 locals [v0:v1, v2:v2] stack []
 block0(v0: i64, v1: i64):
@@ -337,7 +335,7 @@ block0(v0: i64, v1: i64):
   ExpectSame(*f, kPairs);
 }
 
-TEST_F(LowerNativeTest, CallTargetThroughTheDispatcher) {
+TEST_P(LowerNativeTest, CallTargetThroughTheDispatcher) {
   auto f = Parse(R"(func @ct(i64, i64) -> (i64, i64) {
 block0(v0: i64, v1: i64):
   v2, v3 = call_target @1(v0, v1) -> (i64, i64)
@@ -397,7 +395,7 @@ std::string CallWithOperandsText(int num_operands) {
   return t;
 }
 
-TEST_F(LowerNativeTest, CallTargetWithAnyNumberOfOperands) {
+TEST_P(LowerNativeTest, CallTargetWithAnyNumberOfOperands) {
   for (int n = 0; n <= 7; ++n) {
     for (int operands : {2 * n, 2 * n + 1}) {
       SCOPED_TRACE(::testing::Message() << operands << " operands");
@@ -421,7 +419,7 @@ TEST_F(LowerNativeTest, CallTargetWithAnyNumberOfOperands) {
   EXPECT_NE(mir.find("store"), std::string::npos) << mir;
 }
 
-TEST_F(LowerNativeTest, DirectCallsBetweenCompiledFunctions) {
+TEST_P(LowerNativeTest, DirectCallsBetweenCompiledFunctions) {
   // The callee is compiled IR; the caller calls its code directly (the
   // resolver), and the interpreter's call_target hook interprets the callee.
   auto callee = Parse(R"(func @callee(i64, i64) -> (i64, i64) {
@@ -478,7 +476,7 @@ block0(v0: i64, v1: i64):
   EXPECT_EQ(testing::InnerDeoptCount() - inner_before, 3);
 }
 
-TEST_F(LowerNativeTest, RegisterPressureAcrossCallsAndInDeoptStates) {
+TEST_P(LowerNativeTest, RegisterPressureAcrossCallsAndInDeoptStates) {
   // 40 values live across calls, all of them in a guard's frame state.
   ir::Function f("pressure", {Type::kI64, Type::kI64}, {Type::kI64});
   ir::Builder b(&f);
@@ -507,7 +505,7 @@ TEST_F(LowerNativeTest, RegisterPressureAcrossCallsAndInDeoptStates) {
   EXPECT_EQ(ExpectSame(f, {{1, 2}, {1, -17}, {-3, 7}, {INT64_MAX, 3}}), 2);
 }
 
-TEST_F(LowerNativeTest, LoadsAndStores) {
+TEST_P(LowerNativeTest, LoadsAndStores) {
   auto f = Parse(R"(func @mem(ptr, i64) -> (i64, i64) {
 block0(v0: ptr, v1: i64):
   store.i64 v1, v0, 8
@@ -541,7 +539,7 @@ block0(v0: ptr, v1: i64):
   }
 }
 
-TEST_F(LowerNativeTest, UnsupportedOperationsAreReportedByName) {
+TEST_P(LowerNativeTest, UnsupportedOperationsAreReportedByName) {
   struct Case {
     const char* text;
     absl::StatusCode code;
@@ -605,7 +603,7 @@ ValuePair OverflowHandler(int64_t a, int64_t b) {
   return {static_cast<uint64_t>(a + b + 1000), 42};
 }
 
-TEST_F(LowerNativeTest, StackCheckFromCompileOptions) {
+TEST_P(LowerNativeTest, StackCheckFromCompileOptions) {
   auto f = Parse(R"(func @f(i64, i64) -> (i64, i64) {
 block0(v0: i64, v1: i64):
   v2 = iadd v0, v1
@@ -632,7 +630,8 @@ block0(v0: i64, v1: i64):
 
 thread_local uint64_t tls_limit = 0;
 
-TEST_F(LowerNativeTest, StackCheckWithAThreadLocalLimit) {
+TEST_P(LowerNativeTest, StackCheckWithAThreadLocalLimit) {
+  if (!h_.runner().native()) GTEST_SKIP() << "reads compiled frames or runs threads from C++";
   auto f = Parse(R"(func @f(i64, i64) -> (i64, i64) {
 block0(v0: i64, v1: i64):
   v2 = iadd v0, v1
@@ -643,7 +642,7 @@ block0(v0: i64, v1: i64):
   codegen::NativeCompileOptions options = h_.DefaultOptions();
   options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
   options.codegen.stack_limit.offset =
-      static_cast<int32_t>(testing::ThreadPointerOffset(&tls_limit));
+      static_cast<int32_t>(h_.ThreadPointerOffset(&tls_limit));
   options.codegen.stack_overflow_handler = reinterpret_cast<const void*>(&OverflowHandler);
   auto native = h_.Compile(*f, options);
   ASSERT_TRUE(native.ok()) << native.status();
@@ -695,7 +694,8 @@ int64_t RtInspectCaller(int64_t x) {
   return x + 1;
 }
 
-TEST_F(LowerNativeTest, LazyDeoptStateAtACall) {
+TEST_P(LowerNativeTest, LazyDeoptStateAtACall) {
+  if (!h_.runner().native()) GTEST_SKIP() << "reads compiled frames or runs threads from C++";
   ASSERT_TRUE(registry_
                   .Register({"inspect", reinterpret_cast<const void*>(&RtInspectCaller),
                              {{Type::kI64}, {Type::kI64}}, ir::RuntimeEffects::kMayDeopt})
@@ -762,7 +762,7 @@ int64_t RtWalkTwoFrames(int64_t x) {
   const uint8_t* outer_ret;
   std::memcpy(&outer_fp, inner_fp, sizeof(outer_fp));
   std::memcpy(&outer_ret, inner_fp + 8, sizeof(outer_ret));
-  uint64_t registers[16] = {};
+  uint64_t registers[64] = {};
   const std::vector<int>& saved = walk_inner->code.metadata.saved_registers;
   for (size_t k = 0; k < saved.size(); ++k) {
     std::memcpy(&registers[saved[k]], inner_fp - 8 * (k + 1), sizeof(uint64_t));
@@ -782,7 +782,8 @@ int64_t RtWalkTwoFrames(int64_t x) {
   return x + 1;
 }
 
-TEST_F(LowerNativeTest, LazyStateOfACallerRecoveredThroughTheCalleesSaveArea) {
+TEST_P(LowerNativeTest, LazyStateOfACallerRecoveredThroughTheCalleesSaveArea) {
+  if (!h_.runner().native()) GTEST_SKIP() << "reads compiled frames or runs threads from C++";
   ASSERT_TRUE(registry_
                   .Register({"walk2", reinterpret_cast<const void*>(&RtWalkTwoFrames),
                              {{Type::kI64}, {Type::kI64}}, ir::RuntimeEffects::kNoDeopt})
@@ -852,30 +853,9 @@ block0(v0: i64, v1: i64):
   EXPECT_EQ(walk_frames, want);
 }
 
-TEST_F(LowerNativeTest, DisassemblyOfLoweredCode) {
-  auto f = Parse(R"(func @dis(i64, i64) -> (i64) {
-  fs0 = eager interpreter target 1 resume 1 locals [v0:v1] stack []
-block0(v0: i64, v1: i64):
-  v2 = iadd v0, v1
-  v3 = iadd_overflows v0, v1
-  v4 = not v3
-  guard v4, fs0, "overflow"
-  v5 = call_runtime @mix(v2, v0, v1) -> (i64)
-  return v5
-}
-)");
-  ASSERT_NE(f, nullptr);
-  auto native = h_.Compile(*f);
-  ASSERT_TRUE(native.ok()) << native.status();
-  const auto& code = (*native)->compiled().code;
-  auto text = h_.backend().Disassemble(absl::MakeConstSpan(code.region.start, code.region.size),
-                                       reinterpret_cast<uint64_t>(code.region.start));
-  ASSERT_TRUE(text.ok()) << text.status();
-  for (const char* want : {"pushq %rbp", "addq", "jo", "callq *%r11", "retq"}) {
-    EXPECT_NE(text->find(want), std::string::npos) << want << " in\n" << *text;
-  }
-  std::cout << "disassembly of @dis:\n" << *text << (*native)->compiled().deopt_map.DebugString();
-}
+INSTANTIATE_TEST_SUITE_P(Backends, LowerNativeTest, ::testing::ValuesIn(testing::RunnableBackends()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LowerNativeTest);
 
 }  // namespace
-}  // namespace morel::x86_64
+}  // namespace morel::codegen

@@ -1,5 +1,5 @@
 // Randomized differential test: seeded random IR (engine/codegen/testing/
-// random_ir.h) -> engine/opt default pipeline -> lowering -> native x86_64
+// random_ir.h) -> engine/opt default pipeline -> lowering -> machine code of every runnable backend
 // code, against ir::Interpret of the unoptimized function: same return
 // values, or the same deopt (reason, every decoded frame and virtual
 // object), the same
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "backend_x86_64/native_ir_harness.h"
+#include "engine/codegen/testing/ir_harness.h"
 #include "engine/codegen/testing/random_ir.h"
 #include "engine/ir/interpreter.h"
 #include "engine/ir/printer.h"
@@ -22,7 +22,7 @@
 #include "engine/opt/standard_passes.h"
 #include "gtest/gtest.h"
 
-namespace morel::x86_64 {
+namespace morel::codegen {
 namespace {
 
 using codegen::ValuePair;
@@ -64,7 +64,7 @@ Outcome Record(const absl::StatusOr<ir::ExecutionResult>& r) {
 
 // Seeds 1..`seeds` with or without objects (alloc, virtual objects in
 // frame states); returns the deopts among the runs.
-void RunRandomFunctions(bool objects, uint32_t seeds) {
+void RunRandomFunctions(const std::string& backend, bool objects, uint32_t seeds) {
   ir::RuntimeRegistry registry;
   auto call1 = registry.Register({"call1", reinterpret_cast<const void*>(&Call1),
                                   {{Type::kI64, Type::kI64}, {Type::kI64}},
@@ -82,7 +82,8 @@ void RunRandomFunctions(bool objects, uint32_t seeds) {
   gen.memory = memory;
   gen.objects = objects;
 
-  testing::NativeHarness harness;
+  testing::IrHarness harness(backend);
+  ASSERT_TRUE(harness.ok()) << harness.status();
   const ir::InterpreterOptions hooks = testing::NativeEquivalentHooks();
   int runs = 0, deopts = 0, changed = 0, object_deopts = 0, allocating = 0;
   for (uint32_t seed = 1; seed <= seeds; ++seed) {
@@ -148,22 +149,22 @@ void RunRandomFunctions(bool objects, uint32_t seeds) {
             << allocating << " allocate\n";
 }
 
-TEST(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
-#if !defined(__x86_64__)
-  GTEST_SKIP() << "executes x86_64 code";
-#endif
-  RunRandomFunctions(/*objects=*/false, 400);
+class LowerRandomTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LowerRandomTest, OptimizedAndLoweredCodeMatchesTheInterpreter) {
+  RunRandomFunctions(GetParam(), /*objects=*/false, 400);
 }
 
 // With allocations (through the test heap's free lists and refills) and
 // deopts whose frame states name virtual objects: the decoded objects equal
 // the interpreter's.
-TEST(LowerRandomTest, WithObjectsAndVirtualObjects) {
-#if !defined(__x86_64__)
-  GTEST_SKIP() << "executes x86_64 code";
-#endif
-  RunRandomFunctions(/*objects=*/true, 300);
+TEST_P(LowerRandomTest, WithObjectsAndVirtualObjects) {
+  RunRandomFunctions(GetParam(), /*objects=*/true, 300);
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, LowerRandomTest, ::testing::ValuesIn(testing::RunnableBackends()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LowerRandomTest);
+
 }  // namespace
-}  // namespace morel::x86_64
+}  // namespace morel::codegen

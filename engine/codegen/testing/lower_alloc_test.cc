@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "backend_x86_64/native_ir_harness.h"
+#include "engine/codegen/testing/ir_harness.h"
 #include "engine/codegen/lower.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/interpreter.h"
@@ -21,20 +21,18 @@
 #include "engine/ir/verifier.h"
 #include "gtest/gtest.h"
 
-namespace morel::x86_64 {
+namespace morel::codegen {
 namespace {
 
 using ir::Opcode;
 using ir::Type;
 using ir::Value;
-using testing::NativeHarness;
+using testing::IrHarness;
 
-class LowerAllocTest : public ::testing::Test {
+class LowerAllocTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-#if !defined(__x86_64__)
-    GTEST_SKIP() << "executes x86_64 code";
-#endif
+    ASSERT_TRUE(h_.ok()) << h_.status();
   }
 
   std::unique_ptr<ir::Function> Parse(const char* text) {
@@ -53,7 +51,7 @@ class LowerAllocTest : public ::testing::Test {
     for (bool fast : {true, false}) {
       for (bool spill : {false, true}) {
         codegen::NativeCompileOptions options = h_.DefaultOptions();
-        options.lowering.heap = testing::TestHeap(fast);
+        options.lowering.heap = h_.TestHeap(fast);
         options.codegen.allocation.spill_everything = spill;
         options.keep_machine_ir_dump = true;
         auto native = h_.Compile(f, options);
@@ -74,17 +72,17 @@ class LowerAllocTest : public ::testing::Test {
   }
 
   ir::RuntimeRegistry registry_;
-  std::string Disassembly(const testing::NativeFunction& fn) {
+  std::string Disassembly(const testing::HarnessFunction& fn) {
     const codegen::CodeRegion& region = fn.compiled().code.region;
     auto text = h_.backend().Disassemble(absl::MakeConstSpan(region.start, region.size),
                                          reinterpret_cast<uint64_t>(region.start));
     return text.ok() ? *text : std::string(text.status().message());
   }
 
-  NativeHarness h_;
+  IrHarness h_{GetParam()};
 };
 
-TEST_F(LowerAllocTest, AllocatedObjectsAreZeroAndHoldWhatIsStored) {
+TEST_P(LowerAllocTest, AllocatedObjectsAreZeroAndHoldWhatIsStored) {
   // Fresh objects read zero everywhere (the fast path clears the link word
   // a listed object has), and pointers to objects stored in objects.
   auto f = Parse(R"(func @objects(i64, i64) -> (i64, i64) {
@@ -151,13 +149,13 @@ block5:
 }
 )";
 
-TEST_F(LowerAllocTest, ListAcrossManyRefills) {
+TEST_P(LowerAllocTest, ListAcrossManyRefills) {
   auto f = Parse(kList);
   ASSERT_NE(f, nullptr);
   ExpectSame(*f, {{0}, {1}, {2}, {3}, {4}, {100}, {1000}});
 }
 
-TEST_F(LowerAllocTest, FastPathPopsAndTheRuntimeRefills) {
+TEST_P(LowerAllocTest, FastPathPopsAndTheRuntimeRefills) {
   auto f = Parse(kList);
   ASSERT_NE(f, nullptr);
   constexpr int64_t n = 1000;
@@ -177,7 +175,7 @@ TEST_F(LowerAllocTest, FastPathPopsAndTheRuntimeRefills) {
     EXPECT_EQ(counts.refills, refills) << "spill " << spill;
     EXPECT_EQ(counts.slow_calls, refills) << "spill " << spill;
 
-    options.lowering.heap = testing::TestHeap(/*fast_path=*/false);
+    options.lowering.heap = h_.TestHeap(/*fast_path=*/false);
     auto slow = h_.Compile(*f, options);
     ASSERT_TRUE(slow.ok()) << slow.status();
     testing::ResetTestHeap();
@@ -188,7 +186,7 @@ TEST_F(LowerAllocTest, FastPathPopsAndTheRuntimeRefills) {
   }
 }
 
-TEST_F(LowerAllocTest, ValuesInEveryRegisterSurviveTheRefillCall) {
+TEST_P(LowerAllocTest, ValuesInEveryRegisterSurviveTheRefillCall) {
   // k values live across four allocations (slow, fast, fast, slow with
   // three objects per refill), for k = 0..14: the allocations' results and
   // the live values take every allocatable register in turn, caller-saved
@@ -224,7 +222,7 @@ TEST_F(LowerAllocTest, ValuesInEveryRegisterSurviveTheRefillCall) {
   }
 }
 
-TEST_F(LowerAllocTest, LargeObjectsTakeNoFastPath) {
+TEST_P(LowerAllocTest, LargeObjectsTakeNoFastPath) {
   auto f = Parse(R"(func @large(i64) -> (i64) {
 block0(v0: i64):
   v1 = alloc 4096
@@ -264,10 +262,10 @@ block0:
   const std::vector<codegen::MachineOperand> fast = alloc_uses(*small);
   ASSERT_EQ(fast.size(), 3u);
   EXPECT_EQ(fast[0].imm, 16);
-  EXPECT_EQ(fast[2].imm, *testing::TestHeap().free_list_head(16));
+  EXPECT_EQ(fast[2].imm, *h_.TestHeap().free_list_head(16));
 }
 
-TEST_F(LowerAllocTest, WithoutAnAllocatorAllocIsAnError) {
+TEST_P(LowerAllocTest, WithoutAnAllocatorAllocIsAnError) {
   auto f = Parse(R"(func @a() -> (ptr) {
 block0:
   v0 = alloc 8
@@ -279,31 +277,6 @@ block0:
   options.heap = {};
   auto lowered = codegen::Lower(*f, h_.backend(), options);
   EXPECT_EQ(lowered.status().code(), absl::StatusCode::kFailedPrecondition) << lowered.status();
-}
-
-TEST_F(LowerAllocTest, TheFastPathDisassembles) {
-  auto f = Parse(R"(func @a() -> (ptr) {
-block0:
-  v0 = alloc 32
-  return v0
-}
-)");
-  ASSERT_NE(f, nullptr);
-  auto native = h_.Compile(*f);
-  ASSERT_TRUE(native.ok()) << native.status();
-  const codegen::CodeRegion& region = (*native)->compiled().code.region;
-  auto text = h_.backend().Disassemble(absl::MakeConstSpan(region.start, region.size),
-                                       reinterpret_cast<uint64_t>(region.start));
-  ASSERT_TRUE(text.ok()) << text.status();
-  // Pop from the thread's list, clear the link; the refill call out of line.
-  for (const char* want : {"movq %fs:", "testq %rax, %rax", "movq (%rax), %r11",
-                           "movq %r11, %fs:", "movq $0, (%rax)", "callq *%r11"}) {
-    EXPECT_NE(text->find(want), std::string::npos) << want << "\n" << *text;
-  }
-  testing::ResetTestHeap();
-  auto got = (*native)->Run({});
-  ASSERT_TRUE(got.ok());
-  EXPECT_NE(got->values[0], 0);
 }
 
 // ----------------------------------------------- deopts naming virtual objects
@@ -337,7 +310,7 @@ block2:
 }
 )";
 
-TEST_F(LowerAllocTest, DeoptsNameTheInterpretersObjects) {
+TEST_P(LowerAllocTest, DeoptsNameTheInterpretersObjects) {
   auto f = Parse(kVirtual);
   ASSERT_NE(f, nullptr);
   // Returns, guard fails, overflow, the deopt terminator.
@@ -400,7 +373,7 @@ std::string Materialized(ir::ExecutionResult result) {
   return out;
 }
 
-TEST_F(LowerAllocTest, MaterializedObjectsMatchTheInterpreters) {
+TEST_P(LowerAllocTest, MaterializedObjectsMatchTheInterpreters) {
   auto f = Parse(kVirtual);
   ASSERT_NE(f, nullptr);
   auto native = h_.Compile(*f);
@@ -421,5 +394,9 @@ TEST_F(LowerAllocTest, MaterializedObjectsMatchTheInterpreters) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, LowerAllocTest, ::testing::ValuesIn(testing::RunnableBackends()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LowerAllocTest);
+
 }  // namespace
-}  // namespace morel::x86_64
+}  // namespace morel::codegen
