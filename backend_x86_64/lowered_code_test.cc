@@ -97,5 +97,29 @@ block0:
   EXPECT_NE(got->values[0], 0);
 }
 
+
+// The target lowering hook (target_lowering.h): select is a cmov, not the
+// shared lowering's mask (neg, xor, and, xor).
+TEST_F(LoweredCodeTest, SelectIsACmov) {
+  auto f = Parse(R"(func @select(i64, i64, i64) -> (i64) {
+block0(v0: i64, v1: i64, v2: i64):
+  v3 = icmp slt v0, v1
+  v4 = select v3, v1, v2
+  return v4
+}
+)");
+  ASSERT_NE(f, nullptr);
+  auto native = h_.Compile(*f);
+  ASSERT_TRUE(native.ok()) << native.status();
+  const std::string text = Disassembly(**native);
+  EXPECT_NE(text.find("cmovneq"), std::string::npos) << text;
+  EXPECT_EQ(text.find("negq"), std::string::npos) << text;
+  for (int64_t x : {-3, 0, 5}) {
+    auto got = (*native)->Run({x, 1, 9});
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(got->values[0], x < 1 ? 1 : 9);
+  }
+}
+
 }  // namespace
 }  // namespace morel::x86_64

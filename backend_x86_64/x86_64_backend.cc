@@ -9,6 +9,7 @@
 #include "backend_x86_64/emit.h"
 #include "backend_x86_64/function_emitter.h"
 #include "backend_x86_64/isa.h"
+#include "backend_x86_64/target_lowering.h"
 #include "backend_x86_64/runtime_stubs.h"
 #include "engine/codegen/register_allocator.h"
 
@@ -25,6 +26,9 @@ class X86_64Backend : public codegen::Backend {
  public:
   absl::string_view name() const override { return kBackendName; }
   const codegen::RegisterInfo& register_info() const override { return SysVRegisterInfo(); }
+  const codegen::TargetLowering* target_lowering() const override {
+    return &X86_64TargetLowering();
+  }
 
   bool IsLegalImmediate(MOp op, int64_t imm) const override {
     switch (op) {

@@ -45,6 +45,8 @@
 
 namespace morel::codegen {
 
+class TargetLowering;  // target_lowering.h
+
 // Two 64-bit integers: a guest value (payload, tag), returned in the first
 // two integer return registers (x86_64 SysV: RAX:RDX).
 struct ValuePair {
@@ -158,6 +160,9 @@ class Backend {
   // Whether `imm` may be the immediate operand of `op` (lowering materializes
   // other constants with kMovImm).
   virtual bool IsLegalImmediate(MOp op, int64_t imm) const = 0;
+  // The target's lowering of pure IR operations ahead of the shared one
+  // (target_lowering.h), or null: the shared lowering does everything.
+  virtual const TargetLowering* target_lowering() const { return nullptr; }
 
   // Allocates registers (unless mf.allocated()), encodes and installs into
   // `cache`.

@@ -197,6 +197,10 @@ absl::Status Lowerer::LowerPure(const ir::Instruction& inst) {
   if (opcode == Opcode::kIconst || opcode == Opcode::kPconst) {
     return absl::OkStatus();  // rematerialized at each use
   }
+  if (const TargetLowering* target = backend_.target_lowering();
+      target != nullptr && target->LowerPure(inst, *this)) {
+    return absl::OkStatus();
+  }
   const uint32_t d = VRegOf(inst.result());
   const Type type = inst.result()->type();
   auto a = [&] { return inst.operand(0); };

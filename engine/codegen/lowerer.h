@@ -13,12 +13,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "engine/codegen/lower.h"
+#include "engine/codegen/target_lowering.h"
 
 namespace morel::codegen::internal {
 
 using Op = MachineOperand;
 
-class Lowerer {
+class Lowerer final : public LoweringContext {
  public:
   Lowerer(const ir::Function& f, const Backend& backend, const LoweringOptions& options)
       : f_(f), backend_(backend), ri_(backend.register_info()), options_(options),
@@ -36,14 +37,15 @@ class Lowerer {
   void PlanBlock(const ir::Block& block);
 
   // -------------------------------------------------------------- values
-  uint32_t VRegOf(const ir::Value* v);
-  std::optional<int64_t> ConstantOf(const ir::Value* v) const;
-  uint32_t Temp() { return mf_.NewVReg(); }
-  MachineInst& Emit(MachineInst inst) { return mf_.Append(block_, std::move(inst)); }
+  // LoweringContext (also what a TargetLowering hook sees).
+  uint32_t VRegOf(const ir::Value* v) override;
+  std::optional<int64_t> ConstantOf(const ir::Value* v) const override;
+  uint32_t Temp() override { return mf_.NewVReg(); }
+  MachineInst& Emit(MachineInst inst) override { return mf_.Append(block_, std::move(inst)); }
   // A register operand holding v (constants are materialized into a temp).
-  Op Use(const ir::Value* v);
+  Op Use(const ir::Value* v) override;
   // v as an immediate operand of `op` if it is a legal constant, else Use(v).
-  Op UseOrImm(const ir::Value* v, MOp op);
+  Op UseOrImm(const ir::Value* v, MOp op) override;
   // Copies v into vreg d (kMovImm for constants).
   void MoveInto(uint32_t d, const ir::Value* v);
 
