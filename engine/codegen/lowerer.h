@@ -42,6 +42,12 @@ class Lowerer final : public LoweringContext {
   std::optional<int64_t> ConstantOf(const ir::Value* v) const override;
   uint32_t Temp() override { return mf_.NewVReg(); }
   MachineInst& Emit(MachineInst inst) override { return mf_.Append(block_, std::move(inst)); }
+  bool SingleUseInBlock(const ir::Value* v) const override {
+    return SingleUseInBlock(v, ir_block_);
+  }
+  bool LoweredAtItsPosition(const ir::Instruction& inst) const override {
+    return inst.block() == ir_block_ && !deferred_.contains(&inst);
+  }
   // A register operand holding v (constants are materialized into a temp).
   Op Use(const ir::Value* v) override;
   // v as an immediate operand of `op` if it is a legal constant, else Use(v).

@@ -43,6 +43,18 @@ class LoweringContext {
   virtual uint32_t Temp() = 0;
   // Appends to the current machine block.
   virtual MachineInst& Emit(MachineInst inst) = 0;
+
+  // For fusing an operation into its user (e.g. a multiply into a
+  // multiply-add): whether `v` has exactly one use -- operands, block
+  // arguments and frame states counted -- and is defined in the block
+  // being lowered ...
+  virtual bool SingleUseInBlock(const ir::Value* v) const = 0;
+  // ... and whether `inst`, of that block, will be offered to LowerPure at
+  // its own position (false when the shared lowering folds it into another
+  // instruction: compare-and-branch, overflow-checked arithmetic). A hook
+  // that emits nothing for an operation, leaving it to its user, must be
+  // sure the user's LowerPure runs and emits it.
+  virtual bool LoweredAtItsPosition(const ir::Instruction& inst) const = 0;
 };
 
 class TargetLowering {
