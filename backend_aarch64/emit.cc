@@ -65,7 +65,8 @@ absl::Status Refuse(const FormInfo& info, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(info.llvm_name, ": ", why));
 }
 
-// The checks of the layout's immediates beyond GetImmediateRange.
+// The checks of the layout's immediates beyond GetImmediateRange, and of
+// register combinations the architecture leaves unpredictable.
 absl::Status CheckImmediates(const FormInfo& info, const FormOperands& ops) {
   const ImmediateRange range = GetImmediateRange(info.form);
   const bool has_imm = info.layout != Layout::kRRR && info.layout != Layout::kRRRR &&
@@ -110,6 +111,15 @@ absl::Status CheckImmediates(const FormInfo& info, const FormOperands& ops) {
       break;
     default:
       break;
+  }
+  // Unpredictable encodings the architecture leaves undefined (and LLVM's
+  // decoder refuses): a pair load into one register twice, a written-back
+  // base that is also transferred.
+  if ((info.form == Form::kLdp || info.form == Form::kLdpPost) && ops.d == ops.a) {
+    return Refuse(info, "a pair load needs two different registers");
+  }
+  if (info.layout == Layout::kPairWb && (ops.n == ops.d || ops.n == ops.a)) {
+    return Refuse(info, "the written-back base is also transferred");
   }
   if ((info.layout == Layout::kRRRCond || info.layout == Layout::kBranchCond) &&
       static_cast<int>(ops.cc) > static_cast<int>(A64Cond::kAl)) {

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "backend_aarch64/disasm.h"
 #include "backend_aarch64/emit.h"
+#include "backend_aarch64/expected_operands.h"
 #include "backend_aarch64/isa.h"
 #include "gtest/gtest.h"
 
@@ -22,48 +23,6 @@ namespace morel::aarch64 {
 namespace {
 
 using codegen::CodeBuffer;
-
-DecodedOperand Reg(Gpr r) { return {true, static_cast<int64_t>(r)}; }
-DecodedOperand Imm(int64_t v) { return {false, v}; }
-
-// The MCInst operands `ops` stand for, in LLVM's units: what decoding the
-// encoded word must give back.
-std::vector<DecodedOperand> Expected(Form form, const FormOperands& ops) {
-  switch (GetForm(form).layout) {
-    case Layout::kMovWide: return {Reg(ops.d), Imm(ops.imm), Imm(ops.imm2)};
-    case Layout::kMovK: return {Reg(ops.d), Reg(ops.d), Imm(ops.imm), Imm(ops.imm2)};
-    case Layout::kRRImm12: return {Reg(ops.d), Reg(ops.n), Imm(ops.imm), Imm(ops.imm2)};
-    case Layout::kRRRShift:
-      return {Reg(ops.d), Reg(ops.n), Reg(ops.m),
-              Imm((static_cast<int64_t>(ops.shift) << 6) | ops.imm2)};
-    case Layout::kRRLogical:
-      return {Reg(ops.d), Reg(ops.n), Imm(*EncodeLogicalImmediate(static_cast<uint64_t>(ops.imm)))};
-    case Layout::kRRRR: return {Reg(ops.d), Reg(ops.n), Reg(ops.m), Reg(ops.a)};
-    case Layout::kRRR: return {Reg(ops.d), Reg(ops.n), Reg(ops.m)};
-    case Layout::kRRImmImm: return {Reg(ops.d), Reg(ops.n), Imm(ops.imm), Imm(ops.imm2)};
-    case Layout::kRRRCond:
-      return {Reg(ops.d), Reg(ops.n), Reg(ops.m), Imm(static_cast<int64_t>(ops.cc))};
-    case Layout::kLoadStoreScaled: return {Reg(ops.d), Reg(ops.n), Imm(ops.imm / 8)};
-    case Layout::kLoadStoreUnscaled: return {Reg(ops.d), Reg(ops.n), Imm(ops.imm)};
-    case Layout::kLoadStoreReg: return {Reg(ops.d), Reg(ops.n), Reg(ops.m), Imm(0), Imm(0)};
-    case Layout::kPair: return {Reg(ops.d), Reg(ops.a), Reg(ops.n), Imm(ops.imm / 8)};
-    case Layout::kPairWb:
-      return {Reg(ops.n), Reg(ops.d), Reg(ops.a), Reg(ops.n), Imm(ops.imm / 8)};
-    case Layout::kBranchCond: return {Imm(static_cast<int64_t>(ops.cc)), Imm(ops.imm / 4)};
-    case Layout::kBranch: return {Imm(ops.imm / 4)};
-    case Layout::kR: return {Reg(ops.n)};
-    case Layout::kCompareBranch: return {Reg(ops.d), Imm(ops.imm / 4)};
-    case Layout::kSysReg: return {Reg(ops.d), Imm(ops.imm)};
-    case Layout::kImm16: return {Imm(ops.imm)};
-  }
-  return {};
-}
-
-std::string Describe(const std::vector<DecodedOperand>& ops) {
-  std::string s;
-  for (const DecodedOperand& o : ops) absl::StrAppend(&s, o.is_reg ? "r" : "#", o.value, " ");
-  return s;
-}
 
 // A valid operand set for `form`, with ordinary registers.
 FormOperands Typical(Form form) {
@@ -111,9 +70,9 @@ class EmitTest : public ::testing::Test {
     if (!decoded.ok() || decoded->size() != 1) return true;
     const DecodedInst& d = (*decoded)[0];
     EXPECT_EQ(d.opcode, enc_->LlvmOpcode(form)) << what << " decoded as " << d.opcode_name;
-    const std::vector<DecodedOperand> want = Expected(form, ops);
-    EXPECT_EQ(d.operands, want) << what << ": decoded " << Describe(d.operands) << "(" << d.text
-                                << "), expected " << Describe(want);
+    const std::vector<DecodedOperand> want = ExpectedOperands(form, ops);
+    EXPECT_EQ(d.operands, want) << what << ": decoded " << DescribeOperands(d.operands) << "(" << d.text
+                                << "), expected " << DescribeOperands(want);
     ++round_trips_;
     return true;
   }
@@ -293,7 +252,7 @@ TEST_F(EmitTest, RandomInstructionStream) {
     if (!enc_->Encode(form, ops, one).ok()) continue;
     ASSERT_TRUE(RoundTrip(form, ops));
     ASSERT_TRUE(enc_->Encode(form, ops, stream).ok());
-    want.push_back(Expected(form, ops));
+    want.push_back(ExpectedOperands(form, ops));
     forms.push_back(form);
   }
   ASSERT_EQ(forms.size(), 5000u);
