@@ -74,6 +74,7 @@ struct UnicornRunnerStats {
   int64_t code_maps = 0;      // code-cache regions mapped for execution
   int64_t data_maps = 0;      // windows of other host memory mapped
   int64_t invalidations = 0;  // translation flushes after code changed
+  int64_t code_evictions = 0;  // code regions unmapped to keep few mapped
 };
 
 class UnicornRunner final : public codegen::testing::CodeRunner {
@@ -119,7 +120,7 @@ class UnicornRunner final : public codegen::testing::CodeRunner {
 
   struct AtomicStats {
     std::atomic<int64_t> calls{0}, host_calls{0}, emulators{0}, code_maps{0}, data_maps{0},
-        invalidations{0};
+        invalidations{0}, code_evictions{0};
   };
   AtomicStats stats_;
 };

@@ -450,6 +450,31 @@ TEST_F(UnicornRunnerTest, InstalledFunctionsCallEachOther) {
   EXPECT_EQ(runner_->stats().code_maps, 2);
 }
 
+TEST_F(UnicornRunnerTest, ManyFunctionsStayRunnable) {
+  // More regions than an emulator keeps mapped: the first ones are
+  // unmapped on the way and mapped again when they run again.
+  std::vector<const void*> functions;
+  for (int i = 0; i < 150; ++i) functions.push_back(Install(kSumArgs));
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 150; ++i) {
+      auto r = Call(functions[i], {i, round});
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_EQ(static_cast<int64_t>(r->first), i + round);
+    }
+  }
+  EXPECT_GT(runner_->stats().code_evictions, 0);
+  // Replacing one of them is still seen, mapped or not.
+  ASSERT_TRUE(cache_.Free(static_cast<const uint8_t*>(functions[0])).ok());
+  ASSERT_TRUE(cache_.Free(static_cast<const uint8_t*>(functions[149])).ok());
+  const void* a = Install(kReturn2);
+  const void* b = Install(kReturn2);
+  for (const void* f : {a, b}) {
+    auto r = Call(f, {});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->first, 2u);
+  }
+}
+
 TEST_F(UnicornRunnerTest, CodeReadAsDataRunsAfterwards) {
   // A literal pool is read from code; here the read comes first.
   const void* load = Install(kLoad);
