@@ -26,6 +26,9 @@ PACKAGES=(
   libbenchmark-dev
   libgmp-dev
   libgc-dev
+  # Test support: backend_aarch64/testing runs AArch64 code under Unicorn on
+  # x86_64 hosts; `bazel test //...` builds and runs it.
+  libunicorn-dev
 )
 
 missing=()

@@ -82,6 +82,7 @@ absl::StatusOr<CodeRegion> CodeCache::InstallImpl(absl::Span<const uint8_t> byte
                           reinterpret_cast<char*>(code + bytes.size()));
   CodeRegion region{code, bytes.size(), mapped};
   live_[reinterpret_cast<uintptr_t>(code)] = region;
+  generation_.fetch_add(1, std::memory_order_release);
   return region;
 }
 
@@ -92,6 +93,7 @@ absl::Status CodeCache::Free(const uint8_t* start) {
   const size_t mapped = it->second.mapped_size;
   void* mem = const_cast<uint8_t*>(start);
   live_.erase(it);
+  generation_.fetch_add(1, std::memory_order_release);
   if (free_bytes_ + mapped <= options_.max_cached_free_bytes) {
     if (mprotect(mem, mapped, PROT_NONE) != 0) return Errno("mprotect NONE");
     free_.emplace(mapped, reinterpret_cast<uintptr_t>(start));

@@ -19,6 +19,7 @@
 //
 // Thread-safe: all methods may be called concurrently.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -61,6 +62,11 @@ class CodeCache {
 
   size_t live_regions() const;
   size_t cached_free_bytes() const;
+  // Counts every Install/InstallBytes and Free that succeeded. Whoever
+  // caches something derived from installed code (an emulator's
+  // translations, backend_aarch64/testing) compares it with the value it
+  // last saw: code at an address may have been replaced since.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   static size_t PageSize();
 
  private:
@@ -74,6 +80,7 @@ class CodeCache {
   std::map<uintptr_t, CodeRegion> live_;
   std::multimap<size_t, uintptr_t> free_;  // mapped_size -> start
   size_t free_bytes_ = 0;
+  std::atomic<uint64_t> generation_{0};
 };
 
 }  // namespace morel::codegen

@@ -67,6 +67,25 @@ TEST(CodeCacheTest, FreedCodeIsInaccessibleThenReused) {
   EXPECT_EQ(cache.cached_free_bytes(), 0u);
 }
 
+TEST(CodeCacheTest, GenerationCountsInstallsAndFrees) {
+  CodeCache cache;
+  const uint64_t g0 = cache.generation();
+  auto a = cache.InstallBytes(Bytes(64, 6));
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(cache.generation(), g0 + 1);
+  ASSERT_TRUE(cache.Free(a->start).ok());
+  EXPECT_EQ(cache.generation(), g0 + 2);
+  // Failures change nothing: code is where it was.
+  EXPECT_FALSE(cache.Free(a->start).ok());
+  EXPECT_FALSE(cache.InstallBytes({}).ok());
+  EXPECT_EQ(cache.generation(), g0 + 2);
+  // Code replaced at the same address: the only sign of it.
+  auto b = cache.InstallBytes(Bytes(64, 7));
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->start, a->start);
+  EXPECT_EQ(cache.generation(), g0 + 3);
+}
+
 TEST(CodeCacheTest, FreedCodeBeyondTheCacheLimitIsUnmapped) {
   CodeCache cache(CodeCacheOptions{.max_cached_free_bytes = 0});
   auto a = cache.InstallBytes(Bytes(64, 5));
