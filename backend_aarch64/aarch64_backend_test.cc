@@ -241,7 +241,7 @@ TEST_F(Aarch64BackendTest, LargeFrames) {
 TEST_F(Aarch64BackendTest, MaterializesEveryConstant) {
   const int64_t constants[] = {0, 1, -1, 0xffff, 0x10000, -0x10000, 0x5555555555555555,
                                INT64_MIN, INT64_MAX, 0x123456789abcdef0, -0x123456789abcdef0,
-                               0xffff0000ffff, 0x0000ffff00000000, 0xfffffffffffe0001,
+                               0xffff0000ffff, 0x0000ffff00000000, -0x1ffff,
                                0x00ff00ff00ff00ff, 0x7ffffffffffff000};
   for (int64_t c : constants) {
     MachineFunction mf("constant");

@@ -285,11 +285,19 @@ class FunctionEmitter {
         if (!IsZeroTest(inst)) Compare(inst.uses[0], inst.uses[1]);
         BranchIf(inst, inst.cond, DeoptLabel(inst));
         return;
-      case MOp::kSpill:
-        as_.Store(kSp, frame_.SlotOffsetFromSp(inst.uses[1].index), R(inst.uses[0]), kTemp);
+      case MOp::kSpill: {
+        // After the instruction that defined the value: the scratch
+        // registers other than the value's own are free.
+        const Gpr value = R(inst.uses[0]);
+        as_.Store(kSp, frame_.SlotOffsetFromSp(inst.uses[1].index), value,
+                  value == kTemp ? kIp0 : kTemp);
         return;
+      }
       case MOp::kReload:
-        as_.Load(R(inst.defs[0]), kSp, frame_.SlotOffsetFromSp(inst.uses[0].index), kTemp);
+        // An offset beyond ldr's reach goes through the destination itself:
+        // x15 may be the scratch register of a third spilled operand.
+        as_.Load(R(inst.defs[0]), kSp, frame_.SlotOffsetFromSp(inst.uses[0].index),
+                 R(inst.defs[0]));
         return;
       case MOp::kOutgoingArea: as_.Mov(R(inst.defs[0]), kSp); return;
       case MOp::kAlloc: Alloc(inst); return;

@@ -99,7 +99,7 @@ block0:
   ASSERT_TRUE(native.ok()) << native.status();
   const std::string text = Disassembly(**native);
   // Pop from the thread's list, clear the link; the refill call out of line.
-  ExpectAll(text, {"mrs x15, TPIDR_EL0", "cbz x0", "ldr x17, [x0]", "str x17, [x15",
+  ExpectAll(text, {"mrs x15, TPIDR_EL0", "cbz x0", "ldr x17, [x0]", "x17, [x15",
                    "str xzr, [x0]", "blr x16"});
   codegen::testing::ResetTestHeap();
   for (int i = 0; i < 7; ++i) {  // the list empties every 3 objects

@@ -32,7 +32,7 @@ inline constexpr Gpr kNoGpr = static_cast<Gpr>(codegen::kNoPReg);
 // Registers with a role in generated code (README "Calling convention").
 inline constexpr Gpr kIp0 = kX16;  // scratch[0]; call targets
 inline constexpr Gpr kIp1 = kX17;  // scratch[1]
-inline constexpr Gpr kTemp = kX15;  // the emitter's own temporary (never allocated)
+inline constexpr Gpr kTemp = kX15;  // scratch[2]; the emitter's temporary otherwise
 
 // LLVM's register name ("X0", "FP", "LR", "SP", "XZR").
 absl::string_view LlvmRegName(Gpr r);
