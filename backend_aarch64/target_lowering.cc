@@ -37,7 +37,8 @@ bool IsFusableProduct(const ir::Value* v, LoweringContext& cx) {
 // (operand 1), lowered at its own position. Both the imul's and the user's
 // lowering ask this, so they agree.
 bool FusesInto(const ir::Instruction& mul, const ir::Instruction& user, LoweringContext& cx) {
-  if (!IsI64(user) || !cx.LoweredAtItsPosition(user) || !IsFusableProduct(mul.result(), cx)) {
+  if ((user.opcode() != Opcode::kIadd && user.opcode() != Opcode::kIsub) || !IsI64(user) ||
+      !cx.LoweredAtItsPosition(user) || !IsFusableProduct(mul.result(), cx)) {
     return false;
   }
   if (user.opcode() == Opcode::kIadd) {

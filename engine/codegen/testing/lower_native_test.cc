@@ -565,11 +565,6 @@ block0(v0: ptr):
   return v1
 }
 )", absl::StatusCode::kUnimplemented, "load"},
-      {R"(func @f(i64, i64, i64, i64, i64, i64, i64) -> (i64) {
-block0(v0: i64, v1: i64, v2: i64, v3: i64, v4: i64, v5: i64, v6: i64):
-  return v6
-}
-)", absl::StatusCode::kUnimplemented, "parameters"},
       {R"(func @f() -> () {
 block0:
   call_runtime @declared_only() -> ()
@@ -584,6 +579,25 @@ block0:
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status().code(), c.code) << r.status();
     EXPECT_NE(std::string(r.status().message()).find(c.mentions), std::string::npos)
+        << r.status();
+  }
+  // One parameter more than the target has argument registers (x86_64: 6,
+  // AArch64: 8).
+  {
+    const size_t n = h_.backend().register_info().argument_regs.size() + 1;
+    std::string types, params;
+    for (size_t i = 0; i < n; ++i) {
+      absl::StrAppend(&types, i == 0 ? "" : ", ", "i64");
+      absl::StrAppend(&params, i == 0 ? "" : ", ", "v", i, ": i64");
+    }
+    auto f = Parse(absl::StrCat("func @f(", types, ") -> (i64) {\nblock0(", params,
+                                "):\n  return v", n - 1, "\n}\n")
+                       .c_str());
+    ASSERT_NE(f, nullptr);
+    auto r = h_.Compile(*f);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented) << r.status();
+    EXPECT_NE(std::string(r.status().message()).find("parameters"), std::string::npos)
         << r.status();
   }
   // call_target without a dispatcher or a resolved target.
