@@ -34,6 +34,8 @@ using HostFunction = ValuePair (*)(int64_t, int64_t, int64_t, int64_t, int64_t, 
                                    int64_t);
 
 constexpr uint32_t kRet = 0xd65f03c0;  // ret (to x30)
+// What x2-x18 hold after a host call (| the register number).
+constexpr uint64_t kClobbered = 0xdead'c0de'0000'0000;
 
 // Host memory other than installed code is mapped into an emulator in
 // aligned windows of this size (clipped to the host mapping), so a loop
@@ -570,9 +572,21 @@ class UnicornRunner::Emulator {
         fn(static_cast<int64_t>(x[0]), static_cast<int64_t>(x[1]), static_cast<int64_t>(x[2]),
            static_cast<int64_t>(x[3]), static_cast<int64_t>(x[4]), static_cast<int64_t>(x[5]),
            static_cast<int64_t>(x[6]), static_cast<int64_t>(x[7]));
-    uint64_t x0 = r.first, x1 = r.second;
-    uc_reg_write(uc, UC_ARM64_REG_X0, &x0);
-    uc_reg_write(uc, UC_ARM64_REG_X1, &x1);
+    // x0:x1 = the result; the other registers AAPCS64 lets a callee
+    // clobber (x2-x18) get a recognizable garbage value, as a real call
+    // may leave anything there: code that keeps a value in one across a
+    // call fails here as it would on hardware, instead of passing.
+    uint64_t out[19];
+    out[0] = r.first;
+    out[1] = r.second;
+    int out_regs[19];
+    void* out_vals[19];
+    for (int i = 0; i < 19; ++i) {
+      if (i >= 2) out[i] = kClobbered | static_cast<uint64_t>(i);
+      out_regs[i] = UC_ARM64_REG_X0 + i;
+      out_vals[i] = &out[i];
+    }
+    uc_reg_write_batch(uc, out_regs, out_vals, 19);
     // The function may have installed or freed code (a nested compile):
     // what the activation runs next must be the cache's current code. The
     // page's `ret` then returns to x30.

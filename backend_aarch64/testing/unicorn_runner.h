@@ -21,8 +21,9 @@
 //     the CodeCache given at creation.
 //   * Calls of C++: a branch (blr/br) to an address announced with
 //     AllowHostCall calls the function there as
-//     ValuePair fn(int64_t x0, ..., int64_t x7), writes the result to x0:x1
-//     and returns to x30. Nothing else of the host's own code is run.
+//     ValuePair fn(int64_t x0, ..., int64_t x7), writes the result to x0:x1,
+//     garbage (0xdeadc0de000000nn) to x2-x18, and returns to x30. Nothing
+//     else of the host's own code is run.
 //   * Each Call sees the code the cache holds when it starts (and after each
 //     host call): translations of replaced code are discarded
 //     (CodeCache::generation).

@@ -390,6 +390,32 @@ TEST_F(UnicornRunnerTest, HostCallsFromALoop) {
   EXPECT_EQ(accumulate_calls.load(), n);
 }
 
+// x9 = 5, x19 = 7, calls a0(), returns (x9, x19).
+constexpr uint32_t kKeepAcrossCall[] = {
+    0xa9be7bfd,  // stp x29, x30, [sp, #-32]!
+    0x910003fd,  // mov x29, sp
+    0xf9000bf3,  // str x19, [sp, #16]
+    0xd28000a9,  // mov x9, #5
+    0xd28000f3,  // mov x19, #7
+    0xd63f0000,  // blr x0
+    0xaa0903e0,  // mov x0, x9
+    0xaa1303e1,  // mov x1, x19
+    0xf9400bf3,  // ldr x19, [sp, #16]
+    0xa8c27bfd,  // ldp x29, x30, [sp], #32
+    0xd65f03c0,  // ret
+};
+
+ValuePair Nothing() { return {0, 0}; }
+
+TEST_F(UnicornRunnerTest, HostCallsClobberCallerSavedRegisters) {
+  const void* nothing = reinterpret_cast<const void*>(&Nothing);
+  ASSERT_TRUE(runner_->AllowHostCall(nothing).ok());
+  auto r = Call(Install(kKeepAcrossCall), {Address(nothing)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->first, 0xdeadc0de00000009u);  // x9: caller-saved
+  EXPECT_EQ(r->second, 7u);                  // x19: callee-saved, kept
+}
+
 TEST_F(UnicornRunnerTest, ABranchToHostCodeNotAllowedIsAnError) {
   const void* f = Install(kCallX1);
   auto r = Call(f, {1, Address(reinterpret_cast<const void*>(&NeverAllowed))});
