@@ -212,6 +212,7 @@ constexpr uint32_t kStore[] = {
     0xf9000001,  // str x1, [x0]
     0xd65f03c0,  // ret
 };
+// Jumps to a0 (a tail call when a0 is a function).
 constexpr uint32_t kJump[] = {
     0xd61f0000,  // br x0
 };
@@ -380,6 +381,12 @@ TEST_F(UnicornRunnerTest, HostCallWithEightArgumentsAndAPair) {
   EXPECT_EQ(static_cast<int64_t>(r->first), 7654321 - 80000000);
   EXPECT_EQ(static_cast<int64_t>(r->second), 1 - (-8));
   EXPECT_EQ(runner_->stats().host_calls, 1);
+  // A tail call (br): the function returns to the caller's caller.
+  const void* jump = Install(kJump);
+  r = Call(jump, {Address(weigh), 2});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(static_cast<int64_t>(r->first), Address(weigh) + 20);
+  EXPECT_EQ(static_cast<int64_t>(r->second), Address(weigh));
 }
 
 TEST_F(UnicornRunnerTest, HostCallsFromALoop) {
