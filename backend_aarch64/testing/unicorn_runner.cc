@@ -1,8 +1,8 @@
 #include "backend_aarch64/testing/unicorn_runner.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 #include <unicorn/unicorn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/clock.h"
 
 namespace morel::aarch64::testing {
 namespace {
@@ -34,6 +35,8 @@ using HostFunction = ValuePair (*)(int64_t, int64_t, int64_t, int64_t, int64_t, 
                                    int64_t);
 
 constexpr uint32_t kRet = 0xd65f03c0;  // ret (to x30)
+// What x2-x18 hold after a host call (| the register number).
+constexpr uint64_t kClobbered = 0xdead'c0de'0000'0000;
 
 // Host memory other than installed code is mapped into an emulator in
 // aligned windows of this size (clipped to the host mapping), so a loop
@@ -158,8 +161,8 @@ class UnicornRunner::Emulator {
     for (size_t i = 0; i < args.size(); ++i) x[i] = static_cast<uint64_t>(args[i]);
     // x29 = 0 ends the frame-pointer chain (as at a thread's start).
     uint64_t fp = 0, lr = SentinelAddress(), sp = stack_hi_;
-    int regs[] = {UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,  UC_ARM64_REG_X3,
-                  UC_ARM64_REG_X4, UC_ARM64_REG_X5, UC_ARM64_REG_X6,  UC_ARM64_REG_X7,
+    int regs[] = {UC_ARM64_REG_X0,  UC_ARM64_REG_X1,  UC_ARM64_REG_X2, UC_ARM64_REG_X3,
+                  UC_ARM64_REG_X4,  UC_ARM64_REG_X5,  UC_ARM64_REG_X6, UC_ARM64_REG_X7,
                   UC_ARM64_REG_X29, UC_ARM64_REG_X30, UC_ARM64_REG_SP};
     void* vals[] = {&x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7], &fp, &lr, &sp};
     uc_err err = uc_reg_write_batch(uc_, regs, vals, 11);
@@ -185,8 +188,8 @@ class UnicornRunner::Emulator {
       // there (registers are as the fetch left them). Once per region.
       const uint64_t pc = Pc();
       if (pc == last_restart) {
-        return absl::InternalError(absl::StrCat(
-            "aarch64 emulation: code at ", Hex(pc), " still not executable after mapping"));
+        return absl::InternalError(absl::StrCat("aarch64 emulation: code at ", Hex(pc),
+                                                " still not executable after mapping"));
       }
       last_restart = start = pc;
     }
@@ -227,9 +230,9 @@ class UnicornRunner::Emulator {
     err = uc_ctl_get_page_size(uc_, &uc_page);
     if (err != UC_ERR_OK) return UcError("reading the page size", err);
     if (uc_page == 0 || page_ % uc_page != 0) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "aarch64 emulation: emulator page size ", uc_page, " does not divide the host's ",
-          page_));
+      return absl::FailedPreconditionError(absl::StrCat("aarch64 emulation: emulator page size ",
+                                                        uc_page, " does not divide the host's ",
+                                                        page_));
     }
     err = uc_mem_map(uc_, SentinelAddress(), page_, UC_PROT_READ | UC_PROT_EXEC);
     if (err != UC_ERR_OK) return UcError("mapping the return sentinel", err);
@@ -250,8 +253,8 @@ class UnicornRunner::Emulator {
     }
     stack_lo_ = reinterpret_cast<uintptr_t>(stack_mapping_) + kStackGuard;
     stack_hi_ = stack_lo_ + runner_.options_.stack_bytes;
-    err = uc_mem_map_ptr(uc_, stack_lo_, runner_.options_.stack_bytes,
-                         UC_PROT_READ | UC_PROT_WRITE, reinterpret_cast<void*>(stack_lo_));
+    err = uc_mem_map_ptr(uc_, stack_lo_, runner_.options_.stack_bytes, UC_PROT_READ | UC_PROT_WRITE,
+                         reinterpret_cast<void*>(stack_lo_));
     if (err != UC_ERR_OK) return UcError("mapping the stack", err);
 
     // Hooks over all addresses (begin 1 > end 0). Added before the first
@@ -301,8 +304,7 @@ class UnicornRunner::Emulator {
     for (uintptr_t fn : fresh) {
       // The `ret` at fn may reach into the next page (x86 functions need
       // not be 4-byte aligned; the emulator fetches from any address).
-      for (uintptr_t page = fn & ~(uintptr_t{page_} - 1); page < fn + sizeof(kRet);
-           page += page_) {
+      for (uintptr_t page = fn & ~(uintptr_t{page_} - 1); page < fn + sizeof(kRet); page += page_) {
         if (host_call_pages_.count(page) > 0) continue;
         UnmapRange(page, page + page_);  // host code read as data before
         uc_err err = uc_mem_map(uc_, page, page_, UC_PROT_READ | UC_PROT_EXEC);
@@ -542,10 +544,9 @@ class UnicornRunner::Emulator {
           absl::StrCat("aarch64 emulation: more than ", e->runner_.options_.max_blocks,
                        " blocks executed (at pc ", Hex(address), ")")));
     } else if ((blocks & 0xffff) == 0 && absl::Now() > e->deadline_) {
-      e->Fail(absl::DeadlineExceededError(
-          absl::StrCat("aarch64 emulation: ran longer than ",
-                       absl::FormatDuration(e->runner_.options_.timeout), " (at pc ", Hex(address),
-                       ")")));
+      e->Fail(absl::DeadlineExceededError(absl::StrCat(
+          "aarch64 emulation: ran longer than ", absl::FormatDuration(e->runner_.options_.timeout),
+          " (at pc ", Hex(address), ")")));
     }
   }
 
@@ -555,8 +556,8 @@ class UnicornRunner::Emulator {
       uint64_t lr = 0;
       uc_reg_read(uc, UC_ARM64_REG_X30, &lr);
       e->Fail(absl::FailedPreconditionError(
-          absl::StrCat("aarch64 emulation: branch to host address ", Hex(address), " (lr ",
-                       Hex(lr), "), not a function announced with AllowHostCall")));
+          absl::StrCat("aarch64 emulation: branch to host address ", Hex(address), " (lr ", Hex(lr),
+                       "), not a function announced with AllowHostCall")));
       return;
     }
     uint64_t x[8] = {};
@@ -570,9 +571,21 @@ class UnicornRunner::Emulator {
         fn(static_cast<int64_t>(x[0]), static_cast<int64_t>(x[1]), static_cast<int64_t>(x[2]),
            static_cast<int64_t>(x[3]), static_cast<int64_t>(x[4]), static_cast<int64_t>(x[5]),
            static_cast<int64_t>(x[6]), static_cast<int64_t>(x[7]));
-    uint64_t x0 = r.first, x1 = r.second;
-    uc_reg_write(uc, UC_ARM64_REG_X0, &x0);
-    uc_reg_write(uc, UC_ARM64_REG_X1, &x1);
+    // x0:x1 = the result; the other registers AAPCS64 lets a callee
+    // clobber (x2-x18) get a recognizable garbage value, as a real call
+    // may leave anything there: code that keeps a value in one across a
+    // call fails here as it would on hardware, instead of passing.
+    uint64_t out[19];
+    out[0] = r.first;
+    out[1] = r.second;
+    int out_regs[19];
+    void* out_vals[19];
+    for (int i = 0; i < 19; ++i) {
+      if (i >= 2) out[i] = kClobbered | static_cast<uint64_t>(i);
+      out_regs[i] = UC_ARM64_REG_X0 + i;
+      out_vals[i] = &out[i];
+    }
+    uc_reg_write_batch(uc, out_regs, out_vals, 19);
     // The function may have installed or freed code (a nested compile):
     // what the activation runs next must be the cache's current code. The
     // page's `ret` then returns to x30.
@@ -594,11 +607,21 @@ class UnicornRunner::Emulator {
     uint64_t pc = e->Pc();
     std::string what;
     switch (intno) {
-      case kExcpUdef: what = "undefined instruction"; break;
-      case kExcpBkpt: what = "brk"; break;
-      case kExcpPrefetchAbort: what = "prefetch abort"; break;
-      case kExcpDataAbort: what = "data abort (e.g. a misaligned exclusive access)"; break;
-      case kExcpUnaligned: what = "alignment fault"; break;
+      case kExcpUdef:
+        what = "undefined instruction";
+        break;
+      case kExcpBkpt:
+        what = "brk";
+        break;
+      case kExcpPrefetchAbort:
+        what = "prefetch abort";
+        break;
+      case kExcpDataAbort:
+        what = "data abort (e.g. a misaligned exclusive access)";
+        break;
+      case kExcpUnaligned:
+        what = "alignment fault";
+        break;
       case kExcpSwi:
       case kExcpHvc:
       case kExcpSmc:
@@ -606,7 +629,9 @@ class UnicornRunner::Emulator {
         what = "svc/hvc/smc (system calls are not emulated)";
         pc -= 4;
         break;
-      default: what = absl::StrCat("exception ", intno); break;
+      default:
+        what = absl::StrCat("exception ", intno);
+        break;
     }
     uint32_t word = 0;
     std::string instruction;
@@ -647,7 +672,7 @@ class UnicornRunner::Emulator {
 
 struct UnicornRunner::ThreadState {
   std::vector<std::unique_ptr<Emulator>> emulators;  // by nesting depth
-  int depth = 0;                                      // activations running
+  int depth = 0;                                     // activations running
 };
 
 absl::StatusOr<std::unique_ptr<UnicornRunner>> UnicornRunner::Create(
@@ -695,17 +720,15 @@ absl::Status UnicornRunner::AllowHostCall(const void* fn) {
     if (allowed_.count(address) > 0) return absl::OkStatus();
   }
   if (cache_.Lookup(fn).ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("AllowHostCall: ", Hex(address),
-                     " is installed code (emulated code calls it directly)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "AllowHostCall: ", Hex(address), " is installed code (emulated code calls it directly)"));
   }
   const std::optional<HostMapping> host = FindHostMapping(address);
   if (!host.has_value() || !host->executable()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("AllowHostCall: ", Hex(address), " is not host code (",
-                     host.has_value() ? absl::StrCat("protection ", host->perms)
-                                      : std::string("not mapped"),
-                     ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "AllowHostCall: ", Hex(address), " is not host code (",
+        host.has_value() ? absl::StrCat("protection ", host->perms) : std::string("not mapped"),
+        ")"));
   }
   std::lock_guard<std::mutex> lock(mu_);
   // Each function's page holds a 4-byte `ret` at its address: two
@@ -715,9 +738,8 @@ absl::Status UnicornRunner::AllowHostCall(const void* fn) {
   const bool clash_next = next != allowed_.end() && *next - address < sizeof(kRet);
   const bool clash_prev = next != allowed_.begin() && address - *std::prev(next) < sizeof(kRet);
   if (clash_next || clash_prev) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("AllowHostCall: ", Hex(address),
-                     " is less than 4 bytes from another allowed function"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "AllowHostCall: ", Hex(address), " is less than 4 bytes from another allowed function"));
   }
   allowed_.insert(address);
   allowed_version_.fetch_add(1, std::memory_order_release);
@@ -737,8 +759,8 @@ absl::StatusOr<ValuePair> UnicornRunner::Call(const void* entry, absl::Span<cons
   if (args.size() > 6) return absl::InvalidArgumentError("at most 6 arguments");
   ThreadState& thread = ThisThread();
   if (thread.depth >= options_.max_depth) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "aarch64 emulation: Calls nested deeper than max_depth ", options_.max_depth));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("aarch64 emulation: Calls nested deeper than max_depth ", options_.max_depth));
   }
   const size_t depth = static_cast<size_t>(thread.depth);
   if (thread.emulators.size() <= depth) {
@@ -774,8 +796,8 @@ namespace {
 // installs code in.
 [[maybe_unused]] const bool registered = codegen::testing::RegisterCodeRunner(
     "aarch64",
-    [](const codegen::Backend&, codegen::CodeCache& cache)
-        -> absl::StatusOr<std::unique_ptr<codegen::testing::CodeRunner>> {
+    [](const codegen::Backend&,
+       codegen::CodeCache& cache) -> absl::StatusOr<std::unique_ptr<codegen::testing::CodeRunner>> {
       absl::StatusOr<std::unique_ptr<UnicornRunner>> runner = UnicornRunner::Create(cache);
       if (!runner.ok()) return runner.status();
       return std::unique_ptr<codegen::testing::CodeRunner>(std::move(*runner));

@@ -21,8 +21,9 @@
 //     the CodeCache given at creation.
 //   * Calls of C++: a branch (blr/br) to an address announced with
 //     AllowHostCall calls the function there as
-//     ValuePair fn(int64_t x0, ..., int64_t x7), writes the result to x0:x1
-//     and returns to x30. Nothing else of the host's own code is run.
+//     ValuePair fn(int64_t x0, ..., int64_t x7), writes the result to x0:x1,
+//     garbage (0xdeadc0de000000nn) to x2-x18, and returns to x30. Nothing
+//     else of the host's own code is run.
 //   * Each Call sees the code the cache holds when it starts (and after each
 //     host call): translations of replaced code are discarded
 //     (CodeCache::generation).
@@ -68,20 +69,20 @@ struct UnicornRunnerOptions {
 
 // Counters over all threads, for tests and measurements.
 struct UnicornRunnerStats {
-  int64_t calls = 0;          // activations run, nested ones included
-  int64_t host_calls = 0;     // C++ functions called from emulated code
-  int64_t emulators = 0;      // Unicorn instances created (thread x depth)
-  int64_t code_maps = 0;      // code-cache regions mapped for execution
-  int64_t data_maps = 0;      // windows of other host memory mapped
-  int64_t invalidations = 0;  // translation flushes after code changed
+  int64_t calls = 0;           // activations run, nested ones included
+  int64_t host_calls = 0;      // C++ functions called from emulated code
+  int64_t emulators = 0;       // Unicorn instances created (thread x depth)
+  int64_t code_maps = 0;       // code-cache regions mapped for execution
+  int64_t data_maps = 0;       // windows of other host memory mapped
+  int64_t invalidations = 0;   // translation flushes after code changed
   int64_t code_evictions = 0;  // code regions unmapped to keep few mapped
 };
 
 class UnicornRunner final : public codegen::testing::CodeRunner {
  public:
   // Runs code installed in `cache`, which must outlive the runner.
-  static absl::StatusOr<std::unique_ptr<UnicornRunner>> Create(
-      const codegen::CodeCache& cache, UnicornRunnerOptions options = {});
+  static absl::StatusOr<std::unique_ptr<UnicornRunner>> Create(const codegen::CodeCache& cache,
+                                                               UnicornRunnerOptions options = {});
   // No Call may be running. Closes every thread's emulators.
   ~UnicornRunner() override;
   UnicornRunner(const UnicornRunner&) = delete;

@@ -110,7 +110,8 @@ void BM_CallWithHostCall(benchmark::State& state) {
   auto runner = NewRunner(cache);
   const void* fn = reinterpret_cast<const void*>(&Sum8);
   if (!runner->AllowHostCall(fn).ok()) return;
-  Run(state, *runner, Install(cache, kCallWith8), static_cast<int64_t>(reinterpret_cast<uintptr_t>(fn)), 0);
+  Run(state, *runner, Install(cache, kCallWith8),
+      static_cast<int64_t>(reinterpret_cast<uintptr_t>(fn)), 0);
 }
 BENCHMARK(BM_CallWithHostCall);
 

@@ -212,6 +212,7 @@ constexpr uint32_t kStore[] = {
     0xf9000001,  // str x1, [x0]
     0xd65f03c0,  // ret
 };
+// Jumps to a0 (a tail call when a0 is a function).
 constexpr uint32_t kJump[] = {
     0xd61f0000,  // br x0
 };
@@ -223,10 +224,10 @@ constexpr uint32_t kAtomicAdd[] = {
     0xd65f03c0,  // ret
 };
 
-constexpr uint32_t kUndefined[] = {0x00000000};  // udf #0
+constexpr uint32_t kUndefined[] = {0x00000000};   // udf #0
 constexpr uint32_t kBreakpoint[] = {0xd4200020};  // brk #0x1
 constexpr uint32_t kSystemCall[] = {0xd4000001};  // svc #0
-constexpr uint32_t kSpin[] = {0x14000000};  // loop: b loop
+constexpr uint32_t kSpin[] = {0x14000000};        // loop: b loop
 constexpr uint32_t kPushForever[] = {
     0xa9bf7bfd,  // loop: stp x29, x30, [sp, #-16]!
     0x17ffffff,  // b loop
@@ -236,8 +237,8 @@ constexpr uint32_t kPushForever[] = {
 
 ValuePair Weigh8(int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t f, int64_t g,
                  int64_t h) {
-  const int64_t sum = a + 10 * b + 100 * c + 1000 * d + 10000 * e + 100000 * f + 1000000 * g +
-                      10000000 * h;
+  const int64_t sum =
+      a + 10 * b + 100 * c + 1000 * d + 10000 * e + 100000 * f + 1000000 * g + 10000000 * h;
   return {static_cast<uint64_t>(sum), static_cast<uint64_t>(a - h)};
 }
 
@@ -249,7 +250,9 @@ ValuePair Accumulate(int64_t acc, int64_t i) {
 
 // Reads the frame kPassFrame built: [fp] = its caller's x29 (0 at a
 // Call's entry), [fp + 8] = its return address, then a0 and a1.
-ValuePair ReadFrame(const int64_t* fp) { return {static_cast<uint64_t>(fp[2] + fp[3]), static_cast<uint64_t>(fp[0])}; }
+ValuePair ReadFrame(const int64_t* fp) {
+  return {static_cast<uint64_t>(fp[2] + fp[3]), static_cast<uint64_t>(fp[0])};
+}
 
 ValuePair NeverAllowed(int64_t x) { return {static_cast<uint64_t>(x), 0}; }
 
@@ -275,7 +278,9 @@ class UnicornRunnerTest : public ::testing::Test {
     return runner_->Call(entry, absl::Span<const int64_t>(args.begin(), args.size()));
   }
 
-  static int64_t Address(const void* p) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)); }
+  static int64_t Address(const void* p) {
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p));
+  }
 
   codegen::CodeCache cache_;  // outlives the runner (declared first)
   std::unique_ptr<UnicornRunner> runner_;
@@ -286,8 +291,9 @@ TEST_F(UnicornRunnerTest, IsNotNative) { EXPECT_FALSE(runner_->native()); }
 TEST_F(UnicornRunnerTest, RegistersItselfForAarch64) {
   // Linking the library registered a factory already: a second one is refused.
   EXPECT_FALSE(codegen::testing::RegisterCodeRunner(
-      "aarch64", [](const codegen::Backend&, codegen::CodeCache&)
-                     -> absl::StatusOr<std::unique_ptr<codegen::testing::CodeRunner>> {
+      "aarch64",
+      [](const codegen::Backend&,
+         codegen::CodeCache&) -> absl::StatusOr<std::unique_ptr<codegen::testing::CodeRunner>> {
         return absl::UnimplementedError("never used");
       }));
 }
@@ -375,6 +381,12 @@ TEST_F(UnicornRunnerTest, HostCallWithEightArgumentsAndAPair) {
   EXPECT_EQ(static_cast<int64_t>(r->first), 7654321 - 80000000);
   EXPECT_EQ(static_cast<int64_t>(r->second), 1 - (-8));
   EXPECT_EQ(runner_->stats().host_calls, 1);
+  // A tail call (br): the function returns to the caller's caller.
+  const void* jump = Install(kJump);
+  r = Call(jump, {Address(weigh), 2});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(static_cast<int64_t>(r->first), Address(weigh) + 20);
+  EXPECT_EQ(static_cast<int64_t>(r->second), Address(weigh));
 }
 
 TEST_F(UnicornRunnerTest, HostCallsFromALoop) {
@@ -388,6 +400,32 @@ TEST_F(UnicornRunnerTest, HostCallsFromALoop) {
   EXPECT_EQ(static_cast<int64_t>(r->first), (n - 1) * n * (2 * n - 1) / 6);
   EXPECT_EQ(static_cast<int64_t>(r->second), n);
   EXPECT_EQ(accumulate_calls.load(), n);
+}
+
+// x9 = 5, x19 = 7, calls a0(), returns (x9, x19).
+constexpr uint32_t kKeepAcrossCall[] = {
+    0xa9be7bfd,  // stp x29, x30, [sp, #-32]!
+    0x910003fd,  // mov x29, sp
+    0xf9000bf3,  // str x19, [sp, #16]
+    0xd28000a9,  // mov x9, #5
+    0xd28000f3,  // mov x19, #7
+    0xd63f0000,  // blr x0
+    0xaa0903e0,  // mov x0, x9
+    0xaa1303e1,  // mov x1, x19
+    0xf9400bf3,  // ldr x19, [sp, #16]
+    0xa8c27bfd,  // ldp x29, x30, [sp], #32
+    0xd65f03c0,  // ret
+};
+
+ValuePair Nothing() { return {0, 0}; }
+
+TEST_F(UnicornRunnerTest, HostCallsClobberCallerSavedRegisters) {
+  const void* nothing = reinterpret_cast<const void*>(&Nothing);
+  ASSERT_TRUE(runner_->AllowHostCall(nothing).ok());
+  auto r = Call(Install(kKeepAcrossCall), {Address(nothing)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->first, 0xdeadc0de00000009u);  // x9: caller-saved
+  EXPECT_EQ(r->second, 7u);                  // x19: callee-saved, kept
 }
 
 TEST_F(UnicornRunnerTest, ABranchToHostCodeNotAllowedIsAnError) {
@@ -425,9 +463,9 @@ TEST_F(UnicornRunnerTest, ThreadPointerReachesThreadLocalsOnEveryThread) {
   const uintptr_t main_tp = runner_->ThreadPointer();
   std::thread other([&] {
     EXPECT_NE(runner_->ThreadPointer(), main_tp);
-    EXPECT_EQ(static_cast<intptr_t>(reinterpret_cast<uintptr_t>(&tls_counter) -
-                                    runner_->ThreadPointer()),
-              offset);
+    EXPECT_EQ(
+        static_cast<intptr_t>(reinterpret_cast<uintptr_t>(&tls_counter) - runner_->ThreadPointer()),
+        offset);
     tls_counter = 7;
     auto r = Call(f, {offset});
     ASSERT_TRUE(r.ok()) << r.status();
@@ -551,7 +589,6 @@ TEST_F(UnicornRunnerTest, CodeReplacedDuringACallRunsTheNewCode) {
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(replace_result, target) << "the cache reuses the freed region";
   EXPECT_EQ(r->first, 2u);
-
 }
 
 TEST_F(UnicornRunnerTest, UnmappedAddressesAreErrorsNamingAddressAndPc) {
@@ -559,7 +596,8 @@ TEST_F(UnicornRunnerTest, UnmappedAddressesAreErrorsNamingAddressAndPc) {
   auto r = Call(load, {0x10});
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(absl::StrContains(Message(r.status()), "read of 0x10 ")) << r.status();
-  EXPECT_TRUE(absl::StrContains(Message(r.status()), absl::StrCat("pc 0x", absl::Hex(Address(load)))))
+  EXPECT_TRUE(
+      absl::StrContains(Message(r.status()), absl::StrCat("pc 0x", absl::Hex(Address(load)))))
       << r.status();
   EXPECT_TRUE(absl::StrContains(Message(r.status()), "not mapped in the host")) << r.status();
   // A host page that was mapped once and is not any more.
