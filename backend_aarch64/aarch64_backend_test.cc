@@ -175,6 +175,60 @@ TEST_F(Aarch64BackendTest, CallsARuntimeFunctionAndKeepsValuesAcrossTheCall) {
   EXPECT_FALSE(code.metadata.saved_registers.empty());  // x19.. hold values across
 }
 
+// f(x) keeps `n` values live across a call of `callee` (x0 = x, x1 = the
+// callee's own second argument), then sums them with the call's result.
+MachineFunction LiveAcrossCall(const char* name, int n, const void* callee, bool indirect) {
+  MachineFunction mf(name);
+  uint32_t b = mf.NewBlock();
+  auto a = TakeArgs(mf, b, 2);
+  std::vector<uint32_t> keep;
+  for (int k = 0; k < n; ++k) {
+    keep.push_back(mf.NewVReg());
+    mf.Append(b, mi::Binary(MOp::kAdd, Op::VReg(keep.back()), Op::VReg(a[0]), Op::Imm(k * 3)));
+  }
+  mf.Append(b, mi::Mov(Op::Phys(kX0), Op::VReg(a[0])));
+  mf.Append(b, mi::Mov(Op::Phys(kX1), Op::VReg(a[1])));
+  if (indirect) {  // a[1] is the callee's address
+    codegen::MachineInst call{MOp::kCallIndirect, Cond::kEq, {Op::Phys(kX0)},
+                              {Op::VReg(a[1]), Op::Phys(kX0), Op::Phys(kX1)}};
+    mf.Append(b, call);
+  } else {
+    mf.Append(b, mi::Call(callee, {Op::Phys(kX0), Op::Phys(kX1)}, {Op::Phys(kX0)},
+                          Aapcs64RegisterInfo().caller_saved));
+  }
+  uint32_t r = mf.NewVReg();
+  mf.Append(b, mi::Mov(Op::VReg(r), Op::Phys(kX0)));
+  for (uint32_t k : keep) mf.Append(b, mi::Binary(MOp::kAdd, Op::VReg(r), Op::VReg(r), Op::VReg(k)));
+  ReturnVReg(mf, b, r);
+  return mf;
+}
+
+// Compiled code calling compiled code: the callee writes every callee-saved
+// register (12 values live across its own call) and must restore them, or
+// the caller's 12 values live across the call come back wrong. (The runner
+// also checks x19-x28 of the outermost activation on return.)
+TEST_F(Aarch64BackendTest, CompiledCalleesRestoreTheCalleeSavedRegisters) {
+  ASSERT_TRUE(h_.AllowHostCall(reinterpret_cast<const void*>(&RuntimeCombine)).ok());
+  MachineFunction inner_mf =
+      LiveAcrossCall("inner", 12, reinterpret_cast<const void*>(&RuntimeCombine), false);
+  CompiledCode inner = Compile(inner_mf);
+  ASSERT_NE(inner.entry(), nullptr);
+  EXPECT_EQ(inner.metadata.saved_registers.size(), 10u);  // x19..x28
+  MachineFunction outer_mf = LiveAcrossCall("outer", 12, nullptr, true);
+  CompiledCode outer = Compile(outer_mf);
+  ASSERT_NE(outer.entry(), nullptr);
+  EXPECT_EQ(outer.metadata.saved_registers.size(), 10u);
+  const int64_t sum12 = 3 * (11 * 12 / 2);
+  for (int64_t x : {int64_t{5}, int64_t{-40}}) {
+    // inner(x, 7) = x * 1000 + 7 + 12x + sum12; outer adds 12x + sum12.
+    const int64_t want_inner = x * 1000 + 7 + 12 * x + sum12;
+    EXPECT_EQ(Call1(inner, {x, 7}), want_inner);
+    // outer(x, &inner) calls inner(x, &inner).
+    const int64_t addr = reinterpret_cast<int64_t>(inner.entry());
+    EXPECT_EQ(Call1(outer, {x, addr}), x * 1000 + addr + 12 * x + sum12 + 12 * x + sum12);
+  }
+}
+
 MachineFunction ManyLive(int n) {
   MachineFunction mf("many");
   uint32_t b = mf.NewBlock();
@@ -228,12 +282,18 @@ TEST_F(Aarch64BackendTest, SpillEverythingStillRuns) {
 // go through x15, the frame adjustment through two instructions.
 TEST_F(Aarch64BackendTest, LargeFrames) {
   MachineFunction mf = SumLoop();
-  for (int i = 0; i < 5000; ++i) mf.NewStackSlot();  // unused slots below the spills
-  CompileOptions options;
-  options.allocation.spill_everything = true;
-  CompiledCode code = Compile(mf, options);
+  mf.ComputeSuccessors();
+  codegen::AllocationOptions spill_everything;
+  spill_everything.spill_everything = true;
+  ASSERT_TRUE(codegen::AllocateRegisters(mf, h_.backend().register_info(), spill_everything).ok());
+  // Slots allocated after the spill slots lie below them: the spill slots
+  // end up more than 32 KiB above sp.
+  for (int i = 0; i < 5000; ++i) mf.NewStackSlot();
+  CompiledCode code = Compile(mf);
   ASSERT_NE(code.entry(), nullptr);
   EXPECT_GT(code.metadata.frame_size, 40000u);
+  const std::string listing = Listing(code);
+  EXPECT_NE(listing.find("[sp, x"), std::string::npos) << listing;  // register offsets
   EXPECT_EQ(Call1(code, {100}), 5050);
 }
 
@@ -476,10 +536,56 @@ TEST(Aarch64RuntimeSupportTest, ThreadLocalsLieAtTheSameOffsetFromTheThreadPoint
   EXPECT_EQ(here, there);
 }
 
+// Calls target(a0, ..., a5) with x19..x28 = 19..28 (restoring the caller's),
+// so a test can check which registers a capture stub stored where.
+extern "C" ValuePair MorelTestCallWithKnownCalleeSaved(const void* target, int64_t a0,
+                                                       int64_t a1, int64_t a2, int64_t a3,
+                                                       int64_t a4, int64_t a5);
+asm(R"(
+  .text
+  .p2align 2
+  .type MorelTestCallWithKnownCalleeSaved, %function
+MorelTestCallWithKnownCalleeSaved:
+  stp x29, x30, [sp, #-96]!
+  mov x29, sp
+  stp x19, x20, [sp, #16]
+  stp x21, x22, [sp, #32]
+  stp x23, x24, [sp, #48]
+  stp x25, x26, [sp, #64]
+  stp x27, x28, [sp, #80]
+  mov x19, #19
+  mov x20, #20
+  mov x21, #21
+  mov x22, #22
+  mov x23, #23
+  mov x24, #24
+  mov x25, #25
+  mov x26, #26
+  mov x27, #27
+  mov x28, #28
+  mov x16, x0
+  mov x0, x1
+  mov x1, x2
+  mov x2, x3
+  mov x3, x4
+  mov x4, x5
+  mov x5, x6
+  blr x16
+  ldp x19, x20, [sp, #16]
+  ldp x21, x22, [sp, #32]
+  ldp x23, x24, [sp, #48]
+  ldp x25, x26, [sp, #64]
+  ldp x27, x28, [sp, #80]
+  ldp x29, x30, [sp], #96
+  ret
+  .size MorelTestCallWithKnownCalleeSaved, .-MorelTestCallWithKnownCalleeSaved
+)");
+
 struct Captured {
   void* a0;
   const void* a1;
   int64_t a2;
+  uint64_t registers[10];  // captured x19..x28
   uint64_t link_words[2];  // the stub's frame link: caller's x29, return address
 };
 
@@ -488,6 +594,7 @@ ValuePair RecordCaptured(void* a0, const void* a1, int64_t a2, const uint64_t* c
   out->a0 = a0;
   out->a1 = a1;
   out->a2 = a2;
+  std::copy(captured, captured + 10, out->registers);
   out->link_words[0] = captured[10];
   out->link_words[1] = captured[11];
   return ValuePair{7, 8};
@@ -498,6 +605,8 @@ ValuePair RecordCaptured(void* a0, const void* a1, int64_t a2, const uint64_t* c
   *frame = __builtin_frame_address(0);
   return stub(out, &out->a2, 42, &RecordCaptured);
 }
+
+const std::vector<uint64_t> kKnownCalleeSaved = {19, 20, 21, 22, 23, 24, 25, 26, 27, 28};
 
 TEST(Aarch64RuntimeSupportTest, CaptureStubPassesItsArgumentsAndItsFrameLink) {
   auto backend = CreateAarch64Backend();
@@ -512,16 +621,24 @@ TEST(Aarch64RuntimeSupportTest, CaptureStubPassesItsArgumentsAndItsFrameLink) {
   EXPECT_EQ(out.a2, 42);
   EXPECT_EQ(out.link_words[0], reinterpret_cast<uint64_t>(frame));
   EXPECT_NE(out.link_words[1], 0u);
+  // x19..x28 in FrameLayout::captured_registers order.
+  Captured known{};
+  ValuePair r = MorelTestCallWithKnownCalleeSaved(
+      reinterpret_cast<const void*>(backend->runtime_support()->call_with_captured_registers),
+      reinterpret_cast<int64_t>(&known), reinterpret_cast<int64_t>(&known.a2), 42,
+      reinterpret_cast<int64_t>(&RecordCaptured), 0, 0);
+  EXPECT_EQ(r.first, 7u);
+  EXPECT_EQ(std::vector<uint64_t>(known.registers, known.registers + 10), kKnownCalleeSaved);
 }
 
 int64_t guest_call_words[6];
-bool guest_call_captured;
+uint64_t guest_call_registers[10];
 
 ValuePair RecordGuestCall(const void* invoker, int64_t w0, int64_t w1, int64_t w2, int64_t w3,
                           int64_t w4, const uint64_t* captured) {
   const int64_t words[6] = {reinterpret_cast<int64_t>(invoker), w0, w1, w2, w3, w4};
   std::copy(words, words + 6, guest_call_words);
-  guest_call_captured = captured != nullptr;
+  std::copy(captured, captured + 10, guest_call_registers);
   return ValuePair{static_cast<uint64_t>(w0 + w4), 9};
 }
 
@@ -531,14 +648,13 @@ TEST(Aarch64RuntimeSupportTest, GuestCallEntryPassesEveryWordAndTheCapturedRegis
   absl::StatusOr<const void*> entry = backend->CreateGuestCallEntry(&RecordGuestCall, cache);
   ASSERT_TRUE(entry.ok()) << entry.status();
   ASSERT_NE(*entry, nullptr);
-  using Entry = ValuePair (*)(const void*, int64_t, int64_t, int64_t, int64_t, int64_t);
-  ValuePair result = reinterpret_cast<Entry>(const_cast<void*>(*entry))(
-      reinterpret_cast<const void*>(uintptr_t{0x1234}), 1, 2, 3, 4, 5);
+  ValuePair result = MorelTestCallWithKnownCalleeSaved(*entry, 0x1234, 1, 2, 3, 4, 5);
   EXPECT_EQ(result.first, 6u);
   EXPECT_EQ(result.second, 9u);
   EXPECT_EQ(std::vector<int64_t>(guest_call_words, guest_call_words + 6),
             (std::vector<int64_t>{0x1234, 1, 2, 3, 4, 5}));
-  EXPECT_TRUE(guest_call_captured);
+  EXPECT_EQ(std::vector<uint64_t>(guest_call_registers, guest_call_registers + 10),
+            kKnownCalleeSaved);
 }
 
 #endif  // defined(__aarch64__)

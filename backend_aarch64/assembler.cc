@@ -78,12 +78,12 @@ void Assembler::Store(Gpr base, int64_t disp, Gpr s, Gpr temp) {
 }
 
 void Assembler::AddImm(Gpr d, Gpr n, int64_t imm, Gpr temp) {
-  const Form add = imm >= 0 ? Form::kAddImm : Form::kSubImm;
-  const int64_t magnitude = imm >= 0 ? imm : -imm;
   if (imm == INT64_MIN) {
     Fail(absl::InvalidArgumentError("add of INT64_MIN"));
     return;
   }
+  const Form add = imm >= 0 ? Form::kAddImm : Form::kSubImm;
+  const int64_t magnitude = imm >= 0 ? imm : -imm;
   if (magnitude <= 4095) {
     if (magnitude != 0 || d != n) Emit(add, {d, n, kNoGpr, kNoGpr, magnitude, 0});
   } else if (magnitude < (int64_t{1} << 24)) {

@@ -32,7 +32,6 @@ struct Seen {
   uint64_t id = 0;
   std::vector<uint64_t> values;
   const void* return_pc = nullptr;
-  uint64_t x19 = 0;
   uint64_t sp = 0;
   const uint8_t* frame = nullptr;
 };
@@ -43,7 +42,6 @@ ValuePair TestDeoptHandler(uint64_t id, uint64_t* regs, uint8_t* frame, const vo
   ++seen.calls;
   seen.id = id;
   seen.return_pc = return_pc;
-  seen.x19 = regs[kX19];
   seen.sp = regs[kSp];
   seen.frame = frame;
   seen.values.clear();

@@ -211,7 +211,9 @@ TEST_F(EmitTest, MissingRegisterIsRefused) {
     ops.d = ops.n = ops.m = ops.a = kNoGpr;
     const bool has_register = f.layout != Layout::kBranchCond && f.layout != Layout::kBranch &&
                               f.layout != Layout::kImm16;
-    if (has_register) EXPECT_FALSE(RoundTrip(f.form, ops)) << f.llvm_name;
+    if (has_register) {
+      EXPECT_FALSE(RoundTrip(f.form, ops)) << f.llvm_name;
+    }
   }
 }
 

@@ -217,7 +217,9 @@ TEST_P(FunctionEmitterTest, ZeroTestsAreCompareAndBranch) {
         mf.Append(blk, mi::Ret({Op::Phys(kX0)}));
       }
       mf.ComputeSuccessors();
-      auto code = h_.backend().Compile(mf, {}, h_.cache());
+      codegen::CompileOptions options;
+      options.allocation.spill_everything = GetParam();
+      auto code = h_.backend().Compile(mf, options, h_.cache());
       ASSERT_TRUE(code.ok()) << code.status();
       auto listing = h_.backend().Disassemble(
           absl::MakeConstSpan(code->region.start, code->region.size), 0);

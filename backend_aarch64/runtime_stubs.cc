@@ -61,6 +61,8 @@ asm(R"(
   mov sp, x29
   ldp x29, x30, [sp], #16
   .cfi_def_cfa sp, 0
+  .cfi_restore x29
+  .cfi_restore x30
   ret
   .cfi_endproc
   .size \name, .-\name

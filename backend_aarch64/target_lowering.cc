@@ -24,11 +24,13 @@ MachineInst TargetInst(TargetOp op, Cond cond, std::vector<MachineOperand> defs,
 
 bool IsI64(const ir::Instruction& inst) { return inst.result()->type() == ir::Type::kI64; }
 
-// An i64 imul whose only use is `user`, in the same block.
+// An i64 imul with one use, in the block being lowered, that the shared
+// lowering does not fold elsewhere (into a mul.ovf at a guard, which
+// computes the product already).
 bool IsFusableProduct(const ir::Value* v, LoweringContext& cx) {
   const ir::Instruction* def = v->instruction();
   return def != nullptr && def->opcode() == Opcode::kImul && IsI64(*def) &&
-         cx.SingleUseInBlock(v);
+         cx.SingleUseInBlock(v) && cx.LoweredAtItsPosition(*def);
 }
 
 // Whether `mul`, an operand of `user`, becomes part of user's madd/msub:
@@ -49,7 +51,9 @@ bool FusesInto(const ir::Instruction& mul, const ir::Instruction& user, Lowering
          user.operand(0) != mul.result();
 }
 
-// The instruction of the block that uses `v` (its only use), or null.
+// The instruction of the block that uses `def`'s result (its only use), or
+// null. Linear in the block: lowering a block with m such products costs
+// O(m * block size), acceptable for the blocks partial evaluation emits.
 const ir::Instruction* UserInBlock(const ir::Instruction& def) {
   const auto& insts = def.block()->instructions();
   auto it = std::find(insts.begin(), insts.end(), &def);

@@ -61,6 +61,7 @@ asm(R"(
   .macro MOREL_END_CAPTURE_FRAME name
   leave
   .cfi_def_cfa %rsp, 8
+  .cfi_restore %rbp
   ret
   .cfi_endproc
   .size \name, .-\name

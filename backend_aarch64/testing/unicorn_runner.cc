@@ -79,6 +79,13 @@ size_t HostPageSize() {
 // ~0.4 us (measured with Unicorn 2.0.1; mmap would place the first code
 // region there). 0 if the reservation failed.
 constexpr size_t kSentinelIsolation = size_t{1} << 20;
+
+// x19-x28, which every Call fills with canaries and checks on return.
+constexpr int kCalleeSaved = 10;
+constexpr int kCalleeSavedRegs[kCalleeSaved] = {
+    UC_ARM64_REG_X19, UC_ARM64_REG_X20, UC_ARM64_REG_X21, UC_ARM64_REG_X22, UC_ARM64_REG_X23,
+    UC_ARM64_REG_X24, UC_ARM64_REG_X25, UC_ARM64_REG_X26, UC_ARM64_REG_X27, UC_ARM64_REG_X28};
+uint64_t CalleeSavedCanary(int i) { return 0xc0ffee0000000000ull | (uint64_t{19} + i) << 8; }
 uintptr_t SentinelAddress() {
   static const uintptr_t sentinel = [] {
     void* p = mmap(nullptr, 2 * kSentinelIsolation, PROT_NONE,
@@ -167,6 +174,19 @@ class UnicornRunner::Emulator {
     void* vals[] = {&x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7], &fp, &lr, &sp};
     uc_err err = uc_reg_write_batch(uc_, regs, vals, 11);
     if (err != UC_ERR_OK) return UcError("setting the argument registers", err);
+    // The callee-saved registers hold values of this activation's own
+    // (AAPCS64: x19-x28 survive a call), checked after the return below,
+    // so code that forgets to restore one fails here as it would break its
+    // C++ caller natively.
+    uint64_t callee_saved[kCalleeSaved];
+    void* callee_saved_vals[kCalleeSaved];
+    for (int i = 0; i < kCalleeSaved; ++i) {
+      callee_saved[i] = CalleeSavedCanary(i);
+      callee_saved_vals[i] = &callee_saved[i];
+    }
+    err = uc_reg_write_batch(uc_, const_cast<int*>(kCalleeSavedRegs), callee_saved_vals,
+                             kCalleeSaved);
+    if (err != UC_ERR_OK) return UcError("setting x19-x28", err);
     // TPIDR_EL0 (op0=3 op1=3 CRn=13 CRm=0 op2=2). Every Call: the code may
     // have written it.
     uc_arm64_cp_reg tpidr = {13, 0, 3, 3, 2, runner_.ThreadPointer()};
@@ -202,11 +222,26 @@ class UnicornRunner::Emulator {
       return absl::InternalError(
           absl::StrCat("aarch64 emulation stopped at pc ", Hex(pc), " before returning"));
     }
-    uint64_t x0 = 0, x1 = 0;
-    int result_regs[] = {UC_ARM64_REG_X0, UC_ARM64_REG_X1};
-    void* result_vals[] = {&x0, &x1};
-    err = uc_reg_read_batch(uc_, result_regs, result_vals, 2);
+    uint64_t x0 = 0, x1 = 0, x29 = 0, sp_after = 0;
+    int result_regs[] = {UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X29, UC_ARM64_REG_SP};
+    void* result_vals[] = {&x0, &x1, &x29, &sp_after};
+    err = uc_reg_read_batch(uc_, result_regs, result_vals, 4);
     if (err != UC_ERR_OK) return UcError("reading x0:x1", err);
+    err = uc_reg_read_batch(uc_, const_cast<int*>(kCalleeSavedRegs), callee_saved_vals,
+                            kCalleeSaved);
+    if (err != UC_ERR_OK) return UcError("reading x19-x28", err);
+    for (int i = 0; i < kCalleeSaved; ++i) {
+      if (callee_saved[i] != CalleeSavedCanary(i)) {
+        return absl::InternalError(absl::StrCat(
+            "aarch64 emulation: the code returned with x", 19 + i, " = ", Hex(callee_saved[i]),
+            ", not the caller's ", Hex(CalleeSavedCanary(i)), " (callee-saved)"));
+      }
+    }
+    if (x29 != fp || sp_after != sp) {
+      return absl::InternalError(absl::StrCat("aarch64 emulation: the code returned with x29 = ",
+                                              Hex(x29), ", sp = ", Hex(sp_after),
+                                              ", not the caller's ", Hex(fp), ", ", Hex(sp)));
+    }
     return ValuePair{x0, x1};
   }
 

@@ -12,8 +12,11 @@
 // inspects it agree on every pointer. Conventions (README.md has the why):
 //   * Call(entry, args): AAPCS64. x0..x5 = args (x6, x7 = 0), x29 = 0,
 //     x30 = a sentinel address, sp = the top of this thread's emulated stack
-//     (16-byte aligned), TPIDR_EL0 = ThreadPointer(). The code returns by
-//     `ret` to the sentinel; the result is x0:x1.
+//     (16-byte aligned), TPIDR_EL0 = ThreadPointer(), x19..x28 = canaries.
+//     The code returns by `ret` to the sentinel; the result is x0:x1. A
+//     return with x19..x28, x29 or sp not as the caller set them is an
+//     error (AAPCS64's callee-saved registers, which natively a C++ caller
+//     would silently lose).
 //   * Host memory is mapped into the emulator lazily, at the same address,
 //     with the host's protection, the first time the code touches it; an
 //     address the host has not mapped (or may not access that way) is an

@@ -802,23 +802,27 @@ TEST_P(LowerNativeTest, LazyStateOfACallerRecoveredThroughTheCalleesSaveArea) {
                   .Register({"walk2", reinterpret_cast<const void*>(&RtWalkTwoFrames),
                              {{Type::kI64}, {Type::kI64}}, ir::RuntimeEffects::kNoDeopt})
                   .ok());
-  auto inner = Parse(R"(func @inner(i64, i64) -> (i64, i64) {
-block0(v0: i64, v1: i64):
-  v2 = iadd v0, v1
-  v3 = imul v0, v1
-  v4 = isub v0, v1
-  v5 = iadd v2, v3
-  v6 = iadd v4, v0
-  v7 = call_runtime @walk2(v0) -> (i64)
-  v8 = iadd v2, v3
-  v9 = iadd v8, v4
-  v10 = iadd v9, v5
-  v11 = iadd v10, v6
-  v12 = iadd v11, v7
-  v13 = iadd v12, v1
-  return v13, v0
-}
-)");
+  // More values live across the runtime call than the target has
+  // callee-saved registers to allocate, so the inner frame saves all of
+  // them (x86_64: 5, AArch64: 10).
+  const codegen::RegisterInfo& ri = h_.backend().register_info();
+  size_t callee_saved = 0;
+  for (codegen::PReg r : ri.allocatable[0]) callee_saved += ri.IsCalleeSaved(r) ? 1 : 0;
+  const size_t live = callee_saved + 2;
+  std::string inner_text = "func @inner(i64, i64) -> (i64, i64) {\nblock0(v0: i64, v1: i64):\n";
+  for (size_t i = 0; i < live; ++i) {  // v2 = v0 + v1, v3 = v2 * v1, ...
+    absl::StrAppend(&inner_text, "  v", 2 + i, i % 2 == 0 ? " = iadd v" : " = imul v",
+                    i == 0 ? 0 : 1 + i, ", v1\n");
+  }
+  const size_t call = 2 + live;
+  absl::StrAppend(&inner_text, "  v", call, " = call_runtime @walk2(v0) -> (i64)\n");
+  size_t sum = call;
+  for (size_t i = 0; i < live; ++i) {
+    absl::StrAppend(&inner_text, "  v", sum + 1, " = iadd v", sum, ", v", 2 + i, "\n");
+    ++sum;
+  }
+  absl::StrAppend(&inner_text, "  return v", sum, ", v0\n}\n");
+  auto inner = Parse(inner_text.c_str());
   auto outer = Parse(R"(func @outer(i64, i64) -> (i64) {
   fs0 = lazy interpreter target 31 resume 3 locals [v0:v1, illegal, v2:v3] stack []
 block0(v0: i64, v1: i64):
@@ -840,7 +844,7 @@ block0(v0: i64, v1: i64):
   walk_inner = &(*native_inner)->compiled();
   // The precondition of the test: the inner frame saved every register the
   // outer frame may keep its state in.
-  ASSERT_EQ(walk_inner->code.metadata.saved_registers.size(), 5u);
+  ASSERT_EQ(walk_inner->code.metadata.saved_registers.size(), callee_saved);
   codegen::NativeCompileOptions options = h_.DefaultOptions();
   const void* inner_entry = walk_inner->entry;
   options.lowering.resolve_call_target = [&](int64_t id) {
