@@ -1,9 +1,9 @@
 #include "backend_x86_64/function_emitter.h"
 
-#include <map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/codegen/emission_record.h"
 #include "backend_x86_64/abi.h"
 #include "backend_x86_64/assembler.h"
 #include "backend_x86_64/deopt_exits.h"
@@ -40,7 +40,8 @@ class FunctionEmitter {
  public:
   FunctionEmitter(const codegen::MachineFunction& mf, const codegen::CompileOptions& options,
                   McEncoder& encoder)
-      : mf_(mf), options_(options), as_(encoder, out_.code) {}
+      : mf_(mf), options_(options), as_(encoder, out_.code),
+        record_(mf, out_.code, [this](uint32_t slot) { return frame_.SlotOffset(slot); }) {}
 
   absl::StatusOr<EmittedFunction> Run() {
     if (!mf_.allocated()) return absl::FailedPreconditionError("allocate registers first");
@@ -56,9 +57,7 @@ class FunctionEmitter {
     for (size_t b = 0; b < mf_.blocks().size(); ++b) {
       as_.buffer().Bind(block_labels_[b]);
       const codegen::MachineBlock& block = mf_.blocks()[b];
-      if (block.osr_entry >= 0) {
-        out_.metadata.osr_entries.push_back({static_cast<uint32_t>(block.osr_entry), as_.offset()});
-      }
+      record_.RecordBlockStart(block);
       next_block_ = b + 1;
       for (const MachineInst& inst : block.insts) {
         EmitInst(inst);
@@ -73,9 +72,8 @@ class FunctionEmitter {
     if (!as_.status().ok()) return as_.status();
     absl::Status s = out_.code.ResolveLabels();
     if (!s.ok()) return s;
-    out_.metadata.code_size = static_cast<uint32_t>(out_.code.size());
-    out_.metadata.frame_size = frame_.frame_size();
-    for (Gpr r : frame_.saved) out_.metadata.saved_registers.push_back(static_cast<int>(r));
+    out_.metadata =
+        record_.Finish(frame_.frame_size(), std::vector<int>(frame_.saved.begin(), frame_.saved.end()));
     return std::move(out_);
   }
 
@@ -98,17 +96,12 @@ class FunctionEmitter {
   }
 
   Label DeoptLabel(const MachineInst& inst) {
-    if (inst.deopt < 0 || inst.deopt >= static_cast<int>(mf_.deopt_states().size())) {
-      as_.Fail(absl::InvalidArgumentError("instruction needs a deopt state"));
+    absl::StatusOr<Label> label = record_.DeoptExit(inst);
+    if (!label.ok()) {
+      as_.Fail(label.status());
       return common_exit_;
     }
-    auto it = deopt_labels_.find(inst.deopt);
-    if (it != deopt_labels_.end()) return it->second;
-    Label l = as_.buffer().NewLabel();
-    deopt_labels_[inst.deopt] = l;
-    deopt_order_.push_back(inst.deopt);
-    deopt_pc_[inst.deopt] = as_.offset();
-    return l;
+    return *label;
   }
 
   void Binary(const MachineInst& inst) {
@@ -247,20 +240,7 @@ class FunctionEmitter {
         } else {
           as_.Emit(Form::kCallR, {R(inst.uses[0])});
         }
-        codegen::CallSite site{as_.offset(), -1};
-        if (inst.deopt >= 0) {
-          // A lazy deopt point: its values are where they are at the return
-          // address (callee-saved registers or frame slots); no exit stub.
-          const codegen::DeoptState& st = mf_.deopt_states()[inst.deopt];
-          site.deopt_id = static_cast<int32_t>(st.id);
-          codegen::DeoptPoint point;
-          point.id = st.id;
-          point.pc_offset = as_.offset();
-          point.exit_offset = 0;
-          for (const MachineOperand& v : st.values) point.values.push_back(Location(v));
-          out_.metadata.deopt_points.push_back(std::move(point));
-        }
-        out_.metadata.call_sites.push_back(site);
+        if (absl::Status s = record_.RecordCall(inst); !s.ok()) as_.Fail(s);
         return;
       }
       case MOp::kDeopt: as_.Jmp(DeoptLabel(inst)); return;
@@ -340,7 +320,7 @@ class FunctionEmitter {
     if (pad) as_.AddImm(kRsp, -8);
     as_.MovImm(kRdi, bytes);
     as_.CallAbsolute(allocate);
-    out_.metadata.call_sites.push_back({as_.offset(), -1});  // runs no guest code
+    record_.RecordRuntimeCall();  // runs no guest code
     as_.Mov(d, kRax);
     if (pad) as_.AddImm(kRsp, 8);
     for (auto it = saved.rbegin(); it != saved.rend(); ++it) as_.Pop(*it);
@@ -384,22 +364,14 @@ class FunctionEmitter {
       AllocateCall(slow.d, slow.bytes, slow.allocate);
       as_.Jmp(slow.done);
     }
-    if (!deopt_order_.empty()) {
+    if (record_.has_deopt_exits()) {
       if (options_.deopt_entry == nullptr) {
         as_.Fail(absl::InvalidArgumentError("function has deopt exits but no deopt_entry"));
         return;
       }
-      for (int32_t state : deopt_order_) {
-        const codegen::DeoptState& st = mf_.deopt_states()[state];
-        as_.buffer().Bind(deopt_labels_[state]);
-        codegen::DeoptPoint point;
-        point.id = st.id;
-        point.pc_offset = deopt_pc_[state];
-        point.exit_offset = as_.offset();
-        for (const MachineOperand& v : st.values) point.values.push_back(Location(v));
-        out_.metadata.deopt_points.push_back(std::move(point));
-        EmitDeoptStub(as_, st.id, common_exit_);
-      }
+      absl::Status s = record_.EmitDeoptExits(
+          [&](uint32_t id) { EmitDeoptStub(as_, id, common_exit_); });
+      if (!s.ok()) as_.Fail(s);
       as_.buffer().Bind(common_exit_);
       EmitDeoptCommonExit(as_, options_.deopt_entry);
       EmitEpilogue(as_, frame_);
@@ -410,25 +382,14 @@ class FunctionEmitter {
     }
   }
 
-  codegen::ValueLocation Location(const MachineOperand& v) {
-    using K = codegen::ValueLocation::Kind;
-    if (v.is_preg()) return {K::kRegister, static_cast<int64_t>(v.index)};
-    if (v.kind == MachineOperand::Kind::kStackSlot) return {K::kFrameSlot, frame_.SlotOffset(v.index)};
-    if (v.is_imm()) return {K::kConstant, v.imm};
-    as_.Fail(absl::InvalidArgumentError("deopt value must be allocated or constant"));
-    return {};
-  }
-
   const codegen::MachineFunction& mf_;
   const codegen::CompileOptions& options_;
   EmittedFunction out_;
   Assembler as_;
   FrameLayout frame_;
+  codegen::EmissionRecord record_;
   std::vector<Label> block_labels_;
   Label overflow_stub_, common_exit_;
-  std::map<int32_t, Label> deopt_labels_;
-  std::map<int32_t, uint32_t> deopt_pc_;
-  std::vector<int32_t> deopt_order_;
   // kAlloc's out-of-line calls of the runtime (empty free list).
   struct SlowAlloc {
     Label entry, done;
