@@ -7,6 +7,9 @@
 # instead of a native stack overflow. Usage: deep_nesting_test.sh <sl>
 set -u
 sl=$1
+# Under --config=a64 the launcher runs through the emulator
+# (tools/a64/emulate.sh sets MOREL_EMULATOR).
+sl=(${MOREL_EMULATOR:+"$MOREL_EMULATOR"} "$sl")
 limit=1000  # kMaxNestingDepth
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/deep_nesting.XXXXXX")
@@ -55,7 +58,7 @@ for c in "${cases[@]}"; do
   program "$kind" "$n" >"$tmp/$kind.sl"
   for mode in "${modes[@]}"; do
     # shellcheck disable=SC2086
-    out=$("$sl" "$tmp/$kind.sl" $mode 2>&1)
+    out=$("${sl[@]}" "$tmp/$kind.sl" $mode 2>&1)
     status=$?
     if [[ $status -ne 0 || "$out" != "$expected" ]]; then
       echo "FAIL: $kind $n [$mode]: status $status, output '${out:0:200}', expected '$expected'"
@@ -64,7 +67,7 @@ for c in "${cases[@]}"; do
   done
   # One level deeper.
   program "$kind" "$((n + 1))" >"$tmp/$kind-deeper.sl"
-  out=$("$sl" "$tmp/$kind-deeper.sl" 2>&1)
+  out=$("${sl[@]}" "$tmp/$kind-deeper.sl" 2>&1)
   status=$?
   if [[ $status -ne 1 || "$out" != *"nesting too deep (more than $limit levels)"* ||
         "$out" != *"-- line 1 col "* ]]; then
@@ -75,7 +78,7 @@ done
 
 # Issue #19's crash: 3,000,000 parentheses (SIGSEGV); 300,000 suffice here.
 program parens 300000 >"$tmp/parens-300000.sl"
-out=$("$sl" "$tmp/parens-300000.sl" 2>&1)
+out=$("${sl[@]}" "$tmp/parens-300000.sl" 2>&1)
 status=$?
 if [[ $status -ne 1 || "$out" != *"nesting too deep (more than $limit levels)"* ]]; then
   echo "FAIL: 300,000 parentheses: status $status, output '${out:0:200}'"

@@ -9,13 +9,16 @@
 # must not change. Usage: inline_objects_test.sh <sl> <program> <expected>
 set -u
 sl=$1 program=$2 expected=$3
+# Under --config=a64 the launcher runs through the emulator
+# (tools/a64/emulate.sh sets MOREL_EMULATOR).
+sl=(${MOREL_EMULATOR:+"$MOREL_EMULATOR"} "$sl")
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 source "$TEST_SRCDIR/${TEST_WORKSPACE:-morel}/languages/sl/ir_dumps.sh"
 
 dumps=$(mktemp "${TEST_TMPDIR:-/tmp}/inline_objects.XXXXXX")
 trap 'rm -f "$dumps"' EXIT
-out=$("$sl" --engine.Backend=ir_interpreter --engine.BackgroundCompilation=false \
+out=$("${sl[@]}" --engine.Backend=ir_interpreter --engine.BackgroundCompilation=false \
     --engine.OSR=false --engine.DumpIR=pe,dce "$program" 2>"$dumps")
 [[ "$out" == "$(cat "$expected")" ]] || fail "output differs: $out"
 

@@ -10,6 +10,9 @@
 # and review the diff.
 set -u
 sl=$(realpath "$1") program=$(realpath "$2") expected=$3
+# Under --config=a64 the launcher runs through the emulator
+# (tools/a64/emulate.sh sets MOREL_EMULATOR).
+sl=(${MOREL_EMULATOR:+"$MOREL_EMULATOR"} "$sl")
 common=(--engine.BackgroundCompilation=false --engine.MultiTier=false
         --engine.Backend=ir_interpreter --engine.TraceInliningDetails)
 
@@ -18,7 +21,7 @@ actual=$(
     echo "== InliningInliningBudget=$budget"
     extra=()
     [[ $budget != default ]] && extra=(--engine.InliningInliningBudget=$budget)
-    "$sl" "${common[@]}" "${extra[@]}" "$program" 2>&1 | grep '^\[engine\] ' | grep -v '^\[engine\] opt '
+    "${sl[@]}" "${common[@]}" "${extra[@]}" "$program" 2>&1 | grep '^\[engine\] ' | grep -v '^\[engine\] opt '
   done
 )
 if [[ -n "${MOREL_BLESS:-}" ]]; then

@@ -8,6 +8,9 @@
 # (a program's <name>.input, if present, is its stdin).
 set -u
 sl=$1
+# Under --config=a64 the launcher runs through the emulator
+# (tools/a64/emulate.sh sets MOREL_EMULATOR).
+sl=(${MOREL_EMULATOR:+"$MOREL_EMULATOR"} "$sl")
 shift
 
 # Allowed failure reasons, one extended regex each, with why. None: calls
@@ -35,7 +38,7 @@ for program in "$@"; do
   [[ -f "${program%.sl}.input" ]] && input="${program%.sl}.input"
   for mode in "${modes[@]}"; do
     # shellcheck disable=SC2086  # a mode is several words
-    "$sl" --engine.TraceCompilation --engine.BackgroundCompilation=false $mode \
+    "${sl[@]}" --engine.TraceCompilation --engine.BackgroundCompilation=false $mode \
         "$program" <"$input" >/dev/null 2>"$trace"
     compiled=$((compiled + $(grep -c "opt done" "$trace")))
     while IFS= read -r line; do

@@ -6,6 +6,9 @@
 set -u
 base="$TEST_SRCDIR/morel/testing/conformance"
 runner="$base/conformance_runner"
+# Under --config=a64 the runner runs through the emulator
+# (tools/a64/emulate.sh sets MOREL_EMULATOR).
+runner=(${MOREL_EMULATOR:+"$MOREL_EMULATOR"} "$runner")
 launcher="$base/fake_launcher"
 passing="$base/testdata/passing"
 failing="$base/testdata/failing"
@@ -36,7 +39,7 @@ PASS no_trailing_newline
 PASS stderr_after_stdout
 PASS stdin
 8 passed, 0 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$passing" --extension=fake --launcher_arg=--greeting=hi
+  "${runner[@]}" --launcher="$launcher" --tests="$passing" --extension=fake --launcher_arg=--greeting=hi
 
 check "failing" 1 "PASS a_pass
 FAIL missing_output
@@ -62,17 +65,17 @@ FAIL wrong_output
 FAIL wrong_status
     exit status: expected 0, got 4
 1 passed, 4 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$failing" --extension=fake --timeout_seconds=1
+  "${runner[@]}" --launcher="$launcher" --tests="$failing" --extension=fake --timeout_seconds=1
 
 # The timeout really kills the program (it sleeps 30 s).
 start=$SECONDS
-"$runner" --launcher="$launcher" --tests="$failing" --extension=fake --timeout_seconds=1 \
+"${runner[@]}" --launcher="$launcher" --tests="$failing" --extension=fake --timeout_seconds=1 \
   --filter=timeout >/dev/null
 (( SECONDS - start < 10 )) || fail "timeout: the runner took $((SECONDS - start)) s"
 
 check "filter" 0 "PASS exit_status
 1 passed, 0 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$passing" --extension=fake --filter=exit
+  "${runner[@]}" --launcher="$launcher" --tests="$passing" --extension=fake --filter=exit
 
 # Launcher arguments are passed before the program file, in order.
 check "launcher args" 1 "FAIL launcher_args
@@ -83,7 +86,7 @@ check "launcher args" 1 "FAIL launcher_args
     -args: --greeting=hi
     +args: --a --b=c
 0 passed, 1 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$passing" --extension=fake --filter=launcher_args \
+  "${runner[@]}" --launcher="$launcher" --tests="$passing" --extension=fake --filter=launcher_args \
   --launcher_arg=--a --launcher_arg=--b=c
 
 # A missing trailing newline is a difference, and shows in the diff.
@@ -98,7 +101,7 @@ check "trailing newline" 1 "FAIL no_trailing_newline
     -no newline at the end
     +no newline at the end
     \\ No newline at end of file
-0 passed, 1 failed" -- "$runner" --launcher="$launcher" --tests="$work" --extension=fake
+0 passed, 1 failed" -- "${runner[@]}" --launcher="$launcher" --tests="$work" --extension=fake
 
 # --bless rewrites .output and .exit from the actual results; a timed-out
 # program is not blessed.
@@ -112,7 +115,7 @@ FAIL timeout
 BLESS wrong_output
 BLESS wrong_status
 4 passed, 1 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$bless" --extension=fake --timeout_seconds=1 --bless
+  "${runner[@]}" --launcher="$launcher" --tests="$bless" --extension=fake --timeout_seconds=1 --bless
 [[ "$(cat "$bless/wrong_status.exit")" == 4 ]] || fail "bless: wrong_status.exit is not 4"
 [[ ! -e "$bless/a_pass.exit" ]] || fail "bless: a_pass.exit was created"
 [[ "$(cat "$bless/missing_output.output")" == something ]] || fail "bless: missing_output.output"
@@ -121,7 +124,7 @@ check "after bless" 0 "PASS a_pass
 PASS missing_output
 PASS wrong_output
 PASS wrong_status
-4 passed, 0 failed" -- "$runner" --launcher="$launcher" --tests="$bless" --extension=fake
+4 passed, 0 failed" -- "${runner[@]}" --launcher="$launcher" --tests="$bless" --extension=fake
 
 # Compiled mode: each run's compilation statistics (written by the fake
 # launcher from its "stat" lines) must show that what was due compiled, no
@@ -142,7 +145,7 @@ FAIL not_compiled
 PASS nothing_due
 compiled mode fake_mode: 4 of 8 programs compiled code, 6 had call targets due
 5 passed, 3 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  "${runner[@]}" --launcher="$launcher" --tests="$compiled" --extension=fake \
   --compiled_mode=fake_mode --allow_compilation_failure=compiler_failure
 
 check "compiler failure not allowed" 1 "FAIL compiler_failure
@@ -150,14 +153,14 @@ check "compiler failure not allowed" 1 "FAIL compiler_failure
     compilation statistics: successful 1, failed 1, recompilation limits 0, deopts 0, invalidations 0; guest call targets executed 0, due for compilation 2
 compiled mode fake_mode: 1 of 1 programs compiled code, 1 had call targets due
 0 passed, 1 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  "${runner[@]}" --launcher="$launcher" --tests="$compiled" --extension=fake \
   --compiled_mode=fake_mode --filter=compiler_failure
 
 check "stale allowance" 0 "PASS nothing_due
     note: [fake_mode] allowed to fail compilation, but no compilation failed: remove the allowance
 compiled mode fake_mode: 0 of 1 programs compiled code, 0 had call targets due
 1 passed, 0 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  "${runner[@]}" --launcher="$launcher" --tests="$compiled" --extension=fake \
   --compiled_mode=fake_mode --filter=nothing_due --allow_compilation_failure=nothing_due
 
 # With background compilation a run is not judged alone, but some run of
@@ -166,19 +169,19 @@ check "background: nothing compiled in any program" 1 "PASS background_queued
 compiled mode fake_mode: 0 of 1 programs compiled code, 1 had call targets due
 FAIL [fake_mode] nothing was compiled in any program: 1 program(s) had guest call targets due for compilation, none compiled anything
 1 passed, 0 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake \
+  "${runner[@]}" --launcher="$launcher" --tests="$compiled" --extension=fake \
   --compiled_mode=fake_mode --filter=background_queued
 
 # Without --compiled_mode nothing is asked of compilation.
 check "not a compiled mode" 0 "PASS not_compiled
 1 passed, 0 failed" -- \
-  "$runner" --launcher="$launcher" --tests="$compiled" --extension=fake --filter=not_compiled
+  "${runner[@]}" --launcher="$launcher" --tests="$compiled" --extension=fake --filter=not_compiled
 
 # A launcher that cannot be executed fails every program.
 check "bad launcher" 1 "FAIL hello
     cannot execute $TEST_TMPDIR/no_such_launcher: No such file or directory
 0 passed, 1 failed" -- \
-  "$runner" --launcher="$TEST_TMPDIR/no_such_launcher" --tests="$passing" --extension=fake \
+  "${runner[@]}" --launcher="$TEST_TMPDIR/no_such_launcher" --tests="$passing" --extension=fake \
   --filter=hello
 
 # Usage errors: exit status 2.
@@ -192,7 +195,7 @@ for args in "" "--launcher=$launcher" "--tests=$passing" \
     "--launcher=$launcher --tests=$compiled --extension=fake --allow_compilation_failure=gave_up" \
     "--launcher=$launcher --tests=$compiled --extension=fake --compiled_mode=m --allow_compilation_failure=no_such_program"; do
   # shellcheck disable=SC2086
-  "$runner" $args >/dev/null 2>&1
+  "${runner[@]}" $args >/dev/null 2>&1
   status=$?
   [[ $status -eq 2 ]] || fail "usage error '$args': exit status $status, want 2"
 done

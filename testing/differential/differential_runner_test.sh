@@ -9,6 +9,9 @@
 set -u
 cd "$TEST_SRCDIR/morel" || exit 1
 runner=testing/differential/differential_runner
+# Under --config=a64 the runner runs through the emulator
+# (tools/a64/emulate.sh sets MOREL_EMULATOR).
+runner=(${MOREL_EMULATOR:+"$MOREL_EMULATOR"} "$runner")
 launcher=testing/differential/fake_launcher
 programs=testing/differential/testdata/programs
 compiled=testing/differential/testdata/compiled
@@ -20,7 +23,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 run() {  # the runner's output without its timing lines
   local drop=(-e '^time per configuration' -e '^slowest run')
   [[ $keep_compilation_line -eq 1 ]] || drop+=(-e '^programs that compiled code')
-  "$runner" "$@" 2>&1 | grep -v "${drop[@]}"
+  "${runner[@]}" "$@" 2>&1 | grep -v "${drop[@]}"
   return "${PIPESTATUS[0]}"
 }
 
@@ -308,7 +311,7 @@ check "bad launcher" 1 "FAIL agree
 usage() {  # usage <want message> -- runner args...
   local want=$1 out status
   shift 2
-  out=$("$runner" "$@" 2>&1 >/dev/null)
+  out=$("${runner[@]}" "$@" 2>&1 >/dev/null)
   status=$?
   out=${out%%$'\n'*}
   [[ $status -eq 2 ]] || fail "usage '$*': exit status $status, want 2"
@@ -339,7 +342,7 @@ usage "--shard: expected I/N with 0 <= I < N, got '2/2'" -- --launcher="$launche
   --extension=fake --shard=2/2 "${all[@]}"
 usage "--jobs: expected a positive integer, got '0'" -- --launcher="$launcher" --mode=a \
   --jobs=0 "${all[@]}"
-out=$("$runner" --launcher="$launcher" --mode=a "--mask=(" "${all[@]}" 2>&1 >/dev/null)
+out=$("${runner[@]}" --launcher="$launcher" --mode=a "--mask=(" "${all[@]}" 2>&1 >/dev/null)
 status=$?
 [[ $status -eq 2 ]] || fail "bad mask: exit status $status, want 2"
 # (the reason after the prefix is the regex library's wording)
