@@ -21,9 +21,7 @@ x86_64 host.
 
 HOST_BACKEND_REGISTRATION = {
     "x86_64": "//backend_x86_64:registration",
-    # Becomes "//backend_aarch64:registration" once that library exists
-    # (the only line to change: the alias and REQUIRES_HOST_BACKEND follow).
-    "aarch64": None,
+    "aarch64": "//backend_aarch64:registration",
 }
 
 # target_compatible_with of tests that need machine code from the target
