@@ -90,10 +90,10 @@ Value CallTarget::CallUnchecked(absl::Span<const Value> arguments) {
   }
   if (code != nullptr) return code->Invoke(*this, arguments);
   FrameDescriptor& descriptor = root_->frame_descriptor();
-  int slot_count = descriptor.size();
+  const int storage = root_->frame_storage_size();
   // On the native stack: the collector scans it, and it dies with the call.
-  auto* slots = static_cast<Value*>(alloca(sizeof(Value) * (slot_count + 1)));
-  std::fill_n(slots, slot_count, Value::Illegal());
+  auto* slots = static_cast<Value*>(alloca(sizeof(Value) * storage));
+  std::fill_n(slots, storage, Value::Illegal());
   Frame frame(&descriptor, slots, arguments, root_.get(), Frame::Current());
   FrameScope scope(&frame);
   return root_->Execute(frame);

@@ -64,6 +64,7 @@ void Node::ReplaceImpl(std::unique_ptr<Node> replacement,
   new_node->parent_ = parent;
   new_node->AdoptChildren();
   Node* old_node = owner->Exchange(new_node);
+  parent->OnChildReplaced(*old_node, *new_node);
   RootNode* root = parent->GetRootNode();
   if (root == nullptr) {
     // A detached tree has no root to retire to, and the old node may be the

@@ -126,6 +126,11 @@ class Node : public heap::RootAllocated {
   // of polymorphism (Truffle's Node.reportPolymorphicSpecialize()).
   void ReportPolymorphicSpecialize();
 
+  // Replace() put `new_child` where `old_child` was among this node's
+  // children (a parent that indexes its children elsewhere -- a bytecode
+  // root's operations -- follows it here). Under the root's lock.
+  virtual void OnChildReplaced(Node& old_child, Node& new_child) {}
+
  protected:
   template <typename T>
   friend class Child;

@@ -36,6 +36,14 @@ class RootNode : public Node {
   // The name of the guest function ("fib").
   const std::string& name() const { return name_; }
   FrameDescriptor& frame_descriptor() const { return *frame_descriptor_; }
+  // The Values an activation's frame storage holds (Frame::slot_storage):
+  // the descriptor's slots, one scratch slot for compiled code (an OSR
+  // loop's return value), then extra_frame_slots() more -- a bytecode
+  // interpreter's operand stack (nodes/bytecode), invisible to stack walks,
+  // which show the descriptor's slots. Everything that creates a frame
+  // allocates this many, all illegal.
+  int frame_storage_size() const { return frame_descriptor_->size() + 1 + extra_frame_slots_; }
+  int extra_frame_slots() const { return extra_frame_slots_; }
   CallTarget* call_target() const { return call_target_; }
 
   // Serializes specialization and Replace() within this tree.
@@ -82,12 +90,17 @@ class RootNode : public Node {
   void NoteRewrite() { rewrite_count_.fetch_add(1, std::memory_order_release); }
   uint64_t rewrite_count() const { return rewrite_count_.load(std::memory_order_acquire); }
 
+ protected:
+  // Before any activation: frame storage beyond the descriptor's slots.
+  void set_extra_frame_slots(int slots) { extra_frame_slots_ = slots; }
+
  private:
   friend class CallTarget;
   void set_call_target(CallTarget* call_target) { call_target_ = call_target; }
 
   std::string name_;
   std::unique_ptr<FrameDescriptor> frame_descriptor_;
+  int extra_frame_slots_ = 0;
   CallTarget* call_target_ = nullptr;
   mutable std::recursive_mutex lock_;
   std::atomic<uint64_t> rewrite_count_{0};

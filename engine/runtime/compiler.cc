@@ -203,7 +203,7 @@ Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::Deop
   // A collector root: the resumed activation's frame slots (a plain
   // std::vector is invisible to the collector, which then frees objects
   // only these slots reference).
-  heap::TracedVector<Value> locals(descriptor.size() + 1, Value::Illegal());
+  heap::TracedVector<Value> locals(root->frame_storage_size(), Value::Illegal());
   for (size_t i = 0; i < deopt.locals.size() && i < locals.size(); ++i) {
     locals[i] = ValueOfSlot(deopt.locals[i]);
   }

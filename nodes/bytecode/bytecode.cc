@@ -1,0 +1,58 @@
+#include "nodes/bytecode/bytecode.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace morel::bytecode {
+namespace {
+
+constexpr OpcodeInfo kInfo[] = {
+#define MOREL_BYTECODE_INFO(name, mnemonic, operands, pops, pushes) \
+  {mnemonic, operands, pops, pushes},
+    MOREL_BYTECODES(MOREL_BYTECODE_INFO)
+#undef MOREL_BYTECODE_INFO
+};
+
+}  // namespace
+
+const OpcodeInfo& Info(Opcode op) { return kInfo[static_cast<int>(op)]; }
+
+int Pops(absl::Span<const int32_t> code, int bci) {
+  const Opcode op = static_cast<Opcode>(code[bci]);
+  const OpcodeInfo& info = Info(op);
+  return info.pops >= 0 ? info.pops : code[bci + info.operands];
+}
+
+int BranchTarget(absl::Span<const int32_t> code, int bci) {
+  switch (static_cast<Opcode>(code[bci])) {
+    case Opcode::kBranch: case Opcode::kBranchFalse: case Opcode::kBranchTrue:
+      return code[bci + 1];
+    default:
+      return -1;
+  }
+}
+
+std::string Disassemble(absl::Span<const int32_t> code,
+                        const std::function<std::string(int)>* describe_operation) {
+  std::string out;
+  for (size_t bci = 0; bci < code.size();) {
+    const int32_t word = code[bci];
+    if (word < 0 || word >= kNumOpcodes) {
+      absl::StrAppend(&out, "  ", bci, ": <bad opcode ", word, ">\n");
+      break;
+    }
+    const Opcode op = static_cast<Opcode>(word);
+    const OpcodeInfo& info = Info(op);
+    absl::StrAppend(&out, "  ", bci, ": ", info.mnemonic);
+    for (int i = 1; i <= info.operands && bci + i < code.size(); ++i) {
+      absl::StrAppend(&out, " ", code[bci + i]);
+    }
+    if (op == Opcode::kOperation && describe_operation != nullptr && bci + 1 < code.size()) {
+      absl::StrAppend(&out, "   ; ", (*describe_operation)(code[bci + 1]));
+    }
+    out += "\n";
+    bci += static_cast<size_t>(Length(op));
+  }
+  return out;
+}
+
+}  // namespace morel::bytecode

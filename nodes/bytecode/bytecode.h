@@ -1,0 +1,94 @@
+#ifndef MOREL_NODES_BYTECODE_BYTECODE_H_
+#define MOREL_NODES_BYTECODE_BYTECODE_H_
+
+// The instruction set of Morel's bytecode interpreters (the role of
+// Truffle's Bytecode DSL, DESIGN §4): one table, the semantics beside each
+// instruction. A language builds a BytecodeRootNode's code with a
+// BytecodeBuilder (bytecode_builder.h); the generic interpreter
+// (bytecode_root_node.cc), the partial evaluator's merge-explode
+// (engine/pe) and the disassembler read this table.
+//
+// Code is a sequence of 32-bit words: an instruction's opcode, then its
+// operands. A bci (bytecode index) is the word index of an opcode. Values
+// live in the frame: locals in the descriptor's slots, the operand stack
+// in the slots after them (BytecodeRootNode::stack_base()); the stack's
+// height at every bci is fixed by the builder, so a bci alone says where
+// the stack ends (which is what deoptimization and OSR resume from).
+//
+// Operations are the language's: `op k n` runs operation node k (a
+// BytecodeOperation, bytecode_operation.h: the language's specializing node
+// with its own state word and caches, the same specializations its AST
+// interpreter runs) on the top n values and pushes its result.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace morel::bytecode {
+
+//   X(name, mnemonic, operands, pops, pushes)  semantics
+// pops -1: the instruction's last operand says how many.
+#define MOREL_BYTECODES(X)                                                   \
+  /* push constants[c] */                                                    \
+  X(kConstant, "constant", 1, 0, 1)                                          \
+  /* push argument i of the activation, or constants[c] if fewer were */     \
+  /* passed: i, c */                                                         \
+  X(kArgument, "argument", 2, 0, 1)                                          \
+  /* push local s (as it is: the language's read operation checks it) */    \
+  X(kLoadLocal, "load.local", 1, 0, 1)                                       \
+  /* pop into local s */                                                     \
+  X(kStoreLocal, "store.local", 1, 1, 0)                                     \
+  /* drop the top */                                                         \
+  X(kPop, "pop", 0, 1, 0)                                                    \
+  /* push a copy of the top */                                               \
+  X(kDup, "dup", 0, 1, 2)                                                    \
+  /* continue at bci t (t <= this bci: a back edge, which counts a loop */   \
+  /* iteration, polls the safepoint and may enter OSR code) */               \
+  X(kBranch, "branch", 1, 0, 0)                                              \
+  /* pop a boolean; continue at t if it is false */                          \
+  X(kBranchFalse, "branch.false", 1, 1, 0)                                   \
+  /* pop a boolean; continue at t if it is true */                           \
+  X(kBranchTrue, "branch.true", 1, 1, 0)                                     \
+  /* pop the activation's result and return it */                           \
+  X(kReturn, "return", 0, 1, 0)                                              \
+  /* run operation k on the top n values (popped), push its result: k, n */  \
+  X(kOperation, "op", 2, -1, 1)
+
+enum class Opcode : int32_t {
+#define MOREL_BYTECODE_ENUM(name, mnemonic, operands, pops, pushes) name,
+  MOREL_BYTECODES(MOREL_BYTECODE_ENUM)
+#undef MOREL_BYTECODE_ENUM
+};
+inline constexpr int kNumOpcodes = 0
+#define MOREL_BYTECODE_COUNT(name, mnemonic, operands, pops, pushes) +1
+    MOREL_BYTECODES(MOREL_BYTECODE_COUNT)
+#undef MOREL_BYTECODE_COUNT
+    ;
+
+struct OpcodeInfo {
+  absl::string_view mnemonic;
+  int operands;  // words after the opcode
+  int pops;      // -1: the last operand
+  int pushes;
+};
+const OpcodeInfo& Info(Opcode op);
+// Words an instruction takes, opcode included.
+inline int Length(Opcode op) { return 1 + Info(op).operands; }
+// Values the instruction at `code[bci]` pops.
+int Pops(absl::Span<const int32_t> code, int bci);
+// Whether the instruction never falls through to the next one.
+inline bool EndsBlock(Opcode op) { return op == Opcode::kBranch || op == Opcode::kReturn; }
+// The branch target of a branch instruction, or -1.
+int BranchTarget(absl::Span<const int32_t> code, int bci);
+
+// One instruction per line: "  12: op 3 2   ; SLAddNode" (`describe_operation`
+// names operation k, when given).
+std::string Disassemble(absl::Span<const int32_t> code,
+                        const std::function<std::string(int)>* describe_operation = nullptr);
+
+}  // namespace morel::bytecode
+
+#endif  // MOREL_NODES_BYTECODE_BYTECODE_H_

@@ -1,0 +1,149 @@
+#include "nodes/bytecode/bytecode_builder.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace morel::bytecode {
+
+BytecodeBuilder::Label BytecodeBuilder::NewLabel() {
+  labels_.emplace_back();
+  return Label{static_cast<int>(labels_.size() - 1)};
+}
+
+void BytecodeBuilder::Fail(std::string message) {
+  if (error_.empty()) error_ = absl::StrCat("bci ", bci(), ": ", message);
+}
+
+void BytecodeBuilder::Bind(Label label) {
+  LabelState& state = labels_[label.id];
+  if (state.bci >= 0) return Fail(absl::StrCat("label ", label.id, " bound twice"));
+  state.bci = bci();
+}
+
+void BytecodeBuilder::SetSource(SourceSection section) {
+  program_.sources.push_back(std::move(section));
+  current_source_ = static_cast<int>(program_.sources.size() - 1);
+}
+
+void BytecodeBuilder::Emit(Opcode op, std::initializer_list<int32_t> operands) {
+  const int start = bci();
+  program_.code.push_back(static_cast<int32_t>(op));
+  for (int32_t w : operands) program_.code.push_back(w);
+  program_.source_index.resize(program_.code.size(), -1);
+  program_.source_index[start] = current_source_;
+}
+
+void BytecodeBuilder::EmitConstant(Value value) {
+  program_.constants.push_back(value);
+  Emit(Opcode::kConstant, {static_cast<int32_t>(program_.constants.size() - 1)});
+}
+
+void BytecodeBuilder::EmitArgument(int index, Value missing) {
+  program_.constants.push_back(missing);
+  Emit(Opcode::kArgument, {index, static_cast<int32_t>(program_.constants.size() - 1)});
+}
+
+void BytecodeBuilder::EmitLoadLocal(int slot) { Emit(Opcode::kLoadLocal, {slot}); }
+void BytecodeBuilder::EmitStoreLocal(int slot) { Emit(Opcode::kStoreLocal, {slot}); }
+void BytecodeBuilder::EmitPop() { Emit(Opcode::kPop, {}); }
+void BytecodeBuilder::EmitDup() { Emit(Opcode::kDup, {}); }
+
+void BytecodeBuilder::EmitJump(Opcode op, Label target) {
+  Emit(op, {-1});
+  labels_[target.id].uses.push_back(bci() - 1);
+}
+
+void BytecodeBuilder::EmitBranch(Label target) { EmitJump(Opcode::kBranch, target); }
+void BytecodeBuilder::EmitBranchFalse(Label target) { EmitJump(Opcode::kBranchFalse, target); }
+void BytecodeBuilder::EmitBranchTrue(Label target) { EmitJump(Opcode::kBranchTrue, target); }
+void BytecodeBuilder::EmitReturn() { Emit(Opcode::kReturn, {}); }
+
+void BytecodeBuilder::EmitOperation(OperationNode operation, int operands) {
+  if (operands < 0) return Fail("an operation with a negative operand count");
+  program_.operations.push_back(std::move(operation));
+  Emit(Opcode::kOperation,
+       {static_cast<int32_t>(program_.operations.size() - 1), static_cast<int32_t>(operands)});
+}
+
+void BytecodeBuilder::EmitShortCircuit(ShortCircuit kind, absl::FunctionRef<void()> left,
+                                       absl::FunctionRef<void()> right,
+                                       absl::FunctionRef<void()> convert) {
+  Label done = NewLabel();
+  left();
+  convert();
+  EmitDup();
+  if (kind == ShortCircuit::kAnd) {
+    EmitBranchFalse(done);
+  } else {
+    EmitBranchTrue(done);
+  }
+  EmitPop();
+  right();
+  convert();
+  Bind(done);
+}
+
+// Resolves the labels, then follows every path from bci 0 to give each
+// reachable instruction its stack height (the same on every edge into it).
+absl::StatusOr<BytecodeProgram> BytecodeBuilder::Build() && {
+  if (!error_.empty()) return absl::InvalidArgumentError(error_);
+  if (program_.code.empty()) return absl::InvalidArgumentError("no code");
+  const int end = bci();
+  for (size_t id = 0; id < labels_.size(); ++id) {
+    const LabelState& label = labels_[id];
+    if (label.uses.empty()) continue;
+    if (label.bci < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("label ", id, " used but never bound"));
+    }
+    if (label.bci >= end) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("label ", id, " bound after the last instruction"));
+    }
+    for (int use : label.uses) program_.code[use] = label.bci;
+  }
+  std::vector<int>& height = program_.stack_height;
+  height.assign(program_.code.size(), -1);
+  std::vector<int> work = {0};
+  height[0] = 0;
+  auto reach = [&](int from, int to, int h) -> absl::Status {
+    if (to >= end) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bci ", from, ": the code falls off its end (no return)"));
+    }
+    if (height[to] < 0) {
+      height[to] = h;
+      work.push_back(to);
+    } else if (height[to] != h) {
+      return absl::InvalidArgumentError(absl::StrCat("bci ", to, ": reached with stack height ",
+                                                     h, " from bci ", from, " and ",
+                                                     height[to], " before"));
+    }
+    return absl::OkStatus();
+  };
+  while (!work.empty()) {
+    const int at = work.back();
+    work.pop_back();
+    const Opcode op = static_cast<Opcode>(program_.code[at]);
+    const int pops = Pops(program_.code, at);
+    if (height[at] < pops) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bci ", at, ": ", Info(op).mnemonic, " pops ", pops,
+                       " values of a stack of ", height[at]));
+    }
+    const int after = height[at] - pops + Info(op).pushes;
+    program_.max_stack = std::max(program_.max_stack, after);
+    if (op == Opcode::kReturn) continue;
+    if (const int target = BranchTarget(program_.code, at); target >= 0) {
+      if (absl::Status s = reach(at, target, after); !s.ok()) return s;
+    }
+    if (!EndsBlock(op)) {
+      if (absl::Status s = reach(at, at + Length(op), after); !s.ok()) return s;
+    }
+  }
+  return std::move(program_);
+}
+
+}  // namespace morel::bytecode

@@ -1,0 +1,60 @@
+#ifndef MOREL_NODES_BYTECODE_BYTECODE_OPERATION_H_
+#define MOREL_NODES_BYTECODE_BYTECODE_OPERATION_H_
+
+// BytecodeOperation: what `op k n` runs (bytecode.h). An operation is a
+// node of the language -- typically the very node class its AST
+// interpreter uses, with its Specializer, built without children -- that
+// also implements this interface, so it keeps its own state word and
+// inline caches per instruction, reports polymorphism through its root (so
+// splitting works), and runs the same specializations on the values the
+// instruction takes from the operand stack. No operation's semantics is
+// written a second time.
+//
+// The bytecode root adopts the operations' nodes as its children:
+// GetRootNode(), node counts and splitting see them as any node. An
+// operation that replaces itself (Node::Replace) must be replaced by
+// another operation.
+
+#include <memory>
+#include <type_traits>
+
+#include "absl/types/span.h"
+#include "base/check.h"
+#include "nodes/frame.h"
+#include "nodes/node.h"
+#include "nodes/value.h"
+
+namespace morel::bytecode {
+
+class BytecodeOperation {
+ public:
+  virtual ~BytecodeOperation() = default;
+  // Runs the operation on `operands` (the top of the operand stack, bottom
+  // first) in `frame`; returns the value the instruction pushes.
+  virtual Value ExecuteOperation(Frame &frame, absl::Span<const Value> operands) = 0;
+};
+
+// An operation's node and its BytecodeOperation interface (the same object).
+struct OperationNode {
+  std::unique_ptr<Node> node;
+  BytecodeOperation *operation = nullptr;
+
+  template <typename T>
+  static OperationNode Of(std::unique_ptr<T> op) {
+    static_assert(std::is_base_of_v<Node, T> && std::is_base_of_v<BytecodeOperation, T>,
+                  "an operation is a Node that implements BytecodeOperation");
+    BytecodeOperation *operation = op.get();
+    return OperationNode{std::unique_ptr<Node>(op.release()), operation};
+  }
+  // A node known only as a Node (or a base class) that must be an operation.
+  static OperationNode OfNode(std::unique_ptr<Node> node) {
+    auto *operation = dynamic_cast<BytecodeOperation *>(node.get());
+    MOREL_CHECK_MSG(operation != nullptr,
+                    "a bytecode operation's node implements BytecodeOperation");
+    return OperationNode{std::move(node), operation};
+  }
+};
+
+}  // namespace morel::bytecode
+
+#endif  // MOREL_NODES_BYTECODE_BYTECODE_OPERATION_H_

@@ -1,0 +1,87 @@
+#ifndef MOREL_NODES_BYTECODE_BYTECODE_ROOT_NODE_H_
+#define MOREL_NODES_BYTECODE_BYTECODE_ROOT_NODE_H_
+
+// BytecodeRootNode: a root whose body is bytecode (bytecode.h) built by a
+// BytecodeBuilder, run by one generic interpreter loop, compiled by the
+// partial evaluator's merge-explode over the same constant code (engine/pe),
+// and resumed at a bci after deoptimization.
+//
+// Frame layout: the descriptor's slots are the language's locals; the
+// operand stack lives in the frame storage after them
+// (RootNode::frame_storage_size, from stack_base()), so the collector sees
+// it, compiled code can hand it back on deoptimization, and stack walks
+// (which show the descriptor's slots) do not.
+//
+// Back edges (a branch to an earlier bci) count loop iterations into the
+// call target as a LoopNode does (its callAndLoopCount drives compilation),
+// and poll the runtime's safepoint.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "nodes/bytecode/bytecode.h"
+#include "nodes/bytecode/bytecode_builder.h"
+#include "nodes/bytecode/bytecode_operation.h"
+#include "nodes/frame.h"
+#include "nodes/root_node.h"
+#include "nodes/value.h"
+
+namespace morel::bytecode {
+
+class BytecodeRootNode : public RootNode {
+ public:
+  MOREL_NODE_KIND(BytecodeRootNode)
+
+  BytecodeRootNode(SourceSection source_section, std::string name,
+                   std::unique_ptr<FrameDescriptor> frame_descriptor, BytecodeProgram program);
+
+  // Runs the code from bci 0.
+  Value Execute(Frame &frame) override;
+  // Resumes an activation (nodes/resume.h) in one of two forms; the
+  // locals are in the frame, the operand stack comes as `done` values:
+  //  - at instruction `next_child`, whose stack (stack_height(next_child)
+  //    values) is `done`;
+  //  - after the operation at bci = next_child - 1 (the root waited for it
+  //    as its "child" bci, which resumed and returned): `done` is the
+  //    stack below the operation's operands, then its result.
+  // Compiled code's frame states use both (engine/pe/bytecode_explode.cc).
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override;
+
+  // The operations' nodes, in index order (k of `op k n`).
+  void ForEachChild(ChildVisitor visitor) override;
+  // An operation replaced itself: `op k` runs the replacement from now on.
+  void OnChildReplaced(Node &old_child, Node &new_child) override;
+
+  absl::Span<const int32_t> code() const { return program_.code; }
+  const Value &constant(int index) const { return program_.constants[index]; }
+  BytecodeOperation *operation(int index) const { return operations_[index]; }
+  Node *operation_node(int index) const { return operation_slots_[index]->get(); }
+  int operation_count() const { return static_cast<int>(operations_.size()); }
+  // The operand stack's height before the instruction at `bci` (-1: not
+  // an instruction, or unreachable).
+  int stack_height(int bci) const { return program_.stack_height[bci]; }
+  int max_stack() const { return program_.max_stack; }
+  // Frame-storage index of the operand stack's first value.
+  int stack_base() const { return frame_descriptor().size() + 1; }
+  // The source position of the instruction at `bci`, or null.
+  const SourceSection *SourceAt(int bci) const;
+  // The code, one instruction per line, operations by their node kind.
+  std::string Disassemble() const;
+
+ private:
+  // The interpreter: runs from `bci` with `sp` values on the operand stack.
+  Value Dispatch(Frame &frame, int bci, int sp);
+
+  BytecodeProgram program_;
+  // The operations' nodes, owned as children (program_.operations moves
+  // here), and their interfaces, which the interpreter calls.
+  std::vector<std::unique_ptr<ChildSlot>> operation_slots_;
+  std::vector<BytecodeOperation *> operations_;
+};
+
+}  // namespace morel::bytecode
+
+#endif  // MOREL_NODES_BYTECODE_BYTECODE_ROOT_NODE_H_

@@ -1,0 +1,312 @@
+// The bytecode framework on its own: the builder's checks, the
+// interpreter's instructions, operations that specialize per instruction
+// (their own state word each) and report polymorphism through the root,
+// back edges counted into the call target, resuming at a bci.
+
+#include "nodes/bytecode/bytecode.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "nodes/bytecode/bytecode_builder.h"
+#include "nodes/bytecode/bytecode_root_node.h"
+#include "nodes/call_target.h"
+#include "nodes/guest_error.h"
+#include "nodes/polymorphism.h"
+#include "nodes/specialization.h"
+#include "testing/test_language/test_runtime.h"
+
+namespace morel::bytecode {
+namespace {
+
+class AddOperation;
+class LessOperation;
+
+double AsDouble(Value v) { return v.IsLong() ? static_cast<double>(v.AsLong()) : v.AsDouble(); }
+Value AddDoubles(Value l, Value r) { return Value::Double(AsDouble(l) + AsDouble(r)); }
+
+struct AddLong {
+  static constexpr absl::string_view kName = "AddLong";
+  template <typename C>
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
+    return c.And(c.IsLong(l), c.IsLong(r));
+  }
+  template <typename C>
+  static typename C::V Body(C &c, AddOperation &, typename C::V l, typename C::V r) {
+    auto sum = c.AddOverflow(c.AsLong(l), c.AsLong(r));
+    c.RewriteOn(sum.overflow);
+    return c.BoxLong(sum.value);
+  }
+};
+struct AddDouble {
+  static constexpr absl::string_view kName = "AddDouble";
+  template <typename C>
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
+    return c.And(c.Or(c.IsLong(l), c.HasTag(l, kDoubleTag)),
+                 c.Or(c.IsLong(r), c.HasTag(r, kDoubleTag)));
+  }
+  template <typename C>
+  static typename C::V Body(C &c, AddOperation &, typename C::V l, typename C::V r) {
+    return c.template Call<&AddDoubles>(l, r);
+  }
+};
+
+// `+` as a bytecode operation: a specializing node without children.
+class AddOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(AddOperation)
+  MOREL_REPORT_POLYMORPHISM
+  using Node::Node;
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
+    return specializer_.Execute(*this, operands[0], operands[1]);
+  }
+  static Value Fallback(AddOperation &, Value, Value) { throw GuestError("type error: +"); }
+  std::string active() const { return specializer_.ActiveNames(); }
+
+ private:
+  Specializer<AddOperation, AddLong, AddDouble> specializer_;
+};
+
+class LessOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(LessOperation)
+  using Node::Node;
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
+    return Value::Boolean(operands[0].AsLong() < operands[1].AsLong());
+  }
+};
+
+std::unique_ptr<BytecodeRootNode> Root(BytecodeProgram program, int locals) {
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  for (int i = 0; i < locals; ++i) descriptor->AddSlot(absl::StrCat("l", i));
+  return std::make_unique<BytecodeRootNode>(SourceSection(), "f", std::move(descriptor),
+                                            std::move(program));
+}
+
+// sum(n): s = 0; i = 0; while (i < n) { s = s + i; i = i + 1 } return s
+BytecodeProgram SumProgram(AddOperation **first_add = nullptr) {
+  BytecodeBuilder b;
+  b.EmitConstant(Value::Long(0));
+  b.EmitStoreLocal(0);  // s
+  b.EmitConstant(Value::Long(0));
+  b.EmitStoreLocal(1);  // i
+  auto header = b.NewLabel(), exit = b.NewLabel();
+  b.Bind(header);
+  b.EmitLoadLocal(1);
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.EmitBranchFalse(exit);
+  b.EmitLoadLocal(0);
+  b.EmitLoadLocal(1);
+  auto add = std::make_unique<AddOperation>();
+  if (first_add != nullptr) *first_add = add.get();
+  b.EmitOperation(std::move(add), 2);
+  b.EmitStoreLocal(0);
+  b.EmitLoadLocal(1);
+  b.EmitConstant(Value::Long(1));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitStoreLocal(1);
+  b.EmitBranch(header);
+  b.Bind(exit);
+  b.EmitLoadLocal(0);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  EXPECT_TRUE(program.ok()) << program.status();
+  return std::move(*program);
+}
+
+TEST(BytecodeTest, RunsALoopAndCountsItsBackEdges) {
+  test_language::TestRuntime runtime;
+  CallTarget *target = runtime.CreateCallTarget(Root(SumProgram(), 2));
+  EXPECT_EQ(target->Call({Value::Long(10)}).AsLong(), 45);
+  EXPECT_EQ(target->Call({Value::Long(3000)}).AsLong(), 3000 * 2999 / 2);
+  // Every back edge is a loop iteration of the call target (10 + 3000),
+  // reported every 1024 and when the activation returns.
+  int reported = 0;
+  for (const auto &report : runtime.loop_reports()) reported += report.iterations;
+  EXPECT_EQ(reported, 3010);
+  EXPECT_GE(target->call_and_loop_count(), 3010);
+}
+
+TEST(BytecodeTest, EachInstructionSpecializesOnItsOwn) {
+  test_language::TestRuntime runtime;
+  AddOperation *sum_add = nullptr;
+  auto root = Root(SumProgram(&sum_add), 2);
+  BytecodeRootNode *raw = root.get();
+  CallTarget *target = runtime.CreateCallTarget(std::move(root));
+  target->Call({Value::Long(5)});
+  EXPECT_EQ(sum_add->active(), "AddLong");
+  EXPECT_TRUE(runtime.polymorphic_reports().empty());
+  // The operations are the root's children, in index order.
+  std::vector<std::string> kinds;
+  raw->ForEachChild(
+      [&](ChildSlot &slot) { kinds.push_back(std::string(slot.get()->kind_name())); });
+  EXPECT_EQ(kinds, (std::vector<std::string>{"LessOperation", "AddOperation", "AddOperation"}));
+  EXPECT_EQ(sum_add->GetRootNode(), raw);
+  EXPECT_EQ(raw->CountNodes(), 4);
+}
+
+TEST(BytecodeTest, AnOperationReportsPolymorphismThroughItsRoot) {
+  test_language::TestRuntime runtime;
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitArgument(1, Value::Long(0));
+  auto add = std::make_unique<AddOperation>();
+  AddOperation *op = add.get();
+  b.EmitOperation(std::move(add), 2);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  CallTarget *target = runtime.CreateCallTarget(Root(std::move(*program), 0));
+  EXPECT_EQ(target->Call({Value::Long(1), Value::Long(2)}).AsLong(), 3);
+  EXPECT_EQ(target->Call({Value::Long(1), Value::Double(0.5)}).AsDouble(), 1.5);
+  EXPECT_EQ(op->active(), "AddLong,AddDouble");
+  EXPECT_EQ(runtime.polymorphic_reports(), std::vector<std::string>{"AddOperation"});
+  // Missing arguments take the builder's value.
+  EXPECT_EQ(target->Call({Value::Long(7)}).AsLong(), 7);
+}
+
+TEST(BytecodeTest, ShortCircuitAndOr) {
+  // f(a, b) = (a && b), (a || b) as 2 * and + or, with identity conversion.
+  for (auto kind : {BytecodeBuilder::ShortCircuit::kAnd, BytecodeBuilder::ShortCircuit::kOr}) {
+    test_language::TestRuntime runtime;
+    BytecodeBuilder b;
+    b.EmitShortCircuit(
+        kind, [&] { b.EmitArgument(0, Value::Boolean(false)); },
+        [&] { b.EmitArgument(1, Value::Boolean(false)); }, [] {});
+    b.EmitReturn();
+    auto program = std::move(b).Build();
+    ASSERT_TRUE(program.ok()) << program.status();
+    CallTarget *target = runtime.CreateCallTarget(Root(std::move(*program), 0));
+    for (bool x : {false, true}) {
+      for (bool y : {false, true}) {
+        const bool want = kind == BytecodeBuilder::ShortCircuit::kAnd ? x && y : x || y;
+        EXPECT_EQ(target->Call({Value::Boolean(x), Value::Boolean(y)}).AsBoolean(), want);
+      }
+    }
+  }
+}
+
+TEST(BytecodeTest, ResumesAtABciWithItsStack) {
+  test_language::TestRuntime runtime;
+  auto root = Root(SumProgram(), 2);
+  BytecodeRootNode *raw = root.get();
+  runtime.CreateCallTarget(std::move(root));
+  // Find the first add (op) instruction: stack [s, i] before it.
+  int add_bci = -1;
+  for (int bci = 0; bci < static_cast<int>(raw->code().size());
+       bci += Length(static_cast<Opcode>(raw->code()[bci]))) {
+    if (static_cast<Opcode>(raw->code()[bci]) == Opcode::kOperation &&
+        raw->operation_node(raw->code()[bci + 1])->kind_name() == "AddOperation") {
+      add_bci = bci;
+      break;
+    }
+  }
+  ASSERT_GE(add_bci, 0);
+  EXPECT_EQ(raw->stack_height(add_bci), 2);
+  std::vector<Value> storage(raw->frame_storage_size(), Value::Illegal());
+  std::vector<Value> args = {Value::Long(10)};
+  Frame frame(&raw->frame_descriptor(), storage.data(), args, raw, nullptr);
+  // In the middle of iteration i = 4 (s = 6): the stack holds s and i.
+  frame.Set(0, Value::Long(6));
+  frame.Set(1, Value::Long(4));
+  std::vector<Outcome> stack = {Outcome::OfValue(Value::Long(6)), Outcome::OfValue(Value::Long(4))};
+  EXPECT_EQ(raw->Resume(frame, add_bci, stack).value.AsLong(), 45);
+  // The same point, the add having run elsewhere with result 10: the
+  // stack below its operands (empty), then the result, after the add.
+  frame.Set(0, Value::Long(6));
+  frame.Set(1, Value::Long(4));
+  std::vector<Outcome> after = {Outcome::OfValue(Value::Long(10))};
+  EXPECT_EQ(raw->Resume(frame, add_bci + 1, after).value.AsLong(), 45);
+}
+
+// An operation that rewrites itself into another (as a node may, with
+// Replace): the instruction runs the replacement from then on.
+class ConstantOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(ConstantOperation)
+  explicit ConstantOperation(int64_t value) : value_(value) {}
+  Value ExecuteOperation(Frame &, absl::Span<const Value>) override { return Value::Long(value_); }
+
+ private:
+  int64_t value_;
+};
+
+class SelfReplacingOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(SelfReplacingOperation)
+  Value ExecuteOperation(Frame &, absl::Span<const Value>) override {
+    std::lock_guard<std::recursive_mutex> lock(GetRootNode()->lock());
+    Replace(std::make_unique<ConstantOperation>(2), "second time");
+    return Value::Long(1);
+  }
+};
+
+TEST(BytecodeTest, AnOperationReplacedByAnotherRunsTheReplacement) {
+  test_language::TestRuntime runtime;
+  BytecodeBuilder b;
+  b.EmitOperation(std::make_unique<SelfReplacingOperation>(), 0);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  auto root = Root(std::move(*program), 0);
+  BytecodeRootNode *raw = root.get();
+  CallTarget *target = runtime.CreateCallTarget(std::move(root));
+  EXPECT_EQ(target->Call({}).AsLong(), 1);
+  EXPECT_EQ(target->Call({}).AsLong(), 2);
+  EXPECT_EQ(raw->operation_node(0)->kind_name(), "ConstantOperation");
+  EXPECT_EQ(raw->operation_node(0)->parent(), raw);
+}
+
+TEST(BytecodeTest, BuilderErrorsNameTheBci) {
+  {
+    BytecodeBuilder b;
+    auto missing = b.NewLabel();
+    b.EmitBranch(missing);
+    EXPECT_EQ(std::move(b).Build().status().message(), "label 0 used but never bound");
+  }
+  {
+    BytecodeBuilder b;
+    b.EmitConstant(Value::Long(1));
+    EXPECT_EQ(std::move(b).Build().status().message(),
+              "bci 0: the code falls off its end (no return)");
+  }
+  {
+    BytecodeBuilder b;
+    b.EmitPop();
+    b.EmitReturn();
+    EXPECT_EQ(std::move(b).Build().status().message(), "bci 0: pop pops 1 values of a stack of 0");
+  }
+  {
+    // Two paths reach the join with different heights.
+    BytecodeBuilder b;
+    auto join = b.NewLabel();
+    b.EmitArgument(0, Value::Boolean(false));
+    b.EmitBranchFalse(join);
+    b.EmitConstant(Value::Long(1));
+    b.Bind(join);
+    b.EmitConstant(Value::Long(2));
+    b.EmitReturn();
+    auto built = std::move(b).Build();
+    ASSERT_FALSE(built.ok());
+    EXPECT_NE(built.status().message().find("reached with stack height"), std::string::npos)
+        << built.status();
+  }
+}
+
+TEST(BytecodeTest, Disassembles) {
+  auto root = Root(SumProgram(), 2);
+  const std::string text = root->Disassemble();
+  EXPECT_NE(text.find("op 0 2   ; LessOperation"), std::string::npos) << text;
+  EXPECT_NE(text.find("branch.false"), std::string::npos) << text;
+  EXPECT_NE(text.find("return"), std::string::npos) << text;
+  EXPECT_EQ(root->max_stack(), 2);
+  EXPECT_EQ(root->frame_storage_size(), 2 + 1 + 2);
+}
+
+}  // namespace
+}  // namespace morel::bytecode
