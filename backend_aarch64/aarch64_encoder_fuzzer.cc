@@ -47,11 +47,17 @@ Mc& GetMc() {
   return *mc;
 }
 
+// a + b with two's-complement wrap-around (a range's bounds may be the
+// int64 limits, and the fuzzer probes one step past them).
+int64_t WrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 int64_t Immediate(fuzz::ByteReader& in, Form form) {
   const ImmediateRange range = GetImmediateRange(form);
   switch (in.Int(0, 5)) {
-    case 0: return range.min + range.multiple * in.Int(-1, 1);
-    case 1: return range.max + range.multiple * in.Int(-1, 1);
+    case 0: return WrappingAdd(range.min, range.multiple * in.Int(-1, 1));
+    case 1: return WrappingAdd(range.max, range.multiple * in.Int(-1, 1));
     case 2: return in.Int(-300, 300);
     case 3: return static_cast<int64_t>(in.Word());
     case 4: {  // a bitmask immediate, or a near miss
@@ -60,7 +66,7 @@ int64_t Immediate(fuzz::ByteReader& in, Form form) {
       v = rotation == 0 ? v : (v >> rotation) | (v << (64 - rotation));
       return static_cast<int64_t>(v ^ (in.Int(0, 3) == 0 ? uint64_t{1} << in.Int(0, 63) : 0));
     }
-    default: return range.min + in.Int(0, 4095) * range.multiple;
+    default: return WrappingAdd(range.min, in.Int(0, 4095) * range.multiple);
   }
 }
 
