@@ -29,17 +29,17 @@ namespace morel::pe {
 
 namespace {
 
-std::vector<ir::Value *> Flatten(const std::vector<PeValue> &stack) {
-  std::vector<ir::Value *> values;
+std::vector<ir::Value*> Flatten(const std::vector<PeValue>& stack) {
+  std::vector<ir::Value*> values;
   values.reserve(stack.size() * 2);
-  for (const PeValue &v : stack) {
+  for (const PeValue& v : stack) {
     values.push_back(v.payload);
     values.push_back(v.tag);
   }
   return values;
 }
 
-std::vector<PeValue> Unflatten(const std::vector<ir::Value *> &values) {
+std::vector<PeValue> Unflatten(const std::vector<ir::Value*>& values) {
   std::vector<PeValue> stack;
   stack.reserve(values.size() / 2);
   for (size_t i = 0; i + 1 < values.size(); i += 2) stack.push_back({values[i], values[i + 1]});
@@ -48,7 +48,7 @@ std::vector<PeValue> Unflatten(const std::vector<ir::Value *> &values) {
 
 }  // namespace
 
-absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode &root) {
+absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root) {
   using bytecode::Opcode;
   const absl::Span<const int32_t> code = root.code();
   const int size = static_cast<int>(code.size());
@@ -78,7 +78,7 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode &root
       continue;
     }
     if (merge_of[bci] >= 0) {
-      Merge &merge = merges[merge_of[bci]];
+      Merge& merge = merges[merge_of[bci]];
       if (!Terminated()) JumpTo(merge, Flatten(stack));
       stack = Unflatten(Continue(merge));
     } else if (Terminated()) {
@@ -120,10 +120,10 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode &root
       case Opcode::kBranchFalse:
       case Opcode::kBranchTrue: {
         // The language guarantees a Boolean operand (bytecode.h).
-        ir::Value *condition = context().AsBoolean(pop());
-        Merge &target = merges[merge_of[code[bci + 1]]];
-        ir::Block *fall_through = builder_.CreateBlock();
-        std::vector<ir::Value *> taken = MergeArguments(Flatten(stack));
+        ir::Value* condition = context().AsBoolean(pop());
+        Merge& target = merges[merge_of[code[bci + 1]]];
+        ir::Block* fall_through = builder_.CreateBlock();
+        std::vector<ir::Value*> taken = MergeArguments(Flatten(stack));
         if (op == Opcode::kBranchTrue) {
           builder_.Br(condition, target.block, taken, fall_through, {});
         } else {
@@ -138,7 +138,7 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode &root
       case Opcode::kOperation: {
         const int index = code[bci + 1];
         const int count = code[bci + 2];
-        auto *operation = dynamic_cast<CompiledOperation *>(root.operation_node(index));
+        auto* operation = dynamic_cast<CompiledOperation*>(root.operation_node(index));
         if (operation == nullptr) {
           Leave();
           return absl::UnimplementedError(

@@ -26,16 +26,16 @@ class CompiledOperation {
   virtual ~CompiledOperation() = default;
   // Emits the operation on `operands` (bottom of the stack first) and
   // returns the value the instruction pushes. May bail out (pe.Bailout).
-  virtual PeValue PartialEvaluateOperation(PartialEvaluator &pe,
+  virtual PeValue PartialEvaluateOperation(PartialEvaluator& pe,
                                            absl::Span<const PeValue> operands) = 0;
 };
 
 // Enter(node), every operand done, `body()`, Leave(): returns body's value.
 template <typename Body>
-PeValue WithOperands(PartialEvaluator &pe, Node *node, absl::Span<const PeValue> operands,
+PeValue WithOperands(PartialEvaluator& pe, Node* node, absl::Span<const PeValue> operands,
                      Body body) {
   pe.Enter(node);
-  for (const PeValue &operand : operands) pe.DoneValue(operand);
+  for (const PeValue& operand : operands) pe.DoneValue(operand);
   PeValue result = body();
   pe.Leave();
   return result;

@@ -26,14 +26,14 @@ using bytecode::BytecodeBuilder;
 
 class BytecodeParser {
  public:
-  BytecodeParser(const FunctionBinding &binding, std::shared_ptr<const Source> source)
+  BytecodeParser(const FunctionBinding& binding, std::shared_ptr<const Source> source)
       : binding_(binding), source_(std::move(source)) {}
 
-  BytecodeBuilder &builder() { return b_; }
+  BytecodeBuilder& builder() { return b_; }
 
-  SourceSection Section(const ast::SourceSpan &span) const { return SectionOf(source_, span); }
+  SourceSection Section(const ast::SourceSpan& span) const { return SectionOf(source_, span); }
 
-  void Function(const ast::Function &function) {
+  void Function(const ast::Function& function) {
     b_.SetSource(Section(function.span));
     // Parameters: missing arguments are NULL (sl_spec §1.2), stored as the
     // AST root stores them (recording the slot's kind).
@@ -50,7 +50,7 @@ class BytecodeParser {
     b_.EmitReturn();
   }
 
-  void Statement(const ast::Statement &s) {
+  void Statement(const ast::Statement& s) {
     using K = ast::StatementKind;
     b_.SetSource(Section(s.span));
     switch (s.kind) {
@@ -101,7 +101,7 @@ class BytecodeParser {
       case K::kDebugger:
         return;  // a breakpoint hook for debuggers; nothing at run time
       case K::kBlock:
-        for (const auto &statement : s.statements) Statement(*statement);
+        for (const auto& statement : s.statements) Statement(*statement);
         return;
     }
   }
@@ -114,16 +114,16 @@ class BytecodeParser {
 
   // An if/while condition, converted as the AST's statement nodes convert
   // it: toBoolean errors point at the condition.
-  void Condition(const ast::Expression &condition) {
+  void Condition(const ast::Expression& condition) {
     Expression(condition);
     ToBoolean(condition.span);
   }
 
-  void ToBoolean(const ast::SourceSpan &span) {
+  void ToBoolean(const ast::SourceSpan& span) {
     b_.EmitOperation(std::make_unique<SLToBooleanNode>(Section(span)), 1);
   }
 
-  void Expression(const ast::Expression &e) {
+  void Expression(const ast::Expression& e) {
     using K = ast::ExpressionKind;
     SourceSection section = Section(e.span);
     b_.SetSource(section);
@@ -168,7 +168,7 @@ class BytecodeParser {
         return;
       case K::kCall: {
         Expression(*e.callee);
-        for (const auto &argument : e.arguments) Expression(*argument);
+        for (const auto& argument : e.arguments) Expression(*argument);
         b_.SetSource(section);
         b_.EmitOperation(std::make_unique<SLInvokeNode>(
                              section, nullptr,
@@ -198,7 +198,7 @@ class BytecodeParser {
   }
 
   // `[key]`'s expression, or the name of `.name` as a string.
-  void Key(const ast::Expression &e) {
+  void Key(const ast::Expression& e) {
     if (e.key) {
       Expression(*e.key);
     } else {
@@ -215,9 +215,9 @@ class BytecodeParser {
 }  // namespace
 
 std::unique_ptr<SLBytecodeRootNode> BuildBytecodeFunctionRoot(
-    const FunctionBinding &binding, std::shared_ptr<const ast::Program> program,
+    const FunctionBinding& binding, std::shared_ptr<const ast::Program> program,
     std::shared_ptr<const Source> source, int function_index) {
-  const ast::Function &function = program->functions[function_index];
+  const ast::Function& function = program->functions[function_index];
   BytecodeParser parser(binding, source);
   parser.Function(function);
   absl::StatusOr<bytecode::BytecodeProgram> code = std::move(parser.builder()).Build();
@@ -226,7 +226,7 @@ std::unique_ptr<SLBytecodeRootNode> BuildBytecodeFunctionRoot(
   MOREL_CHECK_MSG(code.ok(),
                   absl::StrCat("SL bytecode of ", function.name, ": ", code.status().message()));
   auto descriptor = std::make_unique<FrameDescriptor>();
-  for (const std::string &name : function.slot_names) descriptor->AddSlot(name);
+  for (const std::string& name : function.slot_names) descriptor->AddSlot(name);
   return std::make_unique<SLBytecodeRootNode>(parser.Section(function.span), function.name,
                                               std::move(descriptor), std::move(*code), binding,
                                               std::move(program), function_index);

@@ -36,7 +36,7 @@
 namespace morel::sl {
 
 std::unique_ptr<SLBytecodeRootNode> BuildBytecodeFunctionRoot(
-    const FunctionBinding &binding, std::shared_ptr<const ast::Program> program,
+    const FunctionBinding& binding, std::shared_ptr<const ast::Program> program,
     std::shared_ptr<const Source> source, int function_index);
 
 }  // namespace morel::sl

@@ -20,7 +20,7 @@
 
 namespace morel::sl {
 
-SourceSection SectionOf(const std::shared_ptr<const Source> &source, const ast::SourceSpan &span) {
+SourceSection SectionOf(const std::shared_ptr<const Source>& source, const ast::SourceSpan& span) {
   SourceSection section;
   section.source = source;
   section.line = span.line;
@@ -30,7 +30,7 @@ SourceSection SectionOf(const std::shared_ptr<const Source> &source, const ast::
   return section;
 }
 
-BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection &section,
+BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection& section,
                                   std::unique_ptr<SLExpressionNode> left,
                                   std::unique_ptr<SLExpressionNode> right) {
   auto make = [&](auto tag, bool negated) {
@@ -68,12 +68,12 @@ namespace {
 
 class NodeBuilder {
  public:
-  NodeBuilder(const FunctionBinding &binding, std::shared_ptr<const Source> source)
+  NodeBuilder(const FunctionBinding& binding, std::shared_ptr<const Source> source)
       : binding_(binding), source_(std::move(source)) {}
 
-  SourceSection Section(const ast::SourceSpan &span) const { return SectionOf(source_, span); }
+  SourceSection Section(const ast::SourceSpan& span) const { return SectionOf(source_, span); }
 
-  std::unique_ptr<SLExpressionNode> Expression(const ast::Expression &e) {
+  std::unique_ptr<SLExpressionNode> Expression(const ast::Expression& e) {
     using K = ast::ExpressionKind;
     SourceSection section = Section(e.span);
     switch (e.kind) {
@@ -101,7 +101,7 @@ class NodeBuilder {
         return std::make_unique<SLOrNode>(section, Expression(*e.left), Expression(*e.right));
       case K::kCall: {
         std::vector<std::unique_ptr<SLExpressionNode>> arguments;
-        for (const auto &argument : e.arguments) arguments.push_back(Expression(*argument));
+        for (const auto& argument : e.arguments) arguments.push_back(Expression(*argument));
         return std::make_unique<SLInvokeNode>(section, Expression(*e.callee), std::move(arguments),
                                               binding_.shared_ids);
       }
@@ -119,7 +119,7 @@ class NodeBuilder {
     return nullptr;
   }
 
-  std::unique_ptr<SLStatementNode> Statement(const ast::Statement &s) {
+  std::unique_ptr<SLStatementNode> Statement(const ast::Statement& s) {
     using K = ast::StatementKind;
     SourceSection section = Section(s.span);
     switch (s.kind) {
@@ -146,7 +146,7 @@ class NodeBuilder {
         return std::make_unique<SLDebuggerNode>(section);
       case K::kBlock: {
         std::vector<std::unique_ptr<SLStatementNode>> body;
-        for (const auto &statement : s.statements) body.push_back(Statement(*statement));
+        for (const auto& statement : s.statements) body.push_back(Statement(*statement));
         return std::make_unique<SLBlockNode>(section, std::move(body));
       }
     }
@@ -154,12 +154,12 @@ class NodeBuilder {
   }
 
  private:
-  std::unique_ptr<SLExpressionNode> Key(const ast::Expression &e) {
+  std::unique_ptr<SLExpressionNode> Key(const ast::Expression& e) {
     if (e.key) return Expression(*e.key);
     return std::make_unique<SLConstantNode>(Section(e.span), StringValue(e.name));
   }
 
-  std::unique_ptr<SLExpressionNode> Binary(const ast::Expression &e, const SourceSection &section) {
+  std::unique_ptr<SLExpressionNode> Binary(const ast::Expression& e, const SourceSection& section) {
     BinaryOperator op =
         MakeBinaryOperator(e.binary_op, section, Expression(*e.left), Expression(*e.right));
     if (!op.negated) return std::move(op.node);
@@ -172,7 +172,7 @@ class NodeBuilder {
 
 }  // namespace
 
-std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding &binding,
+std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding& binding,
                                             std::shared_ptr<const ast::Program> program,
                                             std::shared_ptr<const Source> source,
                                             int function_index) {
@@ -182,10 +182,10 @@ std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding &binding,
     return BuildBytecodeFunctionRoot(binding, std::move(program), std::move(source),
                                      function_index);
   }
-  const ast::Function &function = program->functions[function_index];
+  const ast::Function& function = program->functions[function_index];
   NodeBuilder builder(binding, std::move(source));
   auto descriptor = std::make_unique<FrameDescriptor>();
-  for (const std::string &name : function.slot_names) descriptor->AddSlot(name);
+  for (const std::string& name : function.slot_names) descriptor->AddSlot(name);
   return std::make_unique<SLFunctionRootNode>(builder.Section(function.span), function.name,
                                               std::move(descriptor), function.parameter_slots,
                                               builder.Statement(*function.body), binding,

@@ -14,7 +14,7 @@
 namespace morel::sl {
 
 // The source section of an AST span in `source`.
-SourceSection SectionOf(const std::shared_ptr<const Source> &source, const ast::SourceSpan &span);
+SourceSection SectionOf(const std::shared_ptr<const Source>& source, const ast::SourceSpan& span);
 
 // The node of a binary operator (shared by both interpreters' builders):
 // `negated` if the result is the operator's negation (>, >=, !=), which
@@ -24,7 +24,7 @@ struct BinaryOperator {
   std::unique_ptr<SLExpressionNode> node;
   bool negated = false;
 };
-BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection &section,
+BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection& section,
                                   std::unique_ptr<SLExpressionNode> left,
                                   std::unique_ptr<SLExpressionNode> right);
 
@@ -34,7 +34,7 @@ BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection &section
 // code, sl_shared_code.h).
 // An AST root (SLFunctionRootNode), or with binding.bytecode an
 // SLBytecodeRootNode (bytecode_parser.h).
-std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding &binding,
+std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding& binding,
                                             std::shared_ptr<const ast::Program> program,
                                             std::shared_ptr<const Source> source,
                                             int function_index);

@@ -23,10 +23,10 @@ class SLContext;
 struct FunctionBinding {
   // Single-context code: function literals are this context's functions,
   // constants of the AST and of compiled code.
-  SLContext *context = nullptr;
+  SLContext* context = nullptr;
   // Shared code (sl_shared_code.h): literals are ids of this table,
   // resolved in the context running the code.
-  FunctionIds *shared_ids = nullptr;
+  FunctionIds* shared_ids = nullptr;
   // Which interpreter runs the function (--sl.UseBytecode): an
   // SLBytecodeRootNode (bytecode_parser.h) instead of an AST.
   bool bytecode = false;
@@ -39,16 +39,15 @@ class SLFunctionRootNode final : public RootNode {
  public:
   MOREL_NODE_KIND(SLFunctionRootNode)
   SLFunctionRootNode(SourceSection section, std::string name,
-                     std::unique_ptr<FrameDescriptor> descriptor,
-                     std::vector<int> parameter_slots,
+                     std::unique_ptr<FrameDescriptor> descriptor, std::vector<int> parameter_slots,
                      std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
                      std::shared_ptr<const ast::Program> program, int function_index);
 
-  Value Execute(Frame &frame) override;
+  Value Execute(Frame& frame) override;
   void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
   // Child 0: the body; the outcome's value is the function's result.
-  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override;
-  absl::Status PartialEvaluate(pe::PartialEvaluator &pe) override;
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
+  absl::Status PartialEvaluate(pe::PartialEvaluator& pe) override;
   bool IsCloningAllowed() const override { return true; }
   std::unique_ptr<RootNode> CloneUninitialized() const override;
 
@@ -80,7 +79,7 @@ class SLBytecodeRootNode final : public bytecode::BytecodeRootNode {
   int function_index_;
 };
 
-using BuiltinFunction = Value (*)(SLContext &context, absl::Span<const Value> args);
+using BuiltinFunction = Value (*)(SLContext& context, absl::Span<const Value> args);
 struct BuiltinSpec;  // builtins.h
 
 // A builtin (sl_spec §9): pads missing arguments with NULL and drops extra
@@ -91,9 +90,9 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   // `spec` (an entry of Builtins()' table) outlives the node. `context`:
   // the one context the builtin serves, or null for shared code (the
   // builtin serves the context running on the calling thread).
-  SLBuiltinRootNode(const BuiltinSpec &spec, SLContext *context);
+  SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context);
 
-  Value Execute(Frame &frame) override;
+  Value Execute(Frame& frame) override;
   bool IsInternal() const override { return true; }
   bool InspectsCallerFrame() const override;
   bool WritesCallerFrame() const override;
@@ -108,10 +107,10 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   Value InvokeDirectly(absl::Span<const Value> args) const override;
 
  private:
-  const BuiltinSpec &spec_;
+  const BuiltinSpec& spec_;
   int arity_;
   BuiltinFunction function_;
-  SLContext *context_;  // null: the current context
+  SLContext* context_;  // null: the current context
 };
 
 }  // namespace morel::sl

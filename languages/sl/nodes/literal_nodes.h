@@ -18,12 +18,12 @@ namespace morel::sl {
 class SLConstantNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLConstantNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLConstantNode(SourceSection section, Value value)
       : SLExpressionNode(std::move(section)), value_(value) {
     set_constant_leaf(value);
   }
-  Value Execute(Frame &) override { return value_; }
+  Value Execute(Frame&) override { return value_; }
   Value value() const { return value_; }
 
  private:
@@ -40,21 +40,21 @@ class SLFunctionLiteralNode final : public SLExpressionNode,
                                     public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLFunctionLiteralNode)
-  Value ExecuteOperation(Frame &frame, absl::Span<const Value>) override { return Execute(frame); }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+  Value ExecuteOperation(Frame& frame, absl::Span<const Value>) override { return Execute(frame); }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
                                        absl::Span<const pe::PeValue>) override;
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
-  SLFunctionLiteralNode(SourceSection section, FunctionIds *ids, int id)
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SLFunctionLiteralNode(SourceSection section, FunctionIds* ids, int id)
       : SLExpressionNode(std::move(section)), ids_(ids), id_(id) {}
-  Value Execute(Frame &) override;
+  Value Execute(Frame&) override;
 
  private:
-  FunctionIds *ids_;
+  FunctionIds* ids_;
   int id_;
   // The function the interpreter found while ids_->single_context() held
   // (the only context's, for good): compiled code makes it a constant
   // under that assumption, as single-context code's literals are.
-  std::atomic<SLFunction *> single_context_function_{nullptr};
+  std::atomic<SLFunction*> single_context_function_{nullptr};
 };
 
 }  // namespace morel::sl

@@ -4,7 +4,7 @@
 
 namespace morel::sl {
 
-Value SLToBooleanNode::Execute(Frame &) {
+Value SLToBooleanNode::Execute(Frame&) {
   MOREL_CHECK_MSG(false, "SLToBooleanNode runs only as a bytecode operation");
   return Value::Illegal();
 }
