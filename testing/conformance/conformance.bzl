@@ -21,6 +21,7 @@ fail compilation in that mode is named in `allow_compilation_failure`.
 """
 
 _RUNNER = "//testing/conformance:conformance_runner"
+_EMULATOR = "//testing/conformance:emulator.sh"
 _WRAPPER = "//testing/conformance:conformance_test.sh"
 
 def conformance_test(
@@ -77,6 +78,6 @@ def conformance_test(
         name = name,
         srcs = [_WRAPPER],
         args = args,
-        data = [_RUNNER, launcher] + test_files + data,
+        data = [_RUNNER, _EMULATOR, launcher] + test_files + data,
         **kwargs
     )

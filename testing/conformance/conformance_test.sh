@@ -45,27 +45,9 @@ if [[ -n "${TESTBRIDGE_TEST_ONLY:-}" ]]; then
   flags+=("--filter=$TESTBRIDGE_TEST_ONLY")
 fi
 
-# Under --config=a64 the runner and the launcher are AArch64 programs and
-# the test runs through tools/a64/emulate.sh, which sets MOREL_EMULATOR to
-# itself: the runner then runs under it, and so does every launcher command
-# (the emulator becomes the launcher, the real one its first argument).
-# Emulated programs run 10-40 times slower than native ones: the
-# per-program timeout is MOREL_EMULATOR_TIMEOUT_SCALE (default 10) times
-# the target's (the runner's default: 60 s).
-emulator=()
-if [[ -n "${MOREL_EMULATOR:-}" ]]; then
-  emulator=("$MOREL_EMULATOR")
-  timeout=60
-  kept=()
-  for flag in "${flags[@]}"; do
-    case $flag in
-      --timeout_seconds=*) timeout=${flag#--timeout_seconds=} ;;
-      *) kept+=("$flag") ;;
-    esac
-  done
-  flags=("--launcher_arg=$launcher" "${kept[@]}"
-         "--timeout_seconds=$((timeout * ${MOREL_EMULATOR_TIMEOUT_SCALE:-10}))")
-  launcher=$MOREL_EMULATOR
-fi
+# Under --config=a64, the runner and the launcher run under the emulator
+# (emulator.sh); 60 s is the runner's per-program default timeout.
+source "$(resolve testing/conformance/emulator.sh)"
+morel_emulate 60
 
 exec "${emulator[@]}" "$runner" "--launcher=$launcher" "--tests=$(resolve "$dir")" "${flags[@]}"

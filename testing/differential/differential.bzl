@@ -24,6 +24,7 @@ pairs allowed to have compiler failures.
 """
 
 _RUNNER = "//testing/differential:differential_runner"
+_EMULATOR = "//testing/conformance:emulator.sh"
 _WRAPPER = "//testing/differential:differential_test.sh"
 
 # The baseline: the interpreter, nothing compiled.
@@ -176,7 +177,7 @@ def differential_test(
         name = name,
         srcs = [_WRAPPER],
         args = args,
-        data = [_RUNNER, launcher] + program_labels + data,
+        data = [_RUNNER, _EMULATOR, launcher] + program_labels + data,
         tags = tags,
         **kwargs
     )

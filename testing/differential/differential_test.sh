@@ -29,27 +29,9 @@ if [[ -n "${TEST_TOTAL_SHARDS:-}" ]]; then
   [[ -n "${TEST_SHARD_STATUS_FILE:-}" ]] && touch "$TEST_SHARD_STATUS_FILE"
 fi
 
-# Under --config=a64 the runner and the launcher are AArch64 programs and
-# the test runs through tools/a64/emulate.sh, which sets MOREL_EMULATOR to
-# itself: the runner then runs under it, and so does every launcher command
-# (the emulator becomes the launcher, the real one its first argument).
-# Emulated programs run 10-40 times slower than native ones: the
-# per-program timeout is MOREL_EMULATOR_TIMEOUT_SCALE (default 10) times
-# the target's (the runner's default: 120 s).
-emulator=()
-if [[ -n "${MOREL_EMULATOR:-}" ]]; then
-  emulator=("$MOREL_EMULATOR")
-  timeout=120
-  kept=()
-  for flag in "${flags[@]}"; do
-    case $flag in
-      --timeout_seconds=*) timeout=${flag#--timeout_seconds=} ;;
-      *) kept+=("$flag") ;;
-    esac
-  done
-  flags=("--launcher_arg=$launcher" "${kept[@]}"
-         "--timeout_seconds=$((timeout * ${MOREL_EMULATOR_TIMEOUT_SCALE:-10}))")
-  launcher=$MOREL_EMULATOR
-fi
+# Under --config=a64, the runner and the launcher run under the emulator
+# (emulator.sh); 120 s is the runner's per-program default timeout.
+source testing/conformance/emulator.sh
+morel_emulate 120
 
 exec "${emulator[@]}" "$runner" "--launcher=$launcher" "${flags[@]}" -- "$@"
