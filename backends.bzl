@@ -32,6 +32,15 @@ REQUIRES_HOST_BACKEND = select({
     "//conditions:default": [],
 })
 
+# The emulators a test binary links to run code of backends whose CPU is
+# not the target's (engine/codegen/testing/ir_harness.h, CodeRunner): on
+# x86_64 the AArch64 backend's code runs under Unicorn; an AArch64 build
+# runs its own code natively and has no emulator for x86_64's.
+EMULATED_BACKEND_RUNNERS = select({
+    "//:aarch64": [],
+    "//conditions:default": ["//backend_aarch64/testing:unicorn_runner"],
+})
+
 # target_compatible_with of tests that need x86_64 itself: x86_64 machine
 # code or disassembly, --engine.Backend=x86_64, the x86_64 plugin .so,
 # FileCheck and other host tools run on the build's outputs.

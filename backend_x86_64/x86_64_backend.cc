@@ -15,7 +15,9 @@ namespace {
 
 // The parts codegen::TargetBackend assembles.
 struct X86_64 {
-  static constexpr absl::string_view kName = kBackendName;
+  // Length from the array: GCC does not fold string_view(const char*) in a
+  // constant expression under -fsanitize=undefined (its null check).
+  static constexpr absl::string_view kName{kBackendName, sizeof(kBackendName) - 1};
   using Encoder = McEncoder;
   using Disassembler = McDisassembler;
 

@@ -10,6 +10,7 @@
 #include "engine/ir/verifier.h"
 #include "engine/pe/pe_context.h"
 #include "engine/pe/runtime_call.h"
+#include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
 #include "osr/osr_root_node.h"
@@ -27,18 +28,18 @@ bool StressGuardPasses() {
 }
 
 // First-tier code's cold path (Options::profile_for_next_tier).
-void RequestLastTier(CallTarget* target) { target->runtime()->OnLastTierThreshold(*target); }
+void RequestLastTier(CallTarget *target) { target->runtime()->OnLastTierThreshold(*target); }
 
 // The profile words of call targets (CallTarget::*_address()): only the
 // profiling code below accesses them.
-const ir::AliasClass* ProfileWords() {
-  static const ir::AliasClass* alias = ir::AliasClass::Get("CallTarget profile");
+const ir::AliasClass *ProfileWords() {
+  static const ir::AliasClass *alias = ir::AliasClass::Get("CallTarget profile");
   return alias;
 }
 
 }  // namespace
 
-PartialEvaluator::PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime,
+PartialEvaluator::PartialEvaluator(CallTarget &target, ir::RuntimeRegistry &runtime,
                                    Options options)
     : target_(target),
       runtime_(runtime),
@@ -53,19 +54,19 @@ PartialEvaluator::PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runt
 PartialEvaluator::~PartialEvaluator() = default;
 
 absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
-  RootNode* root = target_.root_node();
-  ir::Block* entry = builder_.CreateEntryBlock();
+  RootNode *root = target_.root_node();
+  ir::Block *entry = builder_.CreateEntryBlock();
   builder_.SetInsertionPoint(entry);
   args_pointer_ = entry->params()[0];
   args_count_ = entry->params()[1];
-  ir::Value* zero = builder_.I64(0);
-  ir::Value* illegal = builder_.I64(kIllegalTag);
+  ir::Value *zero = builder_.I64(0);
+  ir::Value *illegal = builder_.I64(kIllegalTag);
   locals_.assign(root->frame_descriptor().size(), PeValue{zero, illegal});
 
   // The exit block returns its two parameters.
-  ir::Block* exit = builder_.CreateBlock();
-  ir::Value* payload = builder_.AddBlockParam(exit, ir::Type::kI64);
-  ir::Value* tag = builder_.AddBlockParam(exit, ir::Type::kI64);
+  ir::Block *exit = builder_.CreateBlock();
+  ir::Value *payload = builder_.AddBlockParam(exit, ir::Type::kI64);
+  ir::Value *tag = builder_.AddBlockParam(exit, ir::Type::kI64);
   builder_.SetInsertionPoint(exit);
   builder_.Return({payload, tag});
   builder_.SetInsertionPoint(entry);
@@ -79,9 +80,8 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   if (failed()) return absl::UnimplementedError(bailout_);
   if (!Terminated()) builder_.Unreachable();
   if (absl::Status verified = ir::Verify(*function_); !verified.ok()) {
-    return absl::InternalError(absl::StrCat(
-        "partial evaluation of ", target_.name(), " produced invalid IR: ",
-        verified.message()));
+    return absl::InternalError(absl::StrCat("partial evaluation of ", target_.name(),
+                                            " produced invalid IR: ", verified.message()));
   }
   auto compilation = std::make_unique<Compilation>();
   compilation->target = &target_;
@@ -94,12 +94,12 @@ absl::StatusOr<std::unique_ptr<Compilation>> PartialEvaluator::Run() {
   return compilation;
 }
 
-ir::Value* PartialEvaluator::IncrementProfileCounter(const void* address) {
-  ir::Value* word = builder_.PConst(reinterpret_cast<uint64_t>(address));
-  ir::Value* count = builder_.Load(ir::Type::kI64, word, 0, ProfileWords());
-  ir::Value* below_max = builder_.ICmp(ir::Cond::kSlt, count, builder_.I64(INT_MAX));
-  ir::Value* next = builder_.Binary(
-      ir::Opcode::kIadd, count, builder_.Convert(ir::Opcode::kZext, ir::Type::kI64, below_max));
+ir::Value *PartialEvaluator::IncrementProfileCounter(const void *address) {
+  ir::Value *word = builder_.PConst(reinterpret_cast<uint64_t>(address));
+  ir::Value *count = builder_.Load(ir::Type::kI64, word, 0, ProfileWords());
+  ir::Value *below_max = builder_.ICmp(ir::Cond::kSlt, count, builder_.I64(INT_MAX));
+  ir::Value *next = builder_.Binary(ir::Opcode::kIadd, count,
+                                    builder_.Convert(ir::Opcode::kZext, ir::Type::kI64, below_max));
   builder_.Store(next, word, 0, ProfileWords());
   return next;
 }
@@ -107,17 +107,17 @@ ir::Value* PartialEvaluator::IncrementProfileCounter(const void* address) {
 void PartialEvaluator::EmitProfilingPrologue() {
   // callCount and callAndLoopCount after this call, as Truffle's
   // firstTierCall compares them.
-  ir::Value* calls = IncrementProfileCounter(target_.call_count_address());
-  ir::Value* calls_and_loops = IncrementProfileCounter(target_.call_and_loop_count_address());
-  ir::Value* threshold_word =
+  ir::Value *calls = IncrementProfileCounter(target_.call_count_address());
+  ir::Value *calls_and_loops = IncrementProfileCounter(target_.call_and_loop_count_address());
+  ir::Value *threshold_word =
       builder_.PConst(reinterpret_cast<uint64_t>(target_.compilation_threshold_address()));
-  ir::Value* threshold = builder_.Load(ir::Type::kI64, threshold_word, 0, ProfileWords());
-  ir::Value* reached = builder_.Binary(
+  ir::Value *threshold = builder_.Load(ir::Type::kI64, threshold_word, 0, ProfileWords());
+  ir::Value *reached = builder_.Binary(
       ir::Opcode::kAnd,
       builder_.ICmp(ir::Cond::kSge, calls, builder_.I64(options_.last_tier_call_threshold)),
       builder_.ICmp(ir::Cond::kSge, calls_and_loops, threshold));
-  ir::Block* request = builder_.CreateBlock();
-  ir::Block* body = builder_.CreateBlock();
+  ir::Block *request = builder_.CreateBlock();
+  ir::Block *body = builder_.CreateBlock();
   builder_.Br(reached, request, {}, body, {});
   builder_.SetInsertionPoint(request);
   builder_.CallRuntime(RuntimeCall<&RequestLastTier>(runtime_, ir::RuntimeEffects::kNoDeopt,
@@ -146,34 +146,40 @@ PeValue PartialEvaluator::Argument(int index, Value missing) {
   if (!callers_.empty()) {
     // The call's operands: a missing argument folds to `missing`.
     return static_cast<size_t>(index) < frame_.arguments.size() ? frame_.arguments[index]
-                                                                 : Constant(missing);
+                                                                : Constant(missing);
   }
   // index < count ? args[index] : missing
-  ir::Value* present = builder_.ICmp(ir::Cond::kSgt, args_count_, builder_.I64(index));
-  ir::Block* load = builder_.CreateBlock();
+  ir::Value *present = builder_.ICmp(ir::Cond::kSgt, args_count_, builder_.I64(index));
+  ir::Block *load = builder_.CreateBlock();
   Merge merge = NewMerge(2);
   PeValue fallback = Constant(missing);
-  builder_.Br(present, load, {}, merge.block,
-              MergeArguments({fallback.payload, fallback.tag}));
+  builder_.Br(present, load, {}, merge.block, MergeArguments({fallback.payload, fallback.tag}));
   builder_.SetInsertionPoint(load);
   int32_t offset = static_cast<int32_t>(index * sizeof(Value));
-  ir::Value* loaded_payload = builder_.Load(ir::Type::kI64, args_pointer_, offset);
-  ir::Value* loaded_tag = builder_.Load(ir::Type::kI64, args_pointer_, offset + 8);
+  ir::Value *loaded_payload = builder_.Load(ir::Type::kI64, args_pointer_, offset);
+  ir::Value *loaded_tag = builder_.Load(ir::Type::kI64, args_pointer_, offset + 8);
   JumpTo(merge, {loaded_payload, loaded_tag});
-  std::vector<ir::Value*> extra = Continue(merge);
+  std::vector<ir::Value *> extra = Continue(merge);
   return PeValue{extra[0], extra[1]};
 }
 
-bool PartialEvaluator::HasConstantTag(const PeValue& value, ValueTag tag) {
-  ir::Instruction* definition = value.tag->instruction();
+bool PartialEvaluator::HasConstantTag(const PeValue &value, ValueTag tag) {
+  ir::Instruction *definition = value.tag->instruction();
   return definition != nullptr && definition->opcode() == ir::Opcode::kIconst &&
          static_cast<ValueTag>(definition->imm()) == tag;
 }
 
-void PartialEvaluator::Enter(Node* node) { path_.push_back(PathEntry{node, {}, {}}); }
+void PartialEvaluator::Enter(Node *node) { path_.push_back(PathEntry{node, {}, {}}); }
+
+void PartialEvaluator::SetResumePosition(int next_child, absl::Span<const PeValue> done_values) {
+  PathEntry &entry = path_.back();
+  entry.next_child = next_child;
+  entry.done.assign(done_values.size(), ResumeTemplate::Done{true, 0, 0});
+  entry.done_values.assign(done_values.begin(), done_values.end());
+}
 
 void PartialEvaluator::DoneValue(PeValue value) {
-  PathEntry& entry = path_.back();
+  PathEntry &entry = path_.back();
   entry.done.push_back(ResumeTemplate::Done{true, 0, 0});
   entry.done_values.push_back(value);
 }
@@ -183,33 +189,35 @@ void PartialEvaluator::DoneStatus(int status) {
 }
 
 void PartialEvaluator::UndoDone() {
-  PathEntry& entry = path_.back();
+  PathEntry &entry = path_.back();
   if (entry.done.back().is_value) entry.done_values.pop_back();
   entry.done.pop_back();
 }
 
 void PartialEvaluator::Leave() { path_.pop_back(); }
 
-ir::FrameState* PartialEvaluator::EagerFrameState() {
+ir::FrameState *PartialEvaluator::EagerFrameState() {
   return FrameStateOfKind(ir::DeoptKind::kEager);
 }
 
-ir::FrameState* PartialEvaluator::LazyFrameState() {
+ir::FrameState *PartialEvaluator::LazyFrameState() {
   return FrameStateOfKind(ir::DeoptKind::kLazy);
 }
 
-ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind,
-                                                   bool awaiting_inner_result) {
+ir::FrameState *PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result) {
   ResumeTemplate resume;
   std::vector<ir::ValuePair> stack;
   for (size_t i = 0; i < path_.size(); ++i) {
-    const PathEntry& entry = path_[i];
-    ResumeTemplate::Entry out{entry.node, static_cast<int>(entry.done.size()), {}};
+    const PathEntry &entry = path_[i];
+    ResumeTemplate::Entry out{
+        entry.node,
+        entry.next_child >= 0 ? entry.next_child : static_cast<int>(entry.done.size()),
+        {}};
     size_t value_index = 0;
     for (ResumeTemplate::Done done : entry.done) {
       if (done.is_value) {
         done.stack_index = static_cast<int>(stack.size());
-        const PeValue& v = entry.done_values[value_index++];
+        const PeValue &v = entry.done_values[value_index++];
         stack.push_back(ir::ValuePair{v.payload, v.tag});
       }
       out.done.push_back(done);
@@ -218,22 +226,22 @@ ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind,
   }
   if (awaiting_inner_result) {
     MOREL_CHECK(!resume.path.empty());
-    ResumeTemplate::Entry& call = resume.path.back();
+    ResumeTemplate::Entry &call = resume.path.back();
     call.done.push_back(ResumeTemplate::Done{true, ResumeTemplate::kInnerFrameResult, 0});
     call.next_child = static_cast<int>(call.done.size());
   }
   std::vector<ir::ValuePair> locals;
-  for (const PeValue& local : locals_) locals.push_back(ir::ValuePair{local.payload, local.tag});
+  for (const PeValue &local : locals_) locals.push_back(ir::ValuePair{local.payload, local.tag});
   int64_t resume_point = static_cast<int64_t>(templates_.size());
   templates_.push_back(std::move(resume));
   return builder_.CreateFrameState(kind, frame_.target->id(), resume_point, std::move(locals),
                                    std::move(stack), frame_.caller_state);
 }
 
-std::vector<ir::Value*> PartialEvaluator::MergeArguments(
-    const std::vector<ir::Value*>& extra) const {
-  std::vector<ir::Value*> values;
-  for (const PeValue& local : locals_) {
+std::vector<ir::Value *> PartialEvaluator::MergeArguments(
+    const std::vector<ir::Value *> &extra) const {
+  std::vector<ir::Value *> values;
+  for (const PeValue &local : locals_) {
     values.push_back(local.payload);
     values.push_back(local.tag);
   }
@@ -250,22 +258,20 @@ PartialEvaluator::Merge PartialEvaluator::NewMerge(int extra_values) {
   return merge;
 }
 
-void PartialEvaluator::JumpTo(Merge& merge, const std::vector<ir::Value*>& extra) {
+void PartialEvaluator::JumpTo(Merge &merge, const std::vector<ir::Value *> &extra) {
   builder_.Jump(merge.block, MergeArguments(extra));
 }
 
-std::vector<ir::Value*> PartialEvaluator::Continue(Merge& merge) {
+std::vector<ir::Value *> PartialEvaluator::Continue(Merge &merge) {
   builder_.SetInsertionPoint(merge.block);
-  const std::vector<ir::Value*>& params = merge.block->params();
+  const std::vector<ir::Value *> &params = merge.block->params();
   for (size_t i = 0; i < locals_.size(); ++i) {
     locals_[i] = PeValue{params[2 * i], params[2 * i + 1]};
   }
-  return std::vector<ir::Value*>(params.begin() + 2 * locals_.size(), params.end());
+  return std::vector<ir::Value *>(params.begin() + 2 * locals_.size(), params.end());
 }
 
-void PartialEvaluator::ContinueInDeadBlock() {
-  builder_.SetInsertionPoint(builder_.CreateBlock());
-}
+void PartialEvaluator::ContinueInDeadBlock() { builder_.SetInsertionPoint(builder_.CreateBlock()); }
 
 void PartialEvaluator::Return(PeValue value) {
   MOREL_CHECK_MSG(!osr_, "Return(value) in an OSR compilation: use Return(value, status)");
@@ -280,20 +286,23 @@ void PartialEvaluator::Return(PeValue value, int status) {
   ContinueInDeadBlock();
 }
 
-absl::Status PartialEvaluator::EvaluateRoot(RootNode& root) {
-  if (auto* osr_root = dynamic_cast<osr::OsrRootNode*>(&root)) {
+absl::Status PartialEvaluator::EvaluateRoot(RootNode &root) {
+  if (auto *osr_root = dynamic_cast<osr::OsrRootNode *>(&root)) {
     return EvaluateOsrLoop(*osr_root->loop());
+  }
+  if (auto *bytecode_root = dynamic_cast<bytecode::BytecodeRootNode *>(&root)) {
+    return EvaluateBytecode(*bytecode_root);
   }
   return root.PartialEvaluate(*this);
 }
 
-absl::Status PartialEvaluator::EvaluateOsrLoop(LoopNode& loop) {
+absl::Status PartialEvaluator::EvaluateOsrLoop(LoopNode &loop) {
   EnterOsr();
   Enter(&loop);
   int status = loop.repeating_node()->PartialEvaluateLoop(*this);
   if (status < 0) {
-    return absl::UnimplementedError(absl::StrCat(
-        "loops of ", loop.repeating_node()->kind_name(), " cannot be compiled"));
+    return absl::UnimplementedError(
+        absl::StrCat("loops of ", loop.repeating_node()->kind_name(), " cannot be compiled"));
   }
   Leave();
   if (!Terminated()) ExitOsr(status);
@@ -313,9 +322,9 @@ void PartialEvaluator::LoadOsrFrame() {
   }
 }
 
-void PartialEvaluator::StoreOsrFrame(const PeValue* return_value) {
+void PartialEvaluator::StoreOsrFrame(const PeValue *return_value) {
   for (size_t slot = 0; slot <= locals_.size(); ++slot) {
-    const PeValue* value = slot < locals_.size() ? &locals_[slot] : return_value;
+    const PeValue *value = slot < locals_.size() ? &locals_[slot] : return_value;
     if (value == nullptr) break;
     int32_t offset = static_cast<int32_t>(slot * sizeof(Value));
     builder_.Store(value->payload, args_pointer_, offset);
@@ -339,10 +348,10 @@ void PartialEvaluator::ExitOsr(int status) {
 }
 
 PeValue PartialEvaluator::PropagatePendingException(PeValue result) {
-  ir::Value* pending = builder_.ICmp(ir::Cond::kEq, result.tag,
+  ir::Value *pending = builder_.ICmp(ir::Cond::kEq, result.tag,
                                      builder_.I64(static_cast<int64_t>(kPendingExceptionTag)));
-  ir::Block* leave = builder_.CreateBlock();
-  ir::Block* go_on = builder_.CreateBlock();
+  ir::Block *leave = builder_.CreateBlock();
+  ir::Block *go_on = builder_.CreateBlock();
   builder_.Br(pending, leave, {}, go_on, {});
   builder_.SetInsertionPoint(leave);
   builder_.Jump(exit_, {result.payload, result.tag});
@@ -356,20 +365,18 @@ PeValue PartialEvaluator::CheckValidAfterCall(PeValue result) {
   // moves it across the call. Under DeoptEveryN the check is a stress
   // guard like any other, which exercises the resume-after-call point.
   DoneValue(result);
-  ir::Value* cell = builder_.PConst(
-      reinterpret_cast<uint64_t>(dependencies_->validity_address()));
-  ir::Value* valid = builder_.ICmp(ir::Cond::kNe, builder_.Load(ir::Type::kI64, cell, 0),
-                                   builder_.I64(0));
+  ir::Value *cell = builder_.PConst(reinterpret_cast<uint64_t>(dependencies_->validity_address()));
+  ir::Value *valid =
+      builder_.ICmp(ir::Cond::kNe, builder_.Load(ir::Type::kI64, cell, 0), builder_.I64(0));
   Speculate(valid, "invalidated");
   UndoDone();
   return result;
 }
 
-void PartialEvaluator::Speculate(ir::Value* condition, std::string reason,
-                                 ir::DeoptAction action) {
+void PartialEvaluator::Speculate(ir::Value *condition, std::string reason, ir::DeoptAction action) {
   if (options_.deopt_every_n > 0) {
     stress_period.store(options_.deopt_every_n, std::memory_order_relaxed);
-    ir::Value* passes = context_->Call<&StressGuardPasses>();
+    ir::Value *passes = context_->Call<&StressGuardPasses>();
     condition = builder_.Binary(ir::Opcode::kAnd, condition, passes);
   }
   builder_.Guard(condition, EagerFrameState(), std::move(reason), action);
@@ -380,20 +387,20 @@ void PartialEvaluator::Deopt(std::string reason, ir::DeoptAction action) {
   ContinueInDeadBlock();
 }
 
-std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTarget* callee,
+std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode *call, CallTarget *callee,
                                                    absl::Span<const PeValue> arguments) {
   // TODO(#12): OSR code keeps the interpreter's frame current around calls
   // (BeforeCall/AfterCall) and passes no lazy frame states; inlined frames
   // would need both. OSR compilations inline nothing yet.
   if (options_.inlining == nullptr || osr_) return std::nullopt;
-  const void* callee_frame = options_.inlining->InlineInto(frame_.handle, call, callee);
+  const void *callee_frame = options_.inlining->InlineInto(frame_.handle, call, callee);
   if (callee_frame == nullptr) return std::nullopt;
-  RootNode* callee_root = callee->root_node();
+  RootNode *callee_root = callee->root_node();
   // A rewrite of the callee's tree after this point invalidates the code:
   // through its rewriting assumption once installed, through the rewrite
   // count until then (read under the tree's lock, like the root's).
   if (options_.rewriting_assumption) {
-    if (Assumption* rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
+    if (Assumption *rewriting = options_.rewriting_assumption(*callee)) Assume(rewriting);
   }
   // Only try: the root's tree is locked already, and another compiler
   // thread may hold this callee's while it waits for ours (each compilation
@@ -409,18 +416,18 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   // The caller's state while the callee runs: after the call, waiting for
   // the callee frame's result (a deoptimization inside the callee resumes
   // the callee's activation, then the caller's with its result).
-  ir::FrameState* caller_state = FrameStateOfKind(ir::DeoptKind::kLazy,
+  ir::FrameState *caller_state = FrameStateOfKind(ir::DeoptKind::kLazy,
                                                   /*awaiting_inner_result=*/true);
   const size_t first_callee_block = function_->blocks().size();
-  ir::Block* return_block = builder_.CreateBlock();
-  ir::Value* payload = builder_.AddBlockParam(return_block, ir::Type::kI64);
-  ir::Value* tag = builder_.AddBlockParam(return_block, ir::Type::kI64);
+  ir::Block *return_block = builder_.CreateBlock();
+  ir::Value *payload = builder_.AddBlockParam(return_block, ir::Type::kI64);
+  ir::Value *tag = builder_.AddBlockParam(return_block, ir::Type::kI64);
 
   // The IR emitted so far stays if the callee bails out: its blocks become
   // unreachable from a call emitted instead (the callee's entry is a fresh
   // block the current one jumps to only on success).
-  ir::Block* before = builder_.insertion_block();
-  ir::Block* callee_entry = builder_.CreateBlock();
+  ir::Block *before = builder_.insertion_block();
+  ir::Block *callee_entry = builder_.CreateBlock();
   builder_.SetInsertionPoint(callee_entry);
 
   callers_.push_back(
@@ -438,7 +445,7 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   if (status.ok() && !failed() && !Terminated()) builder_.Unreachable();
   std::string reason = !status.ok() ? std::string(status.message()) : bailout_;
 
-  SavedFrame& saved = callers_.back();
+  SavedFrame &saved = callers_.back();
   frame_ = std::move(saved.frame);
   locals_ = std::move(saved.locals);
   path_ = std::move(saved.path);
@@ -452,7 +459,7 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
     // stopped, its return block, merges it never finished) ends in
     // `unreachable`. The call stays a call.
     for (size_t i = first_callee_block; i < function_->blocks().size(); ++i) {
-      ir::Block* block = function_->blocks()[i];
+      ir::Block *block = function_->blocks()[i];
       if (block->terminator() == nullptr) {
         builder_.SetInsertionPoint(block);
         builder_.Unreachable();

@@ -40,12 +40,16 @@
 #include "nodes/node.h"
 #include "nodes/value.h"
 
+namespace morel::bytecode {
+class BytecodeRootNode;
+}  // namespace morel::bytecode
+
 namespace morel::pe {
 
 // A guest value in compiled code.
 struct PeValue {
-  ir::Value* payload = nullptr;
-  ir::Value* tag = nullptr;
+  ir::Value *payload = nullptr;
+  ir::Value *tag = nullptr;
 };
 
 // Where a frame state resumes: the path from the root (first) to the
@@ -62,7 +66,7 @@ struct ResumeTemplate {
     int status;       // !is_value
   };
   struct Entry {
-    Node* node;
+    Node *node;
     int next_child;
     std::vector<Done> done;
   };
@@ -70,7 +74,7 @@ struct ResumeTemplate {
 };
 
 struct Compilation {
-  CallTarget* target = nullptr;
+  CallTarget *target = nullptr;
   std::unique_ptr<ir::Function> function;
   std::vector<ResumeTemplate> resume_templates;  // by frame-state resume_point
   // The assumptions the code relies on and its validity cell (read after
@@ -81,7 +85,7 @@ struct Compilation {
   // rewrite counts when partial evaluation read them: the engine discards
   // the code if any moved before installation (as it does for the root's).
   struct InlinedTree {
-    RootNode* root;
+    RootNode *root;
     uint64_t rewrite_count;
   };
   std::vector<InlinedTree> inlined_trees;
@@ -102,13 +106,13 @@ class InliningDecisions {
   // handle if its body is to be evaluated into this graph (inlined), else
   // null (the call stays a call_target). Also how exploration learns the
   // call sites of a graph.
-  virtual const void* InlineInto(const void* frame, DirectCallNode* call, CallTarget* callee) = 0;
+  virtual const void *InlineInto(const void *frame, DirectCallNode *call, CallTarget *callee) = 0;
   // A call in `frame` whose callee is not known (a runtime call that may
   // run guest code, e.g. SL's indirect call): an Indirect call-tree node.
-  virtual void OnIndirectCall(const void* frame) {}
+  virtual void OnIndirectCall(const void *frame) {}
   // Partial evaluation of the inlined callee behind `callee_frame` failed
   // (a construct that cannot be compiled): the call stays a call.
-  virtual void OnInlineBailout(const void* callee_frame, const std::string& reason) {}
+  virtual void OnInlineBailout(const void *callee_frame, const std::string &reason) {}
 };
 
 // The id operand of `call_target`: the callee's CallTarget address (alive
@@ -116,12 +120,12 @@ class InliningDecisions {
 // number of guest arguments the call passes in its low 3 bits, saturated at
 // 7 (informational: dispatchers take the count from the call's operands,
 // so any number of arguments can be passed). No lookup on the call path.
-inline int64_t EncodeCallTargetId(CallTarget* target, int argument_count) {
+inline int64_t EncodeCallTargetId(CallTarget *target, int argument_count) {
   return static_cast<int64_t>(reinterpret_cast<uintptr_t>(target)) |
          (argument_count < 7 ? argument_count : 7);
 }
-inline CallTarget* DecodeCallTarget(int64_t encoded) {
-  return reinterpret_cast<CallTarget*>(static_cast<uintptr_t>(encoded) & ~uintptr_t{7});
+inline CallTarget *DecodeCallTarget(int64_t encoded) {
+  return reinterpret_cast<CallTarget *>(static_cast<uintptr_t>(encoded) & ~uintptr_t{7});
 }
 inline int DecodeArgumentCount(int64_t encoded) { return static_cast<int>(encoded & 7); }
 
@@ -131,11 +135,11 @@ class PartialEvaluator {
     // Stress mode (--engine.DeoptEveryN): every N-th guard executed fails.
     int deopt_every_n = 0;
     // Which direct calls to inline (null: none).
-    InliningDecisions* inlining = nullptr;
+    InliningDecisions *inlining = nullptr;
     // The assumption that `target`'s tree is not rewritten (Truffle's
     // nodeRewritingAssumption): code that inlines `target` depends on it.
     // Null: inlined trees are only checked by their rewrite counts.
-    std::function<Assumption*(CallTarget& target)> rewriting_assumption;
+    std::function<Assumption *(CallTarget &target)> rewriting_assumption;
     // The compilation tier (engine/runtime/README.md, "Tiers"): 1, the first
     // tier, or 2, the last tier (also the only tier without MultiTier, and
     // OSR code's). Recorded in Compilation::tier; the engine chooses the
@@ -154,27 +158,27 @@ class PartialEvaluator {
     // iteration into callAndLoopCount (--engine.FirstTierBackedgeCounts).
     bool profile_back_edges = false;
   };
-  PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime)
+  PartialEvaluator(CallTarget &target, ir::RuntimeRegistry &runtime)
       : PartialEvaluator(target, runtime, Options()) {}
-  PartialEvaluator(CallTarget& target, ir::RuntimeRegistry& runtime, Options options);
+  PartialEvaluator(CallTarget &target, ir::RuntimeRegistry &runtime, Options options);
   ~PartialEvaluator();
 
   // Partially evaluates the target's root (RootNode::PartialEvaluate). The
   // result is verified IR, not yet optimized.
   absl::StatusOr<std::unique_ptr<Compilation>> Run();
 
-  ir::Builder& builder() { return builder_; }
-  PeContext& context() { return *context_; }
-  ir::RuntimeRegistry& runtime() { return runtime_; }
+  ir::Builder &builder() { return builder_; }
+  PeContext &context() { return *context_; }
+  ir::RuntimeRegistry &runtime() { return runtime_; }
   // The compilation's call target (its code's owner).
-  CallTarget& target() { return target_; }
+  CallTarget &target() { return target_; }
 
   // ---- inlining (InliningDecisions). A direct call of `callee` through
   // `call`: its body evaluated into this graph if the inliner says so (the
   // callee's arguments are `arguments`, its locals SSA values like the
   // root's, its frame states chained to this frame's state after the call),
   // returning the callee's result; nullopt if the call is not inlined.
-  std::optional<PeValue> TryInline(DirectCallNode* call, CallTarget* callee,
+  std::optional<PeValue> TryInline(DirectCallNode *call, CallTarget *callee,
                                    absl::Span<const PeValue> arguments);
   // A call whose callee partial evaluation cannot see (an Indirect node).
   void NoteIndirectCall();
@@ -191,34 +195,40 @@ class PartialEvaluator {
   void RestoreLocals(std::vector<PeValue> locals) { locals_ = std::move(locals); }
   void SetLocal(int slot, PeValue value) { locals_[slot] = value; }
   // True if the tag of `value` is the constant `tag`.
-  static bool HasConstantTag(const PeValue& value, ValueTag tag);
+  static bool HasConstantTag(const PeValue &value, ValueTag tag);
 
   // ---- the resume path
-  void Enter(Node* node);
+  void Enter(Node *node);
   void DoneValue(PeValue value);
   void DoneStatus(int status);
   // Forgets the last done outcome (after a branch that evaluated a child
   // only conditionally).
   void UndoDone();
   void Leave();
+  // Sets where the innermost node resumes explicitly, for nodes whose
+  // resume position is not "after their done children": a bytecode root
+  // resumes at instruction `next_child` with `done_values` as its operand
+  // stack (nodes/bytecode/bytecode_root_node.h). Replaces the innermost
+  // entry's done outcomes.
+  void SetResumePosition(int next_child, absl::Span<const PeValue> done_values);
   // A frame state resuming at the current path with the current locals.
-  ir::FrameState* EagerFrameState();
+  ir::FrameState *EagerFrameState();
   // The same state as a call's lazy frame state: the locals while the call
   // runs, which a stack walk reads from compiled frames (engine/runtime/
   // compiled_frames.h). Its resume point is the call node before the call's
   // result (no runtime resumes from it yet: validity cells cover that).
-  ir::FrameState* LazyFrameState();
+  ir::FrameState *LazyFrameState();
 
   // ---- control flow. A Merge is a block whose parameters are all locals
   // plus `extra` values; jumping to it passes the current locals.
   struct Merge {
-    ir::Block* block = nullptr;
+    ir::Block *block = nullptr;
   };
   Merge NewMerge(int extra_values = 0);
-  void JumpTo(Merge& merge, const std::vector<ir::Value*>& extra = {});
+  void JumpTo(Merge &merge, const std::vector<ir::Value *> &extra = {});
   // Continues in `merge` with locals from its parameters; returns its extra
   // parameters. A merge nothing jumped to is a dead block (DCE removes it).
-  std::vector<ir::Value*> Continue(Merge& merge);
+  std::vector<ir::Value *> Continue(Merge &merge);
   // A fresh block with no predecessors: code emitted after a terminator.
   void ContinueInDeadBlock();
   bool Terminated() const { return builder_.IsTerminated(); }
@@ -252,11 +262,11 @@ class PartialEvaluator {
   bool osr() const { return osr_; }
 
   // The innermost loop's continue (header) and break (exit) merges.
-  void PushLoop(Merge* header, Merge* exit) { loops_.push_back({header, exit}); }
+  void PushLoop(Merge *header, Merge *exit) { loops_.push_back({header, exit}); }
   void PopLoop() { loops_.pop_back(); }
   bool InLoop() const { return !loops_.empty(); }
-  Merge& loop_header() { return *loops_.back().header; }
-  Merge& loop_exit() { return *loops_.back().exit; }
+  Merge &loop_header() { return *loops_.back().header; }
+  Merge &loop_exit() { return *loops_.back().exit; }
 
   // After a call that may return the pending-exception marker: if it did,
   // return it from this function at once (nodes/pending_exception.h).
@@ -288,8 +298,8 @@ class PartialEvaluator {
   // whose assumptions are invalid, and invalidates installed code when one
   // of them is). Emits nothing. Returns whether it is valid now; if not,
   // the caller should not rely on it (e.g. deoptimize instead).
-  bool Assume(Assumption* assumption) { return dependencies_->Add(assumption); }
-  CodeDependencies& dependencies() { return *dependencies_; }
+  bool Assume(Assumption *assumption) { return dependencies_->Add(assumption); }
+  CodeDependencies &dependencies() { return *dependencies_; }
   // After a call that may have run guest code (and so may have invalidated
   // this code while it was suspended in the call): deoptimizes if the
   // compilation's validity cell says the code was invalidated, resuming
@@ -305,7 +315,7 @@ class PartialEvaluator {
   // `action`: kInvalidate (a speculation: failing it drops the code) or
   // kKeepCode (Truffle's transferToInterpreter: only this activation goes
   // back to the interpreter; the code stays installed).
-  void Speculate(ir::Value* condition, std::string reason,
+  void Speculate(ir::Value *condition, std::string reason,
                  ir::DeoptAction action = ir::DeoptAction::kInvalidate);
   // Unconditional deoptimization (a path the interpreter must take).
   void Deopt(std::string reason, ir::DeoptAction action = ir::DeoptAction::kInvalidate);
@@ -313,54 +323,58 @@ class PartialEvaluator {
   // ---- failure
   void Bailout(std::string reason);
   bool failed() const { return !bailout_.empty(); }
-  const std::string& bailout_reason() const { return bailout_; }
+  const std::string &bailout_reason() const { return bailout_; }
 
  private:
   // The root's own PartialEvaluate, or EvaluateOsrLoop for an OSR root
   // (osr::OsrRootNode holds no compilation code: osr/ does not depend on
   // the engine).
-  absl::Status EvaluateRoot(RootNode& root);
+  absl::Status EvaluateRoot(RootNode &root);
   // An OSR compilation of `loop` (its frame's slots as the locals, the
   // loop's status as the result).
-  absl::Status EvaluateOsrLoop(LoopNode& loop);
+  absl::Status EvaluateOsrLoop(LoopNode &loop);
+  // A bytecode root, merge-exploded over its constant code
+  // (bytecode_explode.cc).
+  absl::Status EvaluateBytecode(bytecode::BytecodeRootNode &root);
 
   // `awaiting_inner_result`: the state of a caller at an inlined call,
   // whose innermost entry resumes after the call with the result of the
   // inlined frame (ResumeTemplate::kInnerFrameResult).
-  ir::FrameState* FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result = false);
+  ir::FrameState *FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result = false);
   // The arguments of a jump to a merge: every local, then `extra`.
-  std::vector<ir::Value*> MergeArguments(const std::vector<ir::Value*>& extra) const;
+  std::vector<ir::Value *> MergeArguments(const std::vector<ir::Value *> &extra) const;
 
-  CallTarget& target_;
-  ir::RuntimeRegistry& runtime_;
+  CallTarget &target_;
+  ir::RuntimeRegistry &runtime_;
   Options options_;
   std::unique_ptr<ir::Function> function_;
   ir::Builder builder_;
   std::unique_ptr<PeContext> context_;
   std::unique_ptr<CodeDependencies> dependencies_;
-  ir::Value* args_pointer_ = nullptr;
-  ir::Value* args_count_ = nullptr;
+  ir::Value *args_pointer_ = nullptr;
+  ir::Value *args_count_ = nullptr;
   std::vector<PeValue> locals_;
   struct PathEntry {
-    Node* node;
+    Node *node;
     std::vector<ResumeTemplate::Done> done;
     std::vector<PeValue> done_values;
+    int next_child = -1;  // -1: done.size() (SetResumePosition)
   };
   std::vector<PathEntry> path_;
   std::vector<ResumeTemplate> templates_;
   // The function's exit (a pending exception leaves through it from any
   // frame: nothing in between could handle it).
-  ir::Block* exit_ = nullptr;
+  ir::Block *exit_ = nullptr;
   bool osr_ = false;
   // The frame being evaluated: the root's, or an inlined callee's. Its
   // locals, path and loops are locals_, path_ and loops_; an inlined call
   // saves the caller's in callers_ and restores them after the callee.
   struct FrameInfo {
-    CallTarget* target = nullptr;
-    const void* handle = nullptr;        // InliningDecisions' frame (null: root)
-    ir::Block* return_block = nullptr;   // Return() jumps here with the result
-    ir::FrameState* caller_state = nullptr;  // parent of this frame's states
-    std::vector<PeValue> arguments;      // inlined: the call's arguments
+    CallTarget *target = nullptr;
+    const void *handle = nullptr;            // InliningDecisions' frame (null: root)
+    ir::Block *return_block = nullptr;       // Return() jumps here with the result
+    ir::FrameState *caller_state = nullptr;  // parent of this frame's states
+    std::vector<PeValue> arguments;          // inlined: the call's arguments
   };
   FrameInfo frame_;
   std::vector<Compilation::InlinedTree> inlined_trees_;
@@ -368,13 +382,13 @@ class PartialEvaluator {
   void EmitProfilingPrologue();
   // Adds 1 (saturating at INT_MAX) to the profile word at `address` of the
   // target (CallTarget::*_address()); returns the new value.
-  ir::Value* IncrementProfileCounter(const void* address);
+  ir::Value *IncrementProfileCounter(const void *address);
   // Stores the locals (and `return_value`, if any) into the OSR frame.
-  void StoreOsrFrame(const PeValue* return_value);
+  void StoreOsrFrame(const PeValue *return_value);
   void LoadOsrFrame();
   struct Loop {
-    Merge* header;
-    Merge* exit;
+    Merge *header;
+    Merge *exit;
   };
   std::vector<Loop> loops_;
   // The callers' frames while an inlined callee is evaluated, outermost

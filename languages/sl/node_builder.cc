@@ -1,9 +1,11 @@
 #include "languages/sl/node_builder.h"
 
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/check.h"
+#include "languages/sl/bytecode_parser.h"
 #include "languages/sl/nodes/arithmetic_nodes.h"
 #include "languages/sl/nodes/comparison_nodes.h"
 #include "languages/sl/nodes/invoke_node.h"
@@ -17,24 +19,61 @@
 #include "languages/sl/sl_context.h"
 
 namespace morel::sl {
+
+SourceSection SectionOf(const std::shared_ptr<const Source> &source, const ast::SourceSpan &span) {
+  SourceSection section;
+  section.source = source;
+  section.line = span.line;
+  section.column = span.column;
+  section.char_index = span.char_index;
+  section.char_length = span.char_length;
+  return section;
+}
+
+BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection &section,
+                                  std::unique_ptr<SLExpressionNode> left,
+                                  std::unique_ptr<SLExpressionNode> right) {
+  auto make = [&](auto tag, bool negated) {
+    using Node = typename decltype(tag)::type;
+    return BinaryOperator{std::make_unique<Node>(section, std::move(left), std::move(right)),
+                          negated};
+  };
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+      return make(std::type_identity<SLAddNode>(), false);
+    case ast::BinaryOp::kSub:
+      return make(std::type_identity<SLSubNode>(), false);
+    case ast::BinaryOp::kMul:
+      return make(std::type_identity<SLMulNode>(), false);
+    case ast::BinaryOp::kDiv:
+      return make(std::type_identity<SLDivNode>(), false);
+    case ast::BinaryOp::kLess:
+      return make(std::type_identity<SLLessThanNode>(), false);
+    case ast::BinaryOp::kLessEqual:
+      return make(std::type_identity<SLLessOrEqualNode>(), false);
+    // a > b is !(a <= b), a >= b is !(a < b) (sl_spec §6.4), a != b !(a == b).
+    case ast::BinaryOp::kGreater:
+      return make(std::type_identity<SLLessOrEqualNode>(), true);
+    case ast::BinaryOp::kGreaterEqual:
+      return make(std::type_identity<SLLessThanNode>(), true);
+    case ast::BinaryOp::kEqual:
+      return make(std::type_identity<SLEqualNode>(), false);
+    case ast::BinaryOp::kNotEqual:
+      return make(std::type_identity<SLEqualNode>(), true);
+  }
+  return {};
+}
+
 namespace {
 
 class NodeBuilder {
  public:
-  NodeBuilder(const FunctionBinding& binding, std::shared_ptr<const Source> source)
+  NodeBuilder(const FunctionBinding &binding, std::shared_ptr<const Source> source)
       : binding_(binding), source_(std::move(source)) {}
 
-  SourceSection Section(const ast::SourceSpan& span) const {
-    SourceSection section;
-    section.source = source_;
-    section.line = span.line;
-    section.column = span.column;
-    section.char_index = span.char_index;
-    section.char_length = span.char_length;
-    return section;
-  }
+  SourceSection Section(const ast::SourceSpan &span) const { return SectionOf(source_, span); }
 
-  std::unique_ptr<SLExpressionNode> Expression(const ast::Expression& e) {
+  std::unique_ptr<SLExpressionNode> Expression(const ast::Expression &e) {
     using K = ast::ExpressionKind;
     SourceSection section = Section(e.span);
     switch (e.kind) {
@@ -48,8 +87,8 @@ class NodeBuilder {
         return std::make_unique<SLWriteLocalNode>(section, e.slot, Expression(*e.value));
       case K::kFunctionLiteral:
         if (binding_.shared_ids != nullptr) {
-          return std::make_unique<SLFunctionLiteralNode>(
-              section, binding_.shared_ids, binding_.shared_ids->IdOf(e.name));
+          return std::make_unique<SLFunctionLiteralNode>(section, binding_.shared_ids,
+                                                         binding_.shared_ids->IdOf(e.name));
         }
         return std::make_unique<SLConstantNode>(
             section, binding_.context->functions().Lookup(e.name)->AsValue());
@@ -57,26 +96,22 @@ class NodeBuilder {
         return Binary(e, section);
       case K::kLogical:
         if (e.logical_op == ast::LogicalOp::kAnd) {
-          return std::make_unique<SLAndNode>(section, Expression(*e.left),
-                                             Expression(*e.right));
+          return std::make_unique<SLAndNode>(section, Expression(*e.left), Expression(*e.right));
         }
-        return std::make_unique<SLOrNode>(section, Expression(*e.left),
-                                          Expression(*e.right));
+        return std::make_unique<SLOrNode>(section, Expression(*e.left), Expression(*e.right));
       case K::kCall: {
         std::vector<std::unique_ptr<SLExpressionNode>> arguments;
-        for (const auto& argument : e.arguments) arguments.push_back(Expression(*argument));
-        return std::make_unique<SLInvokeNode>(section, Expression(*e.callee),
-                                              std::move(arguments),
+        for (const auto &argument : e.arguments) arguments.push_back(Expression(*argument));
+        return std::make_unique<SLInvokeNode>(section, Expression(*e.callee), std::move(arguments),
                                               binding_.shared_ids);
       }
       case K::kReadProperty:
-        return std::make_unique<SLReadPropertyNode>(section, Expression(*e.receiver),
-                                                    Key(e));
+        return std::make_unique<SLReadPropertyNode>(section, Expression(*e.receiver), Key(e));
       case K::kWriteProperty: {
         auto receiver = Expression(*e.receiver);
         auto key = Key(e);
-        return std::make_unique<SLWritePropertyNode>(section, std::move(receiver),
-                                                     std::move(key), Expression(*e.value));
+        return std::make_unique<SLWritePropertyNode>(section, std::move(receiver), std::move(key),
+                                                     Expression(*e.value));
       }
       case K::kParenthesized:
         return Expression(*e.operand);
@@ -84,7 +119,7 @@ class NodeBuilder {
     return nullptr;
   }
 
-  std::unique_ptr<SLStatementNode> Statement(const ast::Statement& s) {
+  std::unique_ptr<SLStatementNode> Statement(const ast::Statement &s) {
     using K = ast::StatementKind;
     SourceSection section = Section(s.span);
     switch (s.kind) {
@@ -92,26 +127,26 @@ class NodeBuilder {
         return std::make_unique<SLExpressionStatementNode>(section, Expression(*s.expression));
       case K::kWhile: {
         SourceSection condition = Section(s.condition->span);
-        auto repeating = std::make_unique<SLWhileRepeatingNode>(
-            condition, Expression(*s.condition), Statement(*s.body));
+        auto repeating = std::make_unique<SLWhileRepeatingNode>(condition, Expression(*s.condition),
+                                                                Statement(*s.body));
         return std::make_unique<SLWhileNode>(section, std::move(repeating));
       }
       case K::kIf:
-        return std::make_unique<SLIfNode>(
-            Section(s.condition->span), Expression(*s.condition), Statement(*s.body),
-            s.else_body ? Statement(*s.else_body) : nullptr);
+        return std::make_unique<SLIfNode>(Section(s.condition->span), Expression(*s.condition),
+                                          Statement(*s.body),
+                                          s.else_body ? Statement(*s.else_body) : nullptr);
       case K::kBreak:
         return std::make_unique<SLBreakNode>(section);
       case K::kContinue:
         return std::make_unique<SLContinueNode>(section);
       case K::kReturn:
-        return std::make_unique<SLReturnNode>(
-            section, s.expression ? Expression(*s.expression) : nullptr);
+        return std::make_unique<SLReturnNode>(section,
+                                              s.expression ? Expression(*s.expression) : nullptr);
       case K::kDebugger:
         return std::make_unique<SLDebuggerNode>(section);
       case K::kBlock: {
         std::vector<std::unique_ptr<SLStatementNode>> body;
-        for (const auto& statement : s.statements) body.push_back(Statement(*statement));
+        for (const auto &statement : s.statements) body.push_back(Statement(*statement));
         return std::make_unique<SLBlockNode>(section, std::move(body));
       }
     }
@@ -119,45 +154,16 @@ class NodeBuilder {
   }
 
  private:
-  std::unique_ptr<SLExpressionNode> Key(const ast::Expression& e) {
+  std::unique_ptr<SLExpressionNode> Key(const ast::Expression &e) {
     if (e.key) return Expression(*e.key);
     return std::make_unique<SLConstantNode>(Section(e.span), StringValue(e.name));
   }
 
-  std::unique_ptr<SLExpressionNode> Binary(const ast::Expression& e,
-                                           const SourceSection& section) {
-    auto left = Expression(*e.left);
-    auto right = Expression(*e.right);
-    switch (e.binary_op) {
-      case ast::BinaryOp::kAdd:
-        return std::make_unique<SLAddNode>(section, std::move(left), std::move(right));
-      case ast::BinaryOp::kSub:
-        return std::make_unique<SLSubNode>(section, std::move(left), std::move(right));
-      case ast::BinaryOp::kMul:
-        return std::make_unique<SLMulNode>(section, std::move(left), std::move(right));
-      case ast::BinaryOp::kDiv:
-        return std::make_unique<SLDivNode>(section, std::move(left), std::move(right));
-      case ast::BinaryOp::kLess:
-        return std::make_unique<SLLessThanNode>(section, std::move(left), std::move(right));
-      case ast::BinaryOp::kLessEqual:
-        return std::make_unique<SLLessOrEqualNode>(section, std::move(left),
-                                                   std::move(right));
-      case ast::BinaryOp::kGreater:
-        return std::make_unique<SLNotNode>(
-            section, std::make_unique<SLLessOrEqualNode>(section, std::move(left),
-                                                         std::move(right)));
-      case ast::BinaryOp::kGreaterEqual:
-        return std::make_unique<SLNotNode>(
-            section,
-            std::make_unique<SLLessThanNode>(section, std::move(left), std::move(right)));
-      case ast::BinaryOp::kEqual:
-        return std::make_unique<SLEqualNode>(section, std::move(left), std::move(right));
-      case ast::BinaryOp::kNotEqual:
-        return std::make_unique<SLNotNode>(
-            section,
-            std::make_unique<SLEqualNode>(section, std::move(left), std::move(right)));
-    }
-    return nullptr;
+  std::unique_ptr<SLExpressionNode> Binary(const ast::Expression &e, const SourceSection &section) {
+    BinaryOperator op =
+        MakeBinaryOperator(e.binary_op, section, Expression(*e.left), Expression(*e.right));
+    if (!op.negated) return std::move(op.node);
+    return std::make_unique<SLNotNode>(section, std::move(op.node));
   }
 
   FunctionBinding binding_;
@@ -166,19 +172,24 @@ class NodeBuilder {
 
 }  // namespace
 
-std::unique_ptr<SLFunctionRootNode> BuildFunctionRoot(
-    const FunctionBinding& binding, std::shared_ptr<const ast::Program> program,
-    std::shared_ptr<const Source> source, int function_index) {
+std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding &binding,
+                                            std::shared_ptr<const ast::Program> program,
+                                            std::shared_ptr<const Source> source,
+                                            int function_index) {
   MOREL_CHECK_MSG((binding.context != nullptr) != (binding.shared_ids != nullptr),
                   "a function binding names one context or shared ids");
-  const ast::Function& function = program->functions[function_index];
+  if (binding.bytecode) {
+    return BuildBytecodeFunctionRoot(binding, std::move(program), std::move(source),
+                                     function_index);
+  }
+  const ast::Function &function = program->functions[function_index];
   NodeBuilder builder(binding, std::move(source));
   auto descriptor = std::make_unique<FrameDescriptor>();
-  for (const std::string& name : function.slot_names) descriptor->AddSlot(name);
-  return std::make_unique<SLFunctionRootNode>(
-      builder.Section(function.span), function.name, std::move(descriptor),
-      function.parameter_slots, builder.Statement(*function.body), binding,
-      std::move(program), function_index);
+  for (const std::string &name : function.slot_names) descriptor->AddSlot(name);
+  return std::make_unique<SLFunctionRootNode>(builder.Section(function.span), function.name,
+                                              std::move(descriptor), function.parameter_slots,
+                                              builder.Statement(*function.body), binding,
+                                              std::move(program), function_index);
 }
 
 }  // namespace morel::sl

@@ -7,19 +7,37 @@
 
 #include <memory>
 
-#include "languages/sl/root_nodes.h"
 #include "languages/sl/parser/ast.h"
+#include "languages/sl/root_nodes.h"
 #include "nodes/source.h"
 
 namespace morel::sl {
+
+// The source section of an AST span in `source`.
+SourceSection SectionOf(const std::shared_ptr<const Source> &source, const ast::SourceSpan &span);
+
+// The node of a binary operator (shared by both interpreters' builders):
+// `negated` if the result is the operator's negation (>, >=, !=), which
+// the caller wraps in an SLNotNode (AST) or follows with one (bytecode).
+// `left`/`right` may be null (a bytecode operation has no children).
+struct BinaryOperator {
+  std::unique_ptr<SLExpressionNode> node;
+  bool negated = false;
+};
+BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection &section,
+                                  std::unique_ptr<SLExpressionNode> left,
+                                  std::unique_ptr<SLExpressionNode> right);
 
 // `source` is the text `program` was parsed from (the nodes' source
 // sections hold it). `binding` says how the code names functions: the
 // constants of one context, or ids that each context resolves (shared
 // code, sl_shared_code.h).
-std::unique_ptr<SLFunctionRootNode> BuildFunctionRoot(
-    const FunctionBinding& binding, std::shared_ptr<const ast::Program> program,
-    std::shared_ptr<const Source> source, int function_index);
+// An AST root (SLFunctionRootNode), or with binding.bytecode an
+// SLBytecodeRootNode (bytecode_parser.h).
+std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding &binding,
+                                            std::shared_ptr<const ast::Program> program,
+                                            std::shared_ptr<const Source> source,
+                                            int function_index);
 
 }  // namespace morel::sl
 

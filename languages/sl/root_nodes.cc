@@ -11,10 +11,9 @@
 namespace morel::sl {
 
 SLFunctionRootNode::SLFunctionRootNode(
-    SourceSection section, std::string name,
-    std::unique_ptr<FrameDescriptor> descriptor, std::vector<int> parameter_slots,
-    std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
-    std::shared_ptr<const ast::Program> program, int function_index)
+    SourceSection section, std::string name, std::unique_ptr<FrameDescriptor> descriptor,
+    std::vector<int> parameter_slots, std::unique_ptr<SLStatementNode> body,
+    FunctionBinding binding, std::shared_ptr<const ast::Program> program, int function_index)
     : RootNode(std::move(section), std::move(name), std::move(descriptor)),
       parameter_slots_(std::move(parameter_slots)),
       body_(std::move(body)),
@@ -22,9 +21,9 @@ SLFunctionRootNode::SLFunctionRootNode(
       program_(std::move(program)),
       function_index_(function_index) {}
 
-Value SLFunctionRootNode::Execute(Frame& frame) {
+Value SLFunctionRootNode::Execute(Frame &frame) {
   absl::Span<const Value> args = frame.arguments();
-  const FrameDescriptor& descriptor = frame.descriptor();
+  const FrameDescriptor &descriptor = frame.descriptor();
   for (size_t i = 0; i < parameter_slots_.size(); ++i) {
     Value value = i < args.size() ? args[i] : NullValue();
     descriptor.RecordWrite(parameter_slots_[i], value);
@@ -34,14 +33,12 @@ Value SLFunctionRootNode::Execute(Frame& frame) {
   return NullValue();
 }
 
-Outcome SLFunctionRootNode::Resume(Frame& frame, int next_child,
-                                   absl::Span<const Outcome> done) {
+Outcome SLFunctionRootNode::Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) {
   if (next_child == 0) return Outcome::OfValue(Execute(frame));
-  return Outcome::OfValue(done[0].status == kReturn ? frame.return_value()
-                                                     : NullValue());
+  return Outcome::OfValue(done[0].status == kReturn ? frame.return_value() : NullValue());
 }
 
-absl::Status SLFunctionRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
+absl::Status SLFunctionRootNode::PartialEvaluate(pe::PartialEvaluator &pe) {
   for (size_t i = 0; i < parameter_slots_.size(); ++i) {
     pe.SetLocal(parameter_slots_[i], pe.Argument(static_cast<int>(i), NullValue()));
   }
@@ -56,7 +53,21 @@ std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
   return BuildFunctionRoot(binding_, program_, source_section().source, function_index_);
 }
 
-SLBuiltinRootNode::SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context)
+SLBytecodeRootNode::SLBytecodeRootNode(SourceSection section, std::string name,
+                                       std::unique_ptr<FrameDescriptor> descriptor,
+                                       bytecode::BytecodeProgram code, FunctionBinding binding,
+                                       std::shared_ptr<const ast::Program> program,
+                                       int function_index)
+    : BytecodeRootNode(std::move(section), std::move(name), std::move(descriptor), std::move(code)),
+      binding_(binding),
+      program_(std::move(program)),
+      function_index_(function_index) {}
+
+std::unique_ptr<RootNode> SLBytecodeRootNode::CloneUninitialized() const {
+  return BuildFunctionRoot(binding_, program_, source_section().source, function_index_);
+}
+
+SLBuiltinRootNode::SLBuiltinRootNode(const BuiltinSpec &spec, SLContext *context)
     : RootNode({}, spec.name, nullptr),
       spec_(spec),
       arity_(spec.arity),
@@ -68,21 +79,17 @@ bool SLBuiltinRootNode::InspectsCallerFrame() const {
 }
 bool SLBuiltinRootNode::WritesCallerFrame() const { return spec_.writes_caller_frame; }
 bool SLBuiltinRootNode::may_run_guest_code() const { return spec_.may_run_guest_code; }
-bool SLBuiltinRootNode::calls_guest_functions() const {
-  return spec_.calls_guest_functions;
-}
-DirectlyCallableBuiltin::Intrinsic SLBuiltinRootNode::intrinsic() const {
-  return spec_.intrinsic;
-}
+bool SLBuiltinRootNode::calls_guest_functions() const { return spec_.calls_guest_functions; }
+DirectlyCallableBuiltin::Intrinsic SLBuiltinRootNode::intrinsic() const { return spec_.intrinsic; }
 
-Value SLBuiltinRootNode::Execute(Frame& frame) { return InvokeDirectly(frame.arguments()); }
+Value SLBuiltinRootNode::Execute(Frame &frame) { return InvokeDirectly(frame.arguments()); }
 
 Value SLBuiltinRootNode::InvokeDirectly(absl::Span<const Value> args) const {
-  SLContext& context = context_ != nullptr ? *context_ : SLContext::Current();
+  SLContext &context = context_ != nullptr ? *context_ : SLContext::Current();
   const int arity = arity_;
   if (args.size() == static_cast<size_t>(arity)) return function_(context, args);
   // On the native stack, where the collector sees the values.
-  auto* padded = static_cast<Value*>(alloca(sizeof(Value) * (arity + 1)));
+  auto *padded = static_cast<Value *>(alloca(sizeof(Value) * (arity + 1)));
   for (int i = 0; i < arity; ++i) {
     padded[i] = static_cast<size_t>(i) < args.size() ? args[i] : NullValue();
   }

@@ -11,6 +11,7 @@
 #include "languages/sl/nodes/invoke_node.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/parser/ast.h"
+#include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/root_node.h"
 
 namespace morel::sl {
@@ -22,10 +23,13 @@ class SLContext;
 struct FunctionBinding {
   // Single-context code: function literals are this context's functions,
   // constants of the AST and of compiled code.
-  SLContext* context = nullptr;
+  SLContext *context = nullptr;
   // Shared code (sl_shared_code.h): literals are ids of this table,
   // resolved in the context running the code.
-  FunctionIds* shared_ids = nullptr;
+  FunctionIds *shared_ids = nullptr;
+  // Which interpreter runs the function (--sl.UseBytecode): an
+  // SLBytecodeRootNode (bytecode_parser.h) instead of an AST.
+  bool bytecode = false;
 };
 
 // A user function: binds arguments to parameter slots (missing ones are
@@ -40,11 +44,11 @@ class SLFunctionRootNode final : public RootNode {
                      std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
                      std::shared_ptr<const ast::Program> program, int function_index);
 
-  Value Execute(Frame& frame) override;
+  Value Execute(Frame &frame) override;
   void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
   // Child 0: the body; the outcome's value is the function's result.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
-  absl::Status PartialEvaluate(pe::PartialEvaluator& pe) override;
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override;
+  absl::Status PartialEvaluate(pe::PartialEvaluator &pe) override;
   bool IsCloningAllowed() const override { return true; }
   std::unique_ptr<RootNode> CloneUninitialized() const override;
 
@@ -56,7 +60,27 @@ class SLFunctionRootNode final : public RootNode {
   int function_index_;
 };
 
-using BuiltinFunction = Value (*)(SLContext& context, absl::Span<const Value> args);
+// A user function in bytecode mode (--sl.UseBytecode; bytecode_parser.h
+// makes its code): run by nodes/bytecode's interpreter, compiled by the
+// partial evaluator's merge-explode. Splittable like SLFunctionRootNode: an
+// uninitialized copy is rebuilt from the retained AST.
+class SLBytecodeRootNode final : public bytecode::BytecodeRootNode {
+ public:
+  MOREL_NODE_KIND(SLBytecodeRootNode)
+  SLBytecodeRootNode(SourceSection section, std::string name,
+                     std::unique_ptr<FrameDescriptor> descriptor, bytecode::BytecodeProgram code,
+                     FunctionBinding binding, std::shared_ptr<const ast::Program> program,
+                     int function_index);
+  bool IsCloningAllowed() const override { return true; }
+  std::unique_ptr<RootNode> CloneUninitialized() const override;
+
+ private:
+  FunctionBinding binding_;
+  std::shared_ptr<const ast::Program> program_;
+  int function_index_;
+};
+
+using BuiltinFunction = Value (*)(SLContext &context, absl::Span<const Value> args);
 struct BuiltinSpec;  // builtins.h
 
 // A builtin (sl_spec §9): pads missing arguments with NULL and drops extra
@@ -67,9 +91,9 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   // `spec` (an entry of Builtins()' table) outlives the node. `context`:
   // the one context the builtin serves, or null for shared code (the
   // builtin serves the context running on the calling thread).
-  SLBuiltinRootNode(const BuiltinSpec& spec, SLContext* context);
+  SLBuiltinRootNode(const BuiltinSpec &spec, SLContext *context);
 
-  Value Execute(Frame& frame) override;
+  Value Execute(Frame &frame) override;
   bool IsInternal() const override { return true; }
   bool InspectsCallerFrame() const override;
   bool WritesCallerFrame() const override;
@@ -84,10 +108,10 @@ class SLBuiltinRootNode final : public RootNode, public DirectlyCallableBuiltin 
   Value InvokeDirectly(absl::Span<const Value> args) const override;
 
  private:
-  const BuiltinSpec& spec_;
+  const BuiltinSpec &spec_;
   int arity_;
   BuiltinFunction function_;
-  SLContext* context_;  // null: the current context
+  SLContext *context_;  // null: the current context
 };
 
 }  // namespace morel::sl

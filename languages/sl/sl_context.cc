@@ -10,8 +10,8 @@
 
 namespace morel::sl {
 
-SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in,
-                     bool owns_engine, SLSharedCode* shared)
+SLContext::SLContext(runtime::Engine *engine, std::FILE *out, std::FILE *in, bool owns_engine,
+                     SLSharedCode *shared)
     : engine_(engine),
       shared_(shared),
       owns_engine_(owns_engine),
@@ -24,8 +24,8 @@ SLContext::SLContext(runtime::Engine* engine, std::FILE* out, std::FILE* in,
   RegisterBuiltins();
 }
 
-SLContext& SLContext::Current() {
-  FunctionRegistry* registry = FunctionRegistry::Current();
+SLContext &SLContext::Current() {
+  FunctionRegistry *registry = FunctionRegistry::Current();
   MOREL_CHECK_MSG(registry != nullptr && registry->owner() != nullptr,
                   "SL guest code runs outside of SLContext::Call");
   return *registry->owner();
@@ -47,33 +47,33 @@ SLContext::~SLContext() {
   if (shared_ != nullptr) {
     // Shared targets: our functions stop using their units (the last user
     // of a unit retires it).
-    functions_.ForEach([this](SLFunction& function) { shared_->Release(function.call_target()); });
+    functions_.ForEach([this](SLFunction &function) { shared_->Release(function.call_target()); });
     return;
   }
-  functions_.ForEach([this](SLFunction& function) {
-    if (CallTarget* target = function.call_target()) engine_->RetireCallTarget(*target);
+  functions_.ForEach([this](SLFunction &function) {
+    if (CallTarget *target = function.call_target()) engine_->RetireCallTarget(*target);
   });
 }
 
 void SLContext::RegisterBuiltins() {
   if (shared_ != nullptr) {
-    absl::Span<CallTarget* const> targets = shared_->builtin_targets();
+    absl::Span<CallTarget *const> targets = shared_->builtin_targets();
     for (size_t i = 0; i < targets.size(); ++i) Define(Builtins()[i].name, targets[i]);
     return;
   }
-  for (const BuiltinSpec& builtin : Builtins()) {
+  for (const BuiltinSpec &builtin : Builtins()) {
     auto root = std::make_unique<SLBuiltinRootNode>(builtin, this);
     functions_.Register(builtin.name, engine_->CreateCallTarget(std::move(root)));
   }
 }
 
-void SLContext::Define(absl::string_view name, CallTarget* target) {
+void SLContext::Define(absl::string_view name, CallTarget *target) {
   if (shared_ == nullptr) {
     functions_.Register(name, target);
     return;
   }
-  SLFunction* function = functions_.Lookup(name);
-  CallTarget* previous = function->call_target();
+  SLFunction *function = functions_.Lookup(name);
+  CallTarget *previous = function->call_target();
   if (previous == target) return;  // the same source again: nothing changes
   shared_->Acquire(target);
   // Redefines (invalidating code that relied on the old target) without
@@ -82,12 +82,12 @@ void SLContext::Define(absl::string_view name, CallTarget* target) {
   shared_->Release(previous);
 }
 
-absl::StatusOr<SLFunction*> SLContext::LoadShared(absl::string_view text,
-                                                  absl::string_view source_name) {
-  absl::StatusOr<SLSharedCode::Unit*> unit = shared_->Load(text, source_name);
+absl::StatusOr<SLFunction *> SLContext::LoadShared(absl::string_view text,
+                                                   absl::string_view source_name) {
+  absl::StatusOr<SLSharedCode::Unit *> unit = shared_->Load(text, source_name);
   if (!unit.ok()) return unit.status();
-  SLFunction* main = nullptr;
-  for (const auto& [name, target] : (*unit)->functions) {
+  SLFunction *main = nullptr;
+  for (const auto &[name, target] : (*unit)->functions) {
     Define(name, target);
     if (name == "main") main = functions_.Lookup(name);
   }
@@ -95,23 +95,23 @@ absl::StatusOr<SLFunction*> SLContext::LoadShared(absl::string_view text,
   return main;
 }
 
-absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
-                                            absl::string_view source_name) {
+absl::StatusOr<SLFunction *> SLContext::Load(absl::string_view text,
+                                             absl::string_view source_name) {
   if (shared_ != nullptr) return LoadShared(text, source_name);
-  absl::StatusOr<std::unique_ptr<ast::Program>> parsed =
-      ParseProgram(text, source_name);
+  absl::StatusOr<std::unique_ptr<ast::Program>> parsed = ParseProgram(text, source_name);
   if (!parsed.ok()) return parsed.status();
   std::shared_ptr<const ast::Program> program = *std::move(parsed);
   // Held by the nodes' source sections (and so by the call targets), not
   // by the context: a redefined function's text goes with its old target.
   auto source = std::make_shared<const Source>(std::string(source_name), std::string(text));
-  SLFunction* main = nullptr;
+  SLFunction *main = nullptr;
   for (size_t i = 0; i < program->functions.size(); ++i) {
     FunctionBinding binding;
     binding.context = this;
+    binding.bytecode = use_bytecode_;
     auto root = BuildFunctionRoot(binding, program, source, static_cast<int>(i));
-    CallTarget* target = engine_->CreateCallTarget(std::move(root));
-    const std::string& name = program->functions[i].name;
+    CallTarget *target = engine_->CreateCallTarget(std::move(root));
+    const std::string &name = program->functions[i].name;
     // A redefinition invalidates the function's "call target stable"
     // assumption, and with it exactly the compiled code that calls the old
     // target directly (SLFunction::set_call_target).
@@ -121,7 +121,7 @@ absl::StatusOr<SLFunction*> SLContext::Load(absl::string_view text,
   return main;
 }
 
-Value SLContext::Call(SLFunction* function, absl::Span<const Value> args) {
+Value SLContext::Call(SLFunction *function, absl::Span<const Value> args) {
   FunctionRegistry::Scope current(&functions_);
   return function->call_target()->Call(args);
 }
@@ -133,7 +133,7 @@ void SLContext::Print(absl::string_view text) {
   std::fflush(out_);
 }
 
-bool SLContext::ReadLine(std::string* line) {
+bool SLContext::ReadLine(std::string *line) {
   line->clear();
   int c = std::fgetc(in_);
   if (c == EOF) return false;
@@ -151,7 +151,7 @@ bool SLContext::ReadLine(std::string* line) {
 void SLContext::RunShutdownHooks() {
   if (hooks_ran_) return;
   hooks_ran_ = true;
-  for (SLFunction* hook : shutdown_hooks_) {
+  for (SLFunction *hook : shutdown_hooks_) {
     if (hook->call_target() == nullptr) ThrowUndefinedFunction(hook->AsValue());
     Call(hook, {});
   }

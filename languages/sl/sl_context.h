@@ -35,55 +35,59 @@ class SLContext {
   // outlive the context, or null for code of this context alone. With it,
   // Load takes sources from the shared cache and the builtins are the
   // shared ones; the context must not own the engine.
-  explicit SLContext(runtime::Engine* engine, std::FILE* out = stdout,
-                     std::FILE* in = stdin, bool owns_engine = true,
-                     SLSharedCode* shared = nullptr);
+  explicit SLContext(runtime::Engine *engine, std::FILE *out = stdout, std::FILE *in = stdin,
+                     bool owns_engine = true, SLSharedCode *shared = nullptr);
   ~SLContext();
-  SLContext(const SLContext&) = delete;
-  SLContext& operator=(const SLContext&) = delete;
+  SLContext(const SLContext &) = delete;
+  SLContext &operator=(const SLContext &) = delete;
 
-  runtime::Engine& engine() { return *engine_; }
-  FunctionRegistry& functions() { return functions_; }
+  runtime::Engine &engine() { return *engine_; }
+  FunctionRegistry &functions() { return functions_; }
+
+  // --sl.UseBytecode: functions Load makes from now on run in the bytecode
+  // interpreter (bytecode_parser.h). A context of shared code follows its
+  // shared code's mode instead.
+  void set_use_bytecode(bool use_bytecode) { use_bytecode_ = use_bytecode; }
+  bool use_bytecode() const { return use_bytecode_; }
 
   // The context whose guest code runs on this thread: set by Call (and so
   // for everything guest code does). Shared builtins serve it.
-  static SLContext& Current();
+  static SLContext &Current();
 
   // Parses `text` (named `source_name` in messages) and registers its
   // functions, redefining existing ones (sl_spec §1.3). Returns the unit's
   // own `main` if it defines one, else null. A parse error is an
   // InvalidArgumentError holding the exact "Error(s) parsing script:" text.
-  absl::StatusOr<SLFunction*> Load(absl::string_view text,
-                                   absl::string_view source_name);
+  absl::StatusOr<SLFunction *> Load(absl::string_view text, absl::string_view source_name);
 
   // Calls `function` (which must be defined) with `args`, with this
   // context current on the calling thread.
-  Value Call(SLFunction* function, absl::Span<const Value> args);
+  Value Call(SLFunction *function, absl::Span<const Value> args);
 
   // Standard streams. Print charges the engine's MaxOutputStreamSize first
   // (a ResourceLimitError, nothing written, when the text does not fit).
   void Print(absl::string_view text);
   // One line of input without its terminator; false at end of input.
-  bool ReadLine(std::string* line);
+  bool ReadLine(std::string *line);
 
-  void AddShutdownHook(SLFunction* hook) { shutdown_hooks_.push_back(hook); }
+  void AddShutdownHook(SLFunction *hook) { shutdown_hooks_.push_back(hook); }
   // Runs the hooks once, in registration order (sl_spec §9).
   void RunShutdownHooks();
 
  private:
   void RegisterBuiltins();
   // Defines `name` to run `target` (shared code: counts the units' users).
-  void Define(absl::string_view name, CallTarget* target);
-  absl::StatusOr<SLFunction*> LoadShared(absl::string_view text,
-                                         absl::string_view source_name);
+  void Define(absl::string_view name, CallTarget *target);
+  absl::StatusOr<SLFunction *> LoadShared(absl::string_view text, absl::string_view source_name);
 
-  runtime::Engine* engine_;
-  SLSharedCode* shared_;
+  runtime::Engine *engine_;
+  SLSharedCode *shared_;
+  bool use_bytecode_ = false;
   bool owns_engine_;
-  std::FILE* out_;
-  std::FILE* in_;
+  std::FILE *out_;
+  std::FILE *in_;
   FunctionRegistry functions_;
-  std::vector<SLFunction*> shutdown_hooks_;
+  std::vector<SLFunction *> shutdown_hooks_;
   bool hooks_ran_ = false;
 };
 

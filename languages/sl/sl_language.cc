@@ -18,6 +18,7 @@
 #include "languages/sl/runtime/value_printing.h"
 #include "languages/sl/runtime/values.h"
 #include "languages/sl/sl_context.h"
+#include "languages/sl/sl_options.pb.h"
 #include "languages/sl/sl_shared_code.h"
 #include "nodes/guest_error.h"
 
@@ -27,18 +28,18 @@ namespace {
 // Runs `body` (returning absl::Status or StatusOr), turning SL's exit(n)
 // and guest errors into statuses (engine/api/language.h's codes).
 template <typename R, typename F>
-R Guarded(F&& body) {
+R Guarded(F &&body) {
   try {
     return body();
-  } catch (const SLExit& exit) {
+  } catch (const SLExit &exit) {
     return api::ExitStatus(exit.status());
-  } catch (const SLError& error) {
+  } catch (const SLError &error) {
     absl::Status status = api::StatusOfCurrentGuestException();
     if (error.line() > 0) {
       api::SetGuestLocation(status, {error.source_name(), error.line(), error.column()});
     }
     return status;
-  } catch (const GuestError&) {
+  } catch (const GuestError &) {
     return api::StatusOfCurrentGuestException();
   }
 }
@@ -46,8 +47,8 @@ R Guarded(F&& body) {
 // SL's instance on an engine: the code its contexts share.
 class SLInstance : public api::LanguageInstance {
  public:
-  explicit SLInstance(runtime::Engine& engine) : code_(engine) {}
-  SLSharedCode& code() { return code_; }
+  explicit SLInstance(runtime::Engine &engine) : code_(engine) {}
+  SLSharedCode &code() { return code_; }
 
  private:
   SLSharedCode code_;
@@ -78,12 +79,13 @@ absl::Status LocatedSyntaxError(absl::Status status, absl::string_view source_na
 
 class SLLanguageContext : public api::LanguageContext {
  public:
-  SLLanguageContext(runtime::Engine& engine, SLSharedCode* shared,
-                    const api::ContextStreams& streams, bool owns_engine)
-      : context_(&engine, streams.out, streams.in, owns_engine, shared) {}
+  SLLanguageContext(runtime::Engine &engine, SLSharedCode *shared,
+                    const api::ContextStreams &streams, bool owns_engine, bool use_bytecode)
+      : context_(&engine, streams.out, streams.in, owns_engine, shared) {
+    context_.set_use_bytecode(use_bytecode);
+  }
 
-  absl::StatusOr<Value> Eval(absl::string_view text,
-                             absl::string_view source_name) override {
+  absl::StatusOr<Value> Eval(absl::string_view text, absl::string_view source_name) override {
     return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
       absl::Status loaded = context_.Load(text, source_name).status();
       if (!loaded.ok()) return LocatedSyntaxError(std::move(loaded), source_name);
@@ -91,10 +93,9 @@ class SLLanguageContext : public api::LanguageContext {
     });
   }
 
-  absl::Status RunProgram(absl::string_view text,
-                          absl::string_view source_name) override {
+  absl::Status RunProgram(absl::string_view text, absl::string_view source_name) override {
     return Guarded<absl::Status>([&]() -> absl::Status {
-      absl::StatusOr<SLFunction*> main = context_.Load(text, source_name);
+      absl::StatusOr<SLFunction *> main = context_.Load(text, source_name);
       if (!main.ok()) return LocatedSyntaxError(main.status(), source_name);
       if (*main == nullptr) {
         return absl::AbortedError("No function main() defined in SL source file.");
@@ -106,30 +107,29 @@ class SLLanguageContext : public api::LanguageContext {
   }
 
   absl::StatusOr<Value> LookupFunction(absl::string_view name) override {
-    SLFunction* function = context_.functions().Find(name);
+    SLFunction *function = context_.functions().Find(name);
     if (function == nullptr || function->call_target() == nullptr) {
       return absl::NotFoundError(absl::StrCat("Undefined function: ", name));
     }
     return function->AsValue();
   }
 
-  absl::StatusOr<Value> Call(const Value& callee, absl::Span<const Value> args) override {
+  absl::StatusOr<Value> Call(const Value &callee, absl::Span<const Value> args) override {
     if (!IsFunction(callee)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("not a function: ", TypeErrorValue(callee)));
+      return absl::InvalidArgumentError(absl::StrCat("not a function: ", TypeErrorValue(callee)));
     }
     return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
-      SLFunction* function = callee.As<SLFunction>();
+      SLFunction *function = callee.As<SLFunction>();
       if (function->call_target() == nullptr) ThrowUndefinedFunction(callee);
       return context_.Call(function, args);
     });
   }
 
-  CallTarget* CallTargetOf(const Value& function) override {
+  CallTarget *CallTargetOf(const Value &function) override {
     return IsFunction(function) ? function.As<SLFunction>()->call_target() : nullptr;
   }
 
-  api::HostValue ToHost(const Value& value) override {
+  api::HostValue ToHost(const Value &value) override {
     api::HostValue host;
     if (value.IsLong()) {  // the common case first: no text to format
       host.kind = api::HostValue::Kind::kNumber;
@@ -160,7 +160,7 @@ class SLLanguageContext : public api::LanguageContext {
     return host;
   }
 
-  absl::StatusOr<Value> FromHost(const api::HostValue& value) override {
+  absl::StatusOr<Value> FromHost(const api::HostValue &value) override {
     switch (value.kind) {
       case api::HostValue::Kind::kNull:
         return NullValue();
@@ -168,15 +168,14 @@ class SLLanguageContext : public api::LanguageContext {
         return Value::Boolean(value.boolean);
       case api::HostValue::Kind::kNumber:
         if (!value.is_integer) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "SL has no floating-point numbers (got ", value.DisplayText(), ")"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("SL has no floating-point numbers (got ", value.DisplayText(), ")"));
         }
         if (!value.fits_int64) {
           // Host-made numbers are int64 (HostValue::Int64); SL's big
           // numbers reach the host as guest values and come back as such.
-          return absl::InvalidArgumentError(
-              absl::StrCat("an integer outside int64 (", value.DisplayText(),
-                           ") must be a guest value"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "an integer outside int64 (", value.DisplayText(), ") must be a guest value"));
         }
         return Value::Long(value.int64);
       case api::HostValue::Kind::kString:
@@ -197,13 +196,13 @@ class SLLanguageContext : public api::LanguageContext {
   // Members are properties (sl_spec §6.9), read and written by the
   // runtime functions the property nodes use: a member name is the key
   // String, so "1" is o[1] as in guest code.
-  absl::StatusOr<bool> HasMember(const Value& object, absl::string_view name) override {
+  absl::StatusOr<bool> HasMember(const Value &object, absl::string_view name) override {
     if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
     Value ignored;
     return object.As<SLObject>()->Get(name, &ignored);
   }
 
-  absl::StatusOr<Value> ReadMember(const Value& object, absl::string_view name) override {
+  absl::StatusOr<Value> ReadMember(const Value &object, absl::string_view name) override {
     if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
     return Guarded<absl::StatusOr<Value>>([&]() -> absl::StatusOr<Value> {
       // "Undefined property: <name>" when absent. (The node argument only
@@ -212,8 +211,8 @@ class SLLanguageContext : public api::LanguageContext {
     });
   }
 
-  absl::Status WriteMember(const Value& object, absl::string_view name,
-                           const Value& value) override {
+  absl::Status WriteMember(const Value &object, absl::string_view name,
+                           const Value &value) override {
     if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
     return Guarded<absl::Status>([&]() -> absl::Status {
       WritePropertyGeneric(object, StringValue(name), value);
@@ -223,16 +222,15 @@ class SLLanguageContext : public api::LanguageContext {
 
   // SLObject::Keys's order: array indices ascending, then the other keys
   // in the order they were added (byte order past Shape::kMaxProperties).
-  absl::StatusOr<std::vector<std::string>> MemberKeys(const Value& object) override {
+  absl::StatusOr<std::vector<std::string>> MemberKeys(const Value &object) override {
     if (absl::Status is_object = CheckObject(object); !is_object.ok()) return is_object;
     return object.As<SLObject>()->Keys();
   }
 
  private:
-  static absl::Status CheckObject(const Value& value) {
+  static absl::Status CheckObject(const Value &value) {
     if (IsObject(value)) return absl::OkStatus();
-    return absl::InvalidArgumentError(
-        absl::StrCat("not an object: ", TypeErrorValue(value)));
+    return absl::InvalidArgumentError(absl::StrCat("not an object: ", TypeErrorValue(value)));
   }
 
   SLContext context_;
@@ -241,31 +239,47 @@ class SLLanguageContext : public api::LanguageContext {
 }  // namespace
 
 absl::string_view SLLanguage::launcher_description() const {
-  return "Runs a SimpleLanguage program: registers its functions and calls main().\n"
+  return "Runs a SimpleLanguage program: registers its functions and calls "
+         "main().\n"
          "Reads the program from standard input when no file is given.\n";
 }
 
-std::unique_ptr<api::LanguageInstance> SLLanguage::CreateInstance(
-    runtime::Engine& engine) const {
+std::unique_ptr<api::LanguageInstance> SLLanguage::CreateInstance(runtime::Engine &engine) const {
   return std::make_unique<SLInstance>(engine);
 }
 
+const google::protobuf::Message *SLLanguage::options_prototype() const {
+  return &SLOptions::default_instance();
+}
+
 absl::StatusOr<std::unique_ptr<api::LanguageContext>> SLLanguage::CreateContext(
-    runtime::Engine& engine, api::LanguageInstance* instance,
-    const google::protobuf::Message* options, const api::ContextStreams& streams,
+    runtime::Engine &engine, api::LanguageInstance *instance,
+    const google::protobuf::Message *options, const api::ContextStreams &streams,
     bool owns_engine) const {
-  if (options != nullptr) {
-    return absl::InvalidArgumentError("SimpleLanguage has no options");
-  }
-  SLSharedCode* shared = nullptr;
+  SLOptions parsed;
+  if (options != nullptr) parsed.CopyFrom(*options);
+  SLSharedCode *shared = nullptr;
   if (instance != nullptr) {
-    shared = &static_cast<SLInstance*>(instance)->code();
+    shared = &static_cast<SLInstance *>(instance)->code();
     if (owns_engine || &shared->engine() != &engine) {
       return absl::InvalidArgumentError(
-          "a context of shared code neither owns its engine nor uses another's instance");
+          "a context of shared code neither owns its engine nor uses another's "
+          "instance");
     }
+    // Contexts of one engine share code: one interpreter for all of them
+    // (Truffle SL: the option is read when a context is created, and
+    // contexts sharing an engine must agree on it).
+    if (shared->contexts_created() > 0 && shared->use_bytecode() != parsed.use_bytecode()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "option sl.UseBytecode: ", parsed.use_bytecode() ? "true" : "false",
+          ", but the engine's other contexts use ", shared->use_bytecode() ? "true" : "false",
+          " (contexts sharing an engine agree on it)"));
+    }
+    shared->set_use_bytecode(parsed.use_bytecode());
+    shared->NoteContextCreated();
   }
-  return std::make_unique<SLLanguageContext>(engine, shared, streams, owns_engine);
+  return std::make_unique<SLLanguageContext>(engine, shared, streams, owns_engine,
+                                             parsed.use_bytecode());
 }
 
 }  // namespace morel::sl

@@ -4,8 +4,9 @@
 // SL's implementation of the language interface (engine/api/language.h):
 // the Language "sl" (registered by //languages/sl:language) and its
 // LanguageContext, a wrapper of SLContext that turns SL's exceptions into
-// absl::Status. SL has no language options. Its instance (CreateInstance)
-// is SLSharedCode: contexts of an engine that has one share code.
+// absl::Status. Its options are SLOptions (sl_options.proto). Its instance
+// (CreateInstance) is SLSharedCode: contexts of an engine that has one
+// share code.
 
 #include <memory>
 #include <vector>
@@ -20,11 +21,12 @@ class SLLanguage : public api::Language {
   absl::string_view name() const override { return "SimpleLanguage"; }
   absl::string_view file_extension() const override { return ".sl"; }
   absl::string_view launcher_description() const override;
-  std::unique_ptr<api::LanguageInstance> CreateInstance(
-      runtime::Engine& engine) const override;
+  std::unique_ptr<api::LanguageInstance> CreateInstance(runtime::Engine &engine) const override;
+  // SLOptions (sl_options.proto): --sl.UseBytecode.
+  const google::protobuf::Message *options_prototype() const override;
   absl::StatusOr<std::unique_ptr<api::LanguageContext>> CreateContext(
-      runtime::Engine& engine, api::LanguageInstance* instance,
-      const google::protobuf::Message* options, const api::ContextStreams& streams,
+      runtime::Engine &engine, api::LanguageInstance *instance,
+      const google::protobuf::Message *options, const api::ContextStreams &streams,
       bool owns_engine) const override;
 };
 

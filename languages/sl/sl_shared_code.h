@@ -44,47 +44,56 @@ namespace morel::sl {
 
 class SLSharedCode {
  public:
-  explicit SLSharedCode(runtime::Engine& engine);
+  explicit SLSharedCode(runtime::Engine &engine);
+  // --sl.UseBytecode of the code (the same for every context that shares
+  // it; the first context sets it).
+  void set_use_bytecode(bool use_bytecode) { use_bytecode_ = use_bytecode; }
+  bool use_bytecode() const { return use_bytecode_; }
+  // Contexts created for this code so far (they agree on use_bytecode).
+  int contexts_created() const { return contexts_created_; }
+  void NoteContextCreated() { ++contexts_created_; }
   // After every context that used it: waits for the engine's compilations
   // and retires every target it still holds.
   ~SLSharedCode();
-  SLSharedCode(const SLSharedCode&) = delete;
-  SLSharedCode& operator=(const SLSharedCode&) = delete;
+  SLSharedCode(const SLSharedCode &) = delete;
+  SLSharedCode &operator=(const SLSharedCode &) = delete;
 
-  runtime::Engine& engine() { return engine_; }
-  FunctionIds& function_ids() { return function_ids_; }
+  runtime::Engine &engine() { return engine_; }
+  FunctionIds &function_ids() { return function_ids_; }
   // The builtins' targets, in Builtins() order (their roots serve the
   // current context).
-  absl::Span<CallTarget* const> builtin_targets() const { return builtin_targets_; }
+  absl::Span<CallTarget *const> builtin_targets() const { return builtin_targets_; }
 
   // One parsed source: its functions' targets, in source order.
   struct Unit {
-    std::vector<std::pair<std::string, CallTarget*>> functions;
+    std::vector<std::pair<std::string, CallTarget *>> functions;
     int users = 0;  // contexts' functions that run one of the targets
-    const std::pair<std::string, std::string>* key = nullptr;  // in units_
+    const std::pair<std::string, std::string> *key = nullptr;  // in units_
   };
   // The unit of `text` named `source_name`, parsed and built on the first
   // request, then from the cache. A syntax error is the parser's
   // InvalidArgumentError and caches nothing.
-  absl::StatusOr<Unit*> Load(absl::string_view text, absl::string_view source_name);
+  absl::StatusOr<Unit *> Load(absl::string_view text, absl::string_view source_name);
   // A context's function now runs `target` / stopped running it (null and
   // builtins' targets are ignored). The last release of a unit's targets
   // evicts the unit.
-  void Acquire(const CallTarget* target);
-  void Release(const CallTarget* target);
+  void Acquire(const CallTarget *target);
+  void Release(const CallTarget *target);
   // Evicts `unit` if no function runs its targets (a source that defined
   // nothing, or whose functions were all redefined at once).
-  void EvictIfUnused(Unit* unit);
+  void EvictIfUnused(Unit *unit);
 
  private:
-  void Evict(Unit* unit);
+  void Evict(Unit *unit);
 
-  runtime::Engine& engine_;
+  int contexts_created_ = 0;
+  bool use_bytecode_ = false;
+  runtime::Engine &engine_;
   FunctionIds function_ids_;
-  std::vector<CallTarget*> builtin_targets_;
+  std::vector<CallTarget *> builtin_targets_;
   // By (source name, text); a node map: units point to their keys.
   absl::node_hash_map<std::pair<std::string, std::string>, Unit> units_;
-  absl::flat_hash_map<const CallTarget*, Unit*> unit_of_target_;
+  absl::flat_hash_map<const CallTarget *, Unit *> unit_of_target_;
 };
 
 }  // namespace morel::sl

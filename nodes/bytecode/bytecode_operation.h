@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "absl/types/span.h"
+#include "base/check.h"
 #include "nodes/frame.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
@@ -30,20 +31,27 @@ class BytecodeOperation {
   virtual ~BytecodeOperation() = default;
   // Runs the operation on `operands` (the top of the operand stack, bottom
   // first) in `frame`; returns the value the instruction pushes.
-  virtual Value ExecuteOperation(Frame& frame, absl::Span<const Value> operands) = 0;
+  virtual Value ExecuteOperation(Frame &frame, absl::Span<const Value> operands) = 0;
 };
 
 // An operation's node and its BytecodeOperation interface (the same object).
 struct OperationNode {
   std::unique_ptr<Node> node;
-  BytecodeOperation* operation = nullptr;
+  BytecodeOperation *operation = nullptr;
 
   template <typename T>
   static OperationNode Of(std::unique_ptr<T> op) {
     static_assert(std::is_base_of_v<Node, T> && std::is_base_of_v<BytecodeOperation, T>,
                   "an operation is a Node that implements BytecodeOperation");
-    BytecodeOperation* operation = op.get();
+    BytecodeOperation *operation = op.get();
     return OperationNode{std::unique_ptr<Node>(op.release()), operation};
+  }
+  // A node known only as a Node (or a base class) that must be an operation.
+  static OperationNode OfNode(std::unique_ptr<Node> node) {
+    auto *operation = dynamic_cast<BytecodeOperation *>(node.get());
+    MOREL_CHECK_MSG(operation != nullptr,
+                    "a bytecode operation's node implements BytecodeOperation");
+    return OperationNode{std::move(node), operation};
   }
 };
 

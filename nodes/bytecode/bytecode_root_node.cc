@@ -16,7 +16,7 @@ namespace {
 class BackEdgeReporter {
  public:
   static constexpr int kReportInterval = 1024;
-  explicit BackEdgeReporter(Node& root) : root_(root) {}
+  explicit BackEdgeReporter(Node &root) : root_(root) {}
   ~BackEdgeReporter() {
     if (pending_ > 0) LoopNode::ReportLoopCount(root_, pending_);
   }
@@ -29,7 +29,7 @@ class BackEdgeReporter {
   }
 
  private:
-  Node& root_;
+  Node &root_;
   int pending_ = 0;
 };
 
@@ -40,7 +40,7 @@ BytecodeRootNode::BytecodeRootNode(SourceSection source_section, std::string nam
                                    BytecodeProgram program)
     : RootNode(std::move(source_section), std::move(name), std::move(frame_descriptor)),
       program_(std::move(program)) {
-  for (OperationNode& op : program_.operations) {
+  for (OperationNode &op : program_.operations) {
     auto slot = std::make_unique<ChildSlot>();
     slot->Exchange(op.node.release());
     operation_slots_.push_back(std::move(slot));
@@ -52,11 +52,11 @@ BytecodeRootNode::BytecodeRootNode(SourceSection source_section, std::string nam
 }
 
 void BytecodeRootNode::ForEachChild(ChildVisitor visitor) {
-  for (std::unique_ptr<ChildSlot>& slot : operation_slots_) visitor(*slot);
+  for (std::unique_ptr<ChildSlot> &slot : operation_slots_) visitor(*slot);
 }
 
-void BytecodeRootNode::OnChildReplaced(Node& old_child, Node& new_child) {
-  auto* replacement = dynamic_cast<BytecodeOperation*>(&new_child);
+void BytecodeRootNode::OnChildReplaced(Node &old_child, Node &new_child) {
+  auto *replacement = dynamic_cast<BytecodeOperation *>(&new_child);
   MOREL_CHECK_MSG(replacement != nullptr,
                   "an operation of bytecode was replaced by a node that is no operation");
   for (size_t k = 0; k < operation_slots_.size(); ++k) {
@@ -65,7 +65,7 @@ void BytecodeRootNode::OnChildReplaced(Node& old_child, Node& new_child) {
   (void)old_child;
 }
 
-const SourceSection* BytecodeRootNode::SourceAt(int bci) const {
+const SourceSection *BytecodeRootNode::SourceAt(int bci) const {
   if (bci < 0 || bci >= static_cast<int>(program_.source_index.size())) return nullptr;
   const int index = program_.source_index[bci];
   return index < 0 ? nullptr : &program_.sources[index];
@@ -78,31 +78,43 @@ std::string BytecodeRootNode::Disassemble() const {
   return bytecode::Disassemble(program_.code, &describe);
 }
 
-Value BytecodeRootNode::Execute(Frame& frame) { return Dispatch(frame, 0, 0); }
+Value BytecodeRootNode::Execute(Frame &frame) { return Dispatch(frame, 0, 0); }
 
-Outcome BytecodeRootNode::Resume(Frame& frame, int bci, absl::Span<const Outcome> done) {
-  MOREL_CHECK_MSG(bci >= 0 && bci < static_cast<int>(program_.code.size()) &&
-                      stack_height(bci) >= 0,
-                  "resuming bytecode at a bci that is no reachable instruction");
-  int sp = stack_height(bci);
-  if (done.empty()) return Outcome::OfValue(Dispatch(frame, bci, sp));
-  // The operation at bci finished in compiled code with done[0].value.
-  MOREL_CHECK_MSG(static_cast<Opcode>(program_.code[bci]) == Opcode::kOperation,
-                  "resuming after an instruction that is no operation");
-  sp -= Pops(program_.code, bci);
-  frame.slot_storage()[stack_base() + sp] = done[0].value;
-  return Outcome::OfValue(Dispatch(frame, bci + Length(Opcode::kOperation), sp + 1));
+Outcome BytecodeRootNode::Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) {
+  const int size = static_cast<int>(program_.code.size());
+  Value *stack = frame.slot_storage() + stack_base();
+  auto restore = [&] {
+    for (size_t i = 0; i < done.size(); ++i) stack[i] = done[i].value;
+  };
+  const int sp = static_cast<int>(done.size());
+  if (next_child >= 0 && next_child < size && stack_height(next_child) >= 0 &&
+      sp == stack_height(next_child)) {
+    // At an instruction, with its operand stack.
+    restore();
+    return Outcome::OfValue(Dispatch(frame, next_child, sp));
+  }
+  // After the operation at bci = next_child - 1 (never an instruction's
+  // start when next_child is: operations take three words): the stack
+  // below its operands, then its result.
+  const int bci = next_child - 1;
+  MOREL_CHECK_MSG(bci >= 0 && bci < size && stack_height(bci) >= 0 &&
+                      static_cast<Opcode>(program_.code[bci]) == Opcode::kOperation &&
+                      sp == stack_height(bci) - Pops(program_.code, bci) + 1,
+                  "bytecode resumed at no instruction, or with a stack of the "
+                  "wrong height");
+  restore();
+  return Outcome::OfValue(Dispatch(frame, bci + Length(Opcode::kOperation), sp));
 }
 
 // The interpreter loop. `stack` is the frame's operand stack, `sp` its
 // height; operands stay in the frame until the instruction that consumes
 // them is done (a collection during an operation sees them).
-Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
-  const int32_t* code = program_.code.data();
-  const Value* constants = program_.constants.data();
-  Value* stack = frame.slot_storage() + stack_base();
+Value BytecodeRootNode::Dispatch(Frame &frame, int bci, int sp) {
+  const int32_t *code = program_.code.data();
+  const Value *constants = program_.constants.data();
+  Value *stack = frame.slot_storage() + stack_base();
   const absl::Span<const Value> arguments = frame.arguments();
-  NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
+  NodeRuntime *runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
   BackEdgeReporter back_edges(*this);
   for (;;) {
     switch (static_cast<Opcode>(code[bci])) {
@@ -153,7 +165,7 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
       case Opcode::kReturn:
         return stack[--sp];
       case Opcode::kOperation: {
-        BytecodeOperation* op = operation(code[bci + 1]);
+        BytecodeOperation *op = operation(code[bci + 1]);
         const int n = code[bci + 2];
         sp -= n;
         stack[sp] = op->ExecuteOperation(frame, absl::Span<const Value>(stack + sp, n));

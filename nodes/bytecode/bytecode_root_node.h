@@ -39,23 +39,26 @@ class BytecodeRootNode : public RootNode {
                    std::unique_ptr<FrameDescriptor> frame_descriptor, BytecodeProgram program);
 
   // Runs the code from bci 0.
-  Value Execute(Frame& frame) override;
-  // Resumes an activation at instruction `bci` (next_child) with the
-  // locals and the operand stack (its height there, stack_height(bci)) in
-  // the frame. With one done outcome: the instruction at bci, an
-  // operation, already ran in compiled code and produced that value (it is
-  // pushed in place of its operands and the interpreter goes on after it).
-  Outcome Resume(Frame& frame, int bci, absl::Span<const Outcome> done) override;
+  Value Execute(Frame &frame) override;
+  // Resumes an activation (nodes/resume.h) in one of two forms; the
+  // locals are in the frame, the operand stack comes as `done` values:
+  //  - at instruction `next_child`, whose stack (stack_height(next_child)
+  //    values) is `done`;
+  //  - after the operation at bci = next_child - 1 (the root waited for it
+  //    as its "child" bci, which resumed and returned): `done` is the
+  //    stack below the operation's operands, then its result.
+  // Compiled code's frame states use both (engine/pe/bytecode_explode.cc).
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override;
 
   // The operations' nodes, in index order (k of `op k n`).
   void ForEachChild(ChildVisitor visitor) override;
   // An operation replaced itself: `op k` runs the replacement from now on.
-  void OnChildReplaced(Node& old_child, Node& new_child) override;
+  void OnChildReplaced(Node &old_child, Node &new_child) override;
 
   absl::Span<const int32_t> code() const { return program_.code; }
-  const Value& constant(int index) const { return program_.constants[index]; }
-  BytecodeOperation* operation(int index) const { return operations_[index]; }
-  Node* operation_node(int index) const { return operation_slots_[index]->get(); }
+  const Value &constant(int index) const { return program_.constants[index]; }
+  BytecodeOperation *operation(int index) const { return operations_[index]; }
+  Node *operation_node(int index) const { return operation_slots_[index]->get(); }
   int operation_count() const { return static_cast<int>(operations_.size()); }
   // The operand stack's height before the instruction at `bci` (-1: not
   // an instruction, or unreachable).
@@ -64,19 +67,19 @@ class BytecodeRootNode : public RootNode {
   // Frame-storage index of the operand stack's first value.
   int stack_base() const { return frame_descriptor().size() + 1; }
   // The source position of the instruction at `bci`, or null.
-  const SourceSection* SourceAt(int bci) const;
+  const SourceSection *SourceAt(int bci) const;
   // The code, one instruction per line, operations by their node kind.
   std::string Disassemble() const;
 
  private:
   // The interpreter: runs from `bci` with `sp` values on the operand stack.
-  Value Dispatch(Frame& frame, int bci, int sp);
+  Value Dispatch(Frame &frame, int bci, int sp);
 
   BytecodeProgram program_;
   // The operations' nodes, owned as children (program_.operations moves
   // here), and their interfaces, which the interpreter calls.
   std::vector<std::unique_ptr<ChildSlot>> operation_slots_;
-  std::vector<BytecodeOperation*> operations_;
+  std::vector<BytecodeOperation *> operations_;
 };
 
 }  // namespace morel::bytecode

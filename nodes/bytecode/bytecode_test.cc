@@ -3,6 +3,8 @@
 // (their own state word each) and report polymorphism through the root,
 // back edges counted into the call target, resuming at a bci.
 
+#include "nodes/bytecode/bytecode.h"
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -10,7 +12,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "nodes/bytecode/bytecode.h"
 #include "nodes/bytecode/bytecode_builder.h"
 #include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/call_target.h"
@@ -31,11 +32,11 @@ Value AddDoubles(Value l, Value r) { return Value::Double(AsDouble(l) + AsDouble
 struct AddLong {
   static constexpr absl::string_view kName = "AddLong";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
     return c.And(c.IsLong(l), c.IsLong(r));
   }
   template <typename C>
-  static typename C::V Body(C& c, AddOperation&, typename C::V l, typename C::V r) {
+  static typename C::V Body(C &c, AddOperation &, typename C::V l, typename C::V r) {
     auto sum = c.AddOverflow(c.AsLong(l), c.AsLong(r));
     c.RewriteOn(sum.overflow);
     return c.BoxLong(sum.value);
@@ -44,12 +45,12 @@ struct AddLong {
 struct AddDouble {
   static constexpr absl::string_view kName = "AddDouble";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
     return c.And(c.Or(c.IsLong(l), c.HasTag(l, kDoubleTag)),
                  c.Or(c.IsLong(r), c.HasTag(r, kDoubleTag)));
   }
   template <typename C>
-  static typename C::V Body(C& c, AddOperation&, typename C::V l, typename C::V r) {
+  static typename C::V Body(C &c, AddOperation &, typename C::V l, typename C::V r) {
     return c.template Call<&AddDoubles>(l, r);
   }
 };
@@ -60,10 +61,10 @@ class AddOperation final : public Node, public BytecodeOperation {
   MOREL_NODE_KIND(AddOperation)
   MOREL_REPORT_POLYMORPHISM
   using Node::Node;
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
     return specializer_.Execute(*this, operands[0], operands[1]);
   }
-  static Value Fallback(AddOperation&, Value, Value) { throw GuestError("type error: +"); }
+  static Value Fallback(AddOperation &, Value, Value) { throw GuestError("type error: +"); }
   std::string active() const { return specializer_.ActiveNames(); }
 
  private:
@@ -74,7 +75,7 @@ class LessOperation final : public Node, public BytecodeOperation {
  public:
   MOREL_NODE_KIND(LessOperation)
   using Node::Node;
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
     return Value::Boolean(operands[0].AsLong() < operands[1].AsLong());
   }
 };
@@ -87,7 +88,7 @@ std::unique_ptr<BytecodeRootNode> Root(BytecodeProgram program, int locals) {
 }
 
 // sum(n): s = 0; i = 0; while (i < n) { s = s + i; i = i + 1 } return s
-BytecodeProgram SumProgram(AddOperation** first_add = nullptr) {
+BytecodeProgram SumProgram(AddOperation **first_add = nullptr) {
   BytecodeBuilder b;
   b.EmitConstant(Value::Long(0));
   b.EmitStoreLocal(0);  // s
@@ -120,29 +121,30 @@ BytecodeProgram SumProgram(AddOperation** first_add = nullptr) {
 
 TEST(BytecodeTest, RunsALoopAndCountsItsBackEdges) {
   test_language::TestRuntime runtime;
-  CallTarget* target = runtime.CreateCallTarget(Root(SumProgram(), 2));
+  CallTarget *target = runtime.CreateCallTarget(Root(SumProgram(), 2));
   EXPECT_EQ(target->Call({Value::Long(10)}).AsLong(), 45);
   EXPECT_EQ(target->Call({Value::Long(3000)}).AsLong(), 3000 * 2999 / 2);
   // Every back edge is a loop iteration of the call target (10 + 3000),
   // reported every 1024 and when the activation returns.
   int reported = 0;
-  for (const auto& report : runtime.loop_reports()) reported += report.iterations;
+  for (const auto &report : runtime.loop_reports()) reported += report.iterations;
   EXPECT_EQ(reported, 3010);
   EXPECT_GE(target->call_and_loop_count(), 3010);
 }
 
 TEST(BytecodeTest, EachInstructionSpecializesOnItsOwn) {
   test_language::TestRuntime runtime;
-  AddOperation* sum_add = nullptr;
+  AddOperation *sum_add = nullptr;
   auto root = Root(SumProgram(&sum_add), 2);
-  BytecodeRootNode* raw = root.get();
-  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  BytecodeRootNode *raw = root.get();
+  CallTarget *target = runtime.CreateCallTarget(std::move(root));
   target->Call({Value::Long(5)});
   EXPECT_EQ(sum_add->active(), "AddLong");
   EXPECT_TRUE(runtime.polymorphic_reports().empty());
   // The operations are the root's children, in index order.
   std::vector<std::string> kinds;
-  raw->ForEachChild([&](ChildSlot& slot) { kinds.push_back(std::string(slot.get()->kind_name())); });
+  raw->ForEachChild(
+      [&](ChildSlot &slot) { kinds.push_back(std::string(slot.get()->kind_name())); });
   EXPECT_EQ(kinds, (std::vector<std::string>{"LessOperation", "AddOperation", "AddOperation"}));
   EXPECT_EQ(sum_add->GetRootNode(), raw);
   EXPECT_EQ(raw->CountNodes(), 4);
@@ -154,12 +156,12 @@ TEST(BytecodeTest, AnOperationReportsPolymorphismThroughItsRoot) {
   b.EmitArgument(0, Value::Long(0));
   b.EmitArgument(1, Value::Long(0));
   auto add = std::make_unique<AddOperation>();
-  AddOperation* op = add.get();
+  AddOperation *op = add.get();
   b.EmitOperation(std::move(add), 2);
   b.EmitReturn();
   auto program = std::move(b).Build();
   ASSERT_TRUE(program.ok()) << program.status();
-  CallTarget* target = runtime.CreateCallTarget(Root(std::move(*program), 0));
+  CallTarget *target = runtime.CreateCallTarget(Root(std::move(*program), 0));
   EXPECT_EQ(target->Call({Value::Long(1), Value::Long(2)}).AsLong(), 3);
   EXPECT_EQ(target->Call({Value::Long(1), Value::Double(0.5)}).AsDouble(), 1.5);
   EXPECT_EQ(op->active(), "AddLong,AddDouble");
@@ -179,7 +181,7 @@ TEST(BytecodeTest, ShortCircuitAndOr) {
     b.EmitReturn();
     auto program = std::move(b).Build();
     ASSERT_TRUE(program.ok()) << program.status();
-    CallTarget* target = runtime.CreateCallTarget(Root(std::move(*program), 0));
+    CallTarget *target = runtime.CreateCallTarget(Root(std::move(*program), 0));
     for (bool x : {false, true}) {
       for (bool y : {false, true}) {
         const bool want = kind == BytecodeBuilder::ShortCircuit::kAnd ? x && y : x || y;
@@ -192,7 +194,7 @@ TEST(BytecodeTest, ShortCircuitAndOr) {
 TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   test_language::TestRuntime runtime;
   auto root = Root(SumProgram(), 2);
-  BytecodeRootNode* raw = root.get();
+  BytecodeRootNode *raw = root.get();
   runtime.CreateCallTarget(std::move(root));
   // Find the first add (op) instruction: stack [s, i] before it.
   int add_bci = -1;
@@ -212,14 +214,14 @@ TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   // In the middle of iteration i = 4 (s = 6): the stack holds s and i.
   frame.Set(0, Value::Long(6));
   frame.Set(1, Value::Long(4));
-  storage[raw->stack_base()] = Value::Long(6);
-  storage[raw->stack_base() + 1] = Value::Long(4);
-  EXPECT_EQ(raw->Resume(frame, add_bci, {}).value.AsLong(), 45);
-  // The same point, the add having run in compiled code with result 10.
+  std::vector<Outcome> stack = {Outcome::OfValue(Value::Long(6)), Outcome::OfValue(Value::Long(4))};
+  EXPECT_EQ(raw->Resume(frame, add_bci, stack).value.AsLong(), 45);
+  // The same point, the add having run elsewhere with result 10: the
+  // stack below its operands (empty), then the result, after the add.
   frame.Set(0, Value::Long(6));
   frame.Set(1, Value::Long(4));
-  Outcome done = Outcome::OfValue(Value::Long(10));
-  EXPECT_EQ(raw->Resume(frame, add_bci, absl::MakeConstSpan(&done, 1)).value.AsLong(), 45);
+  std::vector<Outcome> after = {Outcome::OfValue(Value::Long(10))};
+  EXPECT_EQ(raw->Resume(frame, add_bci + 1, after).value.AsLong(), 45);
 }
 
 // An operation that rewrites itself into another (as a node may, with
@@ -228,7 +230,7 @@ class ConstantOperation final : public Node, public BytecodeOperation {
  public:
   MOREL_NODE_KIND(ConstantOperation)
   explicit ConstantOperation(int64_t value) : value_(value) {}
-  Value ExecuteOperation(Frame&, absl::Span<const Value>) override { return Value::Long(value_); }
+  Value ExecuteOperation(Frame &, absl::Span<const Value>) override { return Value::Long(value_); }
 
  private:
   int64_t value_;
@@ -237,7 +239,7 @@ class ConstantOperation final : public Node, public BytecodeOperation {
 class SelfReplacingOperation final : public Node, public BytecodeOperation {
  public:
   MOREL_NODE_KIND(SelfReplacingOperation)
-  Value ExecuteOperation(Frame&, absl::Span<const Value>) override {
+  Value ExecuteOperation(Frame &, absl::Span<const Value>) override {
     std::lock_guard<std::recursive_mutex> lock(GetRootNode()->lock());
     Replace(std::make_unique<ConstantOperation>(2), "second time");
     return Value::Long(1);
@@ -252,8 +254,8 @@ TEST(BytecodeTest, AnOperationReplacedByAnotherRunsTheReplacement) {
   auto program = std::move(b).Build();
   ASSERT_TRUE(program.ok()) << program.status();
   auto root = Root(std::move(*program), 0);
-  BytecodeRootNode* raw = root.get();
-  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  BytecodeRootNode *raw = root.get();
+  CallTarget *target = runtime.CreateCallTarget(std::move(root));
   EXPECT_EQ(target->Call({}).AsLong(), 1);
   EXPECT_EQ(target->Call({}).AsLong(), 2);
   EXPECT_EQ(raw->operation_node(0)->kind_name(), "ConstantOperation");

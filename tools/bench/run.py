@@ -37,14 +37,18 @@ DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 RUNTIMES = {
     "morel": "sl",
     "morel-interp": "sl",
+    "morel-bc": "sl",
+    "morel-bc-interp": "sl",
     "lua5.4": "lua",
     "luajit": "lua",
     "node": "js",
     "c": "c",
 }
-MORELS = ["morel", "morel-interp"]
+MORELS = ["morel", "morel-interp", "morel-bc", "morel-bc-interp"]
 PEERS = ["lua5.4", "luajit", "node", "c"]
 INTERP_FLAG = "--engine.Compilation=false"
+# SL's bytecode mode (languages/sl/README.md): the morel-bc runtimes.
+BYTECODE_FLAG = "--sl.UseBytecode=true"
 # Morel's warm-up runs add this: one "[engine] heap ..." line on stderr at exit.
 HEAP_FLAG = "--engine.PrintHeapStatistics=true"
 # Benchmarks whose size is an exponent (work ~ base^size): --scale adds
@@ -54,6 +58,8 @@ EXPONENTIAL = {"fib": 1.618, "binarytrees": 2}
 COLORS = {
     "morel": "#c0392b",
     "morel-interp": "#e67e22",
+    "morel-bc": "#8e44ad",
+    "morel-bc-interp": "#b07cc6",
     "lua5.4": "#2c5fa8",
     "luajit": "#17a2b8",
     "node": "#2e8b3a",
@@ -62,6 +68,8 @@ COLORS = {
 LABELS = {
     "morel": "Morel (SL)",
     "morel-interp": "Morel interpreter only",
+    "morel-bc": "Morel (SL bytecode)",
+    "morel-bc-interp": "Morel bytecode interpreter only",
     "lua5.4": "Lua 5.4",
     "luajit": "LuaJIT",
     "node": "Node.js",
@@ -216,7 +224,7 @@ def detect_runtimes(args, root, work_dir):
             sys.exit(f"bench: unknown runtime '{name}' (known: {', '.join(RUNTIMES)})")
     present, versions, skipped = {}, {}, {}
 
-    if "morel" in wanted or "morel-interp" in wanted:
+    if any(m in wanted for m in MORELS):
         sl = args.sl
         if sl:
             if not os.path.exists(sl):
@@ -236,6 +244,12 @@ def detect_runtimes(args, root, work_dir):
             if "morel-interp" in wanted:
                 present["morel-interp"] = [sl, INTERP_FLAG]
                 versions["morel-interp"] = f"{version} {INTERP_FLAG}"
+            if "morel-bc" in wanted:
+                present["morel-bc"] = [sl, BYTECODE_FLAG]
+                versions["morel-bc"] = f"{version} {BYTECODE_FLAG}"
+            if "morel-bc-interp" in wanted:
+                present["morel-bc-interp"] = [sl, BYTECODE_FLAG, INTERP_FLAG]
+                versions["morel-bc-interp"] = f"{version} {BYTECODE_FLAG} {INTERP_FLAG}"
         else:
             for name in MORELS:
                 if name in wanted:
@@ -753,7 +767,7 @@ def warmup_svg(bench, size, curves):
         ys = curves[runtime]
         points = " ".join(f"{x_of(i + 1):.1f},{y_of(max(v, 10 ** low_log)):.1f}"
                           for i, v in enumerate(ys))
-        dash = ' stroke-dasharray="6 3"' if runtime == "morel-interp" else ""
+        dash = ' stroke-dasharray="6 3"' if runtime.endswith("interp") else ""
         parts.append(f'<polyline points="{points}" fill="none" stroke="{COLORS[runtime]}" '
                      f'stroke-width="2"{dash}/>')
         for i, v in enumerate(ys):
@@ -764,7 +778,7 @@ def warmup_svg(bench, size, curves):
     parts.append(svg_text(lx, ly, "runtime", 12, weight="bold"))
     for k, runtime in enumerate([r for r in RUNTIMES if r in curves]):
         y = ly + 22 + k * 22
-        dash = ' stroke-dasharray="6 3"' if runtime == "morel-interp" else ""
+        dash = ' stroke-dasharray="6 3"' if runtime.endswith("interp") else ""
         parts.append(f'<line x1="{lx}" y1="{y - 4}" x2="{lx + 24}" y2="{y - 4}" '
                      f'stroke="{COLORS[runtime]}" stroke-width="2.5"{dash}/>')
         parts.append(svg_text(lx + 30, y, LABELS[runtime], 11))
@@ -799,7 +813,9 @@ def ratio_svg(panels):
         # Column headers: engine over peer.
         for j, (m, p) in enumerate(columns):
             x = label_w + j * cell_w + cell_w / 2
-            body.append(svg_text(x, y + 14, "Morel" if m == "morel" else "interp", 11,
+            short = {"morel": "Morel", "morel-interp": "interp", "morel-bc": "bytecode",
+                     "morel-bc-interp": "bc interp"}[m]
+            body.append(svg_text(x, y + 14, short, 11,
                                  "middle", color=COLORS[m], weight="bold"))
             body.append(svg_text(x, y + 28, f"÷ {p}", 11, "middle", color="#333"))
         y += 36

@@ -12,8 +12,10 @@
 
 #include <memory>
 
+#include "engine/pe/compiled_operation.h"
 #include "engine/pe/pe_context.h"
 #include "languages/sl/nodes/sl_node.h"
+#include "nodes/bytecode/bytecode_operation.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
@@ -24,12 +26,10 @@ class SLBinaryNode : public SLExpressionNode {
   MOREL_REPORT_POLYMORPHISM
   SLBinaryNode(SourceSection section, std::unique_ptr<SLExpressionNode> left,
                std::unique_ptr<SLExpressionNode> right)
-      : SLExpressionNode(std::move(section)),
-        left_(std::move(left)),
-        right_(std::move(right)) {}
+      : SLExpressionNode(std::move(section)), left_(std::move(left)), right_(std::move(right)) {}
 
-  SLExpressionNode* left() const { return left_.get(); }
-  SLExpressionNode* right() const { return right_.get(); }
+  SLExpressionNode *left() const { return left_.get(); }
+  SLExpressionNode *right() const { return right_.get(); }
 
  protected:
   Child<SLExpressionNode> left_;
@@ -37,38 +37,53 @@ class SLBinaryNode : public SLExpressionNode {
 };
 
 template <typename Derived, typename... Specs>
-class SLBinarySpecializingNode : public SLBinaryNode {
+class SLBinarySpecializingNode : public SLBinaryNode,
+                                 public bytecode::BytecodeOperation,
+                                 public pe::CompiledOperation {
  public:
   using SLBinaryNode::SLBinaryNode;
   using Specializations = Specializer<Derived, Specs...>;
 
-  Value Execute(Frame& frame) final {
+  // The bytecode interpreter's `op` (two operands, left and right): the
+  // same specializations on values from the operand stack.
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) final {
+    return specializer_.Execute(static_cast<Derived &>(*this), operands[0], operands[1]);
+  }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue> operands) final {
+    return pe::WithOperands(pe, this, operands, [&] {
+      return specializer_.PartialEvaluate(pe.context(), static_cast<Derived &>(*this), operands[0],
+                                          operands[1]);
+    });
+  }
+
+  Value Execute(Frame &frame) final {
     Value l = Evaluate(left_.get(), frame);
     Value r = Evaluate(right_.get(), frame);
-    return specializer_.Execute(static_cast<Derived&>(*this), l, r);
+    return specializer_.Execute(static_cast<Derived &>(*this), l, r);
   }
   void ForEachChild(ChildVisitor visitor) override {
     visitor(left_.slot());
     visitor(right_.slot());
   }
   // Children: 0 left, 1 right; then the operator.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) final {
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) final {
     Value l = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
     Value r = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
-    return Outcome::OfValue(specializer_.Execute(static_cast<Derived&>(*this), l, r));
+    return Outcome::OfValue(specializer_.Execute(static_cast<Derived &>(*this), l, r));
   }
-  const Specializations& specializer() const { return specializer_; }
+  const Specializations &specializer() const { return specializer_; }
 
   // Children, then the operator's active specializations (the same
   // templates as Execute, emitting IR).
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) final {
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) final {
     pe.Enter(this);
     pe::PeValue l = left_->PartialEvaluate(pe);
     pe.DoneValue(l);
     pe::PeValue r = right_->PartialEvaluate(pe);
     pe.DoneValue(r);
-    pe::PeValue result = specializer_.PartialEvaluate(pe.context(),
-                                                      static_cast<Derived&>(*this), l, r);
+    pe::PeValue result =
+        specializer_.PartialEvaluate(pe.context(), static_cast<Derived &>(*this), l, r);
     pe.Leave();
     return result;
   }

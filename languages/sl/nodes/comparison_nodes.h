@@ -26,28 +26,28 @@ bool NumbersLessEqual(Value l, Value r);
 bool StringsEqual(Value l, Value r);
 bool ValuesEqual(Value l, Value r);
 
-#define MOREL_SL_COMPARISON(Node, Op, LongOp, BigFunction)              \
-  struct Op##Long {                                                     \
-    static constexpr absl::string_view kName = #Op "Long";              \
-    template <typename C>                                               \
-    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
-      return BothLongs(c, l, r);                                        \
-    }                                                                   \
-    template <typename C>                                               \
-    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
-      return c.BoxBoolean(c.LongOp(c.AsLong(l), c.AsLong(r)));          \
-    }                                                                   \
-  };                                                                    \
-  struct Op##Big {                                                      \
-    static constexpr absl::string_view kName = #Op "Big";               \
-    template <typename C>                                               \
-    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
-      return BothNumbers(c, l, r);                                      \
-    }                                                                   \
-    template <typename C>                                               \
-    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
-      return c.BoxBoolean(c.template Call<&BigFunction>(l, r));         \
-    }                                                                   \
+#define MOREL_SL_COMPARISON(Node, Op, LongOp, BigFunction)                      \
+  struct Op##Long {                                                             \
+    static constexpr absl::string_view kName = #Op "Long";                      \
+    template <typename C>                                                       \
+    static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {     \
+      return BothLongs(c, l, r);                                                \
+    }                                                                           \
+    template <typename C>                                                       \
+    static typename C::V Body(C &c, Node &, typename C::V l, typename C::V r) { \
+      return c.BoxBoolean(c.LongOp(c.AsLong(l), c.AsLong(r)));                  \
+    }                                                                           \
+  };                                                                            \
+  struct Op##Big {                                                              \
+    static constexpr absl::string_view kName = #Op "Big";                       \
+    template <typename C>                                                       \
+    static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {     \
+      return BothNumbers(c, l, r);                                              \
+    }                                                                           \
+    template <typename C>                                                       \
+    static typename C::V Body(C &c, Node &, typename C::V l, typename C::V r) { \
+      return c.BoxBoolean(c.template Call<&BigFunction>(l, r));                 \
+    }                                                                           \
   };
 
 MOREL_SL_COMPARISON(SLLessThanNode, Less, LongLess, NumbersLess)
@@ -57,11 +57,11 @@ MOREL_SL_COMPARISON(SLLessOrEqualNode, LessEqual, LongLessEqual, NumbersLessEqua
 struct EqualLong {
   static constexpr absl::string_view kName = "EqualLong";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
     return BothLongs(c, l, r);
   }
   template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  static typename C::V Body(C &c, SLEqualNode &, typename C::V l, typename C::V r) {
     return c.BoxBoolean(c.LongEqual(c.AsLong(l), c.AsLong(r)));
   }
 };
@@ -69,11 +69,11 @@ struct EqualLong {
 struct EqualBoolean {
   static constexpr absl::string_view kName = "EqualBoolean";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
     return c.And(c.IsBoolean(l), c.IsBoolean(r));
   }
   template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  static typename C::V Body(C &c, SLEqualNode &, typename C::V l, typename C::V r) {
     return c.BoxBoolean(c.ValueIdentical(l, r));
   }
 };
@@ -81,11 +81,11 @@ struct EqualBoolean {
 struct EqualString {
   static constexpr absl::string_view kName = "EqualString";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
     return c.And(c.HasTag(l, kStringTag), c.HasTag(r, kStringTag));
   }
   template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  static typename C::V Body(C &c, SLEqualNode &, typename C::V l, typename C::V r) {
     return c.BoxBoolean(c.template Call<&StringsEqual>(l, r));
   }
 };
@@ -96,11 +96,11 @@ struct EqualString {
 struct EqualObject {
   static constexpr absl::string_view kName = "EqualObject";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static typename C::Bool Guard(C &c, typename C::V l, typename C::V r) {
     return c.Or(c.HasTag(l, kObjectTag), c.HasTag(r, kObjectTag));
   }
   template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  static typename C::V Body(C &c, SLEqualNode &, typename C::V l, typename C::V r) {
     return c.BoxBoolean(c.ValueIdentical(l, r));
   }
 };
@@ -108,21 +108,20 @@ struct EqualObject {
 struct EqualGeneric {
   static constexpr absl::string_view kName = "EqualGeneric";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V, typename C::V) {
+  static typename C::Bool Guard(C &c, typename C::V, typename C::V) {
     return c.True();
   }
   template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  static typename C::V Body(C &c, SLEqualNode &, typename C::V l, typename C::V r) {
     return c.BoxBoolean(c.template Call<&ValuesEqual>(l, r));
   }
 };
 
-class SLLessThanNode final
-    : public SLBinarySpecializingNode<SLLessThanNode, LessLong, LessBig> {
+class SLLessThanNode final : public SLBinarySpecializingNode<SLLessThanNode, LessLong, LessBig> {
  public:
   MOREL_NODE_KIND(SLLessThanNode)
   using SLBinarySpecializingNode::SLBinarySpecializingNode;
-  static Value Fallback(SLLessThanNode& node, Value l, Value r);
+  static Value Fallback(SLLessThanNode &node, Value l, Value r);
 };
 
 class SLLessOrEqualNode final
@@ -130,7 +129,7 @@ class SLLessOrEqualNode final
  public:
   MOREL_NODE_KIND(SLLessOrEqualNode)
   using SLBinarySpecializingNode::SLBinarySpecializingNode;
-  static Value Fallback(SLLessOrEqualNode& node, Value l, Value r);
+  static Value Fallback(SLLessOrEqualNode &node, Value l, Value r);
 };
 
 // Excluded from polymorphism reporting: every == specialization is a tag
@@ -138,31 +137,37 @@ class SLLessOrEqualNode final
 // copy would be barely faster than the generic node, while `x == null`-style
 // tests with mixed operand types are common and would trigger splits that
 // only cost nodes and budget.
-class SLEqualNode final
-    : public SLBinarySpecializingNode<SLEqualNode, EqualLong, EqualBoolean,
-                                      EqualString, EqualObject, EqualGeneric> {
+class SLEqualNode final : public SLBinarySpecializingNode<SLEqualNode, EqualLong, EqualBoolean,
+                                                          EqualString, EqualObject, EqualGeneric> {
  public:
   MOREL_NODE_KIND(SLEqualNode)
   MOREL_REPORT_POLYMORPHISM_EXCLUDE
   using SLBinarySpecializingNode::SLBinarySpecializingNode;
   // Unreachable: EqualGeneric accepts everything.
-  static Value Fallback(SLEqualNode& node, Value l, Value r);
+  static Value Fallback(SLEqualNode &node, Value l, Value r);
 };
 
 // Logical negation of a Boolean-valued child (used for >, >= and !=, whose
 // child always produces a Boolean).
-class SLNotNode final : public SLExpressionNode {
+class SLNotNode final : public SLExpressionNode,
+                        public bytecode::BytecodeOperation,
+                        public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLNotNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
+    return Value::Boolean(!operands[0].AsBoolean());
+  }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue> operands) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   SLNotNode(SourceSection section, std::unique_ptr<SLExpressionNode> operand)
       : SLExpressionNode(std::move(section)), operand_(std::move(operand)) {}
-  Value Execute(Frame& frame) override {
+  Value Execute(Frame &frame) override {
     return Value::Boolean(!operand_->Execute(frame).AsBoolean());
   }
   void ForEachChild(ChildVisitor visitor) override { visitor(operand_.slot()); }
   // Child 0: the operand.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override {
     Value operand = next_child > 0 ? done[0].value : Evaluate(operand_.get(), frame);
     return Outcome::OfValue(Value::Boolean(!operand.AsBoolean()));
   }

@@ -43,10 +43,12 @@
 #include <memory>
 #include <optional>
 
+#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_function.h"
 #include "languages/sl/runtime/sl_object.h"
 #include "languages/sl/runtime/values.h"
+#include "nodes/bytecode/bytecode_operation.h"
 #include "nodes/call_nodes.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
@@ -84,19 +86,19 @@ class DirectlyCallableBuiltin {
 // The builtin `target` runs if compiled callers may call it directly (one
 // that neither inspects its caller's frame nor calls guest functions), else
 // null.
-const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target);
+const DirectlyCallableBuiltin *AsDirectlyCallableBuiltin(CallTarget *target);
 // builtin->InvokeDirectly(args), as a runtime function.
-Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args);
+Value InvokeBuiltin(const DirectlyCallableBuiltin *builtin, absl::Span<const Value> args);
 // Calls the function `callee` (a Function value) through the node's
 // IndirectCallNode; "Undefined function: f" if it has no code.
-Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args);
+Value CallIndirect(SLInvokeNode *node, Value callee, absl::Span<const Value> args);
 
 struct InvokeDirect {
   static constexpr absl::string_view kName = "InvokeDirect";
   static constexpr int kLimit = 3;
   struct Cache {
     // Single-context code: the callee function; null in shared code.
-    SLFunction* function;
+    SLFunction *function;
     // The function's "call target stable" generation, read before its call
     // target (CyclicAssumption's ordering rule): valid while the function's
     // code is still call->call_target(). The cache keeps it (the function
@@ -107,14 +109,13 @@ struct InvokeDirect {
     // cached while one context had used it (FunctionIds::
     // single_context()): while that holds, the entry is also keyed by the
     // function, as single-context code's are, which compiled code folds.
-    Assumption* single_context;
+    Assumption *single_context;
     Child<DirectCallNode> call;
     void ForEachChild(ChildVisitor visitor) { visitor(call.slot()); }
   };
-  static std::optional<Cache> Create(SLInvokeNode&, Value callee,
-                                     absl::Span<const Value>);
+  static std::optional<Cache> Create(SLInvokeNode &, Value callee, absl::Span<const Value>);
   template <typename C>
-  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
+  static typename C::Bool Guard(C &c, const Cache &cache, typename C::V callee,
                                 absl::Span<const typename C::V>) {
     auto same_function = [&] {
       return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
@@ -134,11 +135,10 @@ struct InvokeDirect {
     // While one context uses the code, its function is the callee for good
     // (a constant of compiled code, SLFunctionLiteralNode), and the check
     // folds as in single-context code.
-    return c.OrElse(c.AndThen(c.AssumptionValid(cache.single_context), same_function),
-                    same_target);
+    return c.OrElse(c.AndThen(c.AssumptionValid(cache.single_context), same_function), same_target);
   }
   template <typename C>
-  static typename C::V Body(C& c, SLInvokeNode&, Cache& cache, typename C::V,
+  static typename C::V Body(C &c, SLInvokeNode &, Cache &cache, typename C::V,
                             absl::Span<const typename C::V> args) {
     if constexpr (!C::InInterpreter()) {
       // A builtin (new, isNull, println, ...) is a runtime call, not a call
@@ -146,7 +146,7 @@ struct InvokeDirect {
       // frame of its own (builtins are internal: never compiled).
       // Redefining the function invalidates this code (the guard's
       // assumption), so the builtin is the one the guard checked.
-      if (const DirectlyCallableBuiltin* builtin =
+      if (const DirectlyCallableBuiltin *builtin =
               AsDirectlyCallableBuiltin(cache.call->current_call_target())) {
         switch (builtin->intrinsic()) {
           case DirectlyCallableBuiltin::Intrinsic::kIsNull:
@@ -159,9 +159,8 @@ struct InvokeDirect {
           case DirectlyCallableBuiltin::Intrinsic::kNone:
             break;
         }
-        return builtin->may_run_guest_code()
-                   ? c.template CallGuest<&InvokeBuiltin>(builtin, args)
-                   : c.template Call<&InvokeBuiltin>(builtin, args);
+        return builtin->may_run_guest_code() ? c.template CallGuest<&InvokeBuiltin>(builtin, args)
+                                             : c.template Call<&InvokeBuiltin>(builtin, args);
       }
     }
     return c.CallDirect(cache.call.get(), args);
@@ -172,12 +171,11 @@ struct InvokeIndirect {
   static constexpr absl::string_view kName = "InvokeIndirect";
   using Replaces = Specializations<InvokeDirect>;
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V callee,
-                                absl::Span<const typename C::V>) {
+  static typename C::Bool Guard(C &c, typename C::V callee, absl::Span<const typename C::V>) {
     return c.HasTag(callee, kFunctionTag);
   }
   template <typename C>
-  static typename C::V Body(C& c, SLInvokeNode& node, typename C::V callee,
+  static typename C::V Body(C &c, SLInvokeNode &node, typename C::V callee,
                             absl::Span<const typename C::V> args) {
     if constexpr (!C::InInterpreter()) {
       // Compiled frames are not written back (TODO(#6)): the interpreter
@@ -193,10 +191,18 @@ struct InvokeIndirect {
   }
 };
 
-class SLInvokeNode final : public SLExpressionNode {
+class SLInvokeNode final : public SLExpressionNode,
+                           public bytecode::BytecodeOperation,
+                           public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLInvokeNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  // The bytecode interpreter's `op` (the callee, then the arguments).
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
+    return specializer_.Execute(*this, operands[0], operands.subspan(1));
+  }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue> operands) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLInvokeNode, InvokeDirect, InvokeIndirect>;
 
@@ -205,36 +211,36 @@ class SLInvokeNode final : public SLExpressionNode {
   // null for single-context code.
   SLInvokeNode(SourceSection section, std::unique_ptr<SLExpressionNode> callee,
                std::vector<std::unique_ptr<SLExpressionNode>> arguments,
-               FunctionIds* shared_ids = nullptr)
+               FunctionIds *shared_ids = nullptr)
       : SLExpressionNode(std::move(section)),
         callee_(std::move(callee)),
         arguments_(std::move(arguments)),
         indirect_(IndirectCallNode::Create()),
         shared_ids_(shared_ids) {}
 
-  Value Execute(Frame& frame) override;
+  Value Execute(Frame &frame) override;
   void ForEachChild(ChildVisitor visitor) override {
     visitor(callee_.slot());
     arguments_.ForEach(visitor);
     visitor(indirect_.slot());
     specializer_.ForEachChild(visitor);
   }
-  static Value Fallback(SLInvokeNode& node, Value callee, absl::Span<const Value> args);
+  static Value Fallback(SLInvokeNode &node, Value callee, absl::Span<const Value> args);
   // Children: 0 callee, 1..n the arguments; then the call (n + 1). With
   // next_child == n + 2 the call has returned: done[n + 1] is its result,
   // which becomes the node's (the resume point after a call in code that
   // was invalidated meanwhile).
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override;
 
-  IndirectCallNode* indirect_call() const { return indirect_.get(); }
-  FunctionIds* shared_ids() const { return shared_ids_; }
-  Specializations& specializer() { return specializer_; }
+  IndirectCallNode *indirect_call() const { return indirect_.get(); }
+  FunctionIds *shared_ids() const { return shared_ids_; }
+  Specializations &specializer() { return specializer_; }
 
  private:
   Child<SLExpressionNode> callee_;
   ChildList<SLExpressionNode> arguments_;
   Child<IndirectCallNode> indirect_;
-  FunctionIds* shared_ids_;
+  FunctionIds *shared_ids_;
   Specializations specializer_;
 };
 

@@ -8,20 +8,22 @@
 
 #include <atomic>
 
+#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_function.h"
+#include "nodes/bytecode/bytecode_operation.h"
 
 namespace morel::sl {
 
 class SLConstantNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLConstantNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   SLConstantNode(SourceSection section, Value value)
       : SLExpressionNode(std::move(section)), value_(value) {
     set_constant_leaf(value);
   }
-  Value Execute(Frame&) override { return value_; }
+  Value Execute(Frame &) override { return value_; }
   Value value() const { return value_; }
 
  private:
@@ -33,21 +35,26 @@ class SLConstantNode final : public SLExpressionNode {
 // current_table(): two loads, interpreted or compiled (the code serves
 // every context of the engine, so the function is no constant) -- unless
 // only one context has ever used the code (FunctionIds::single_context()).
-class SLFunctionLiteralNode final : public SLExpressionNode {
+class SLFunctionLiteralNode final : public SLExpressionNode,
+                                    public bytecode::BytecodeOperation,
+                                    public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLFunctionLiteralNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
-  SLFunctionLiteralNode(SourceSection section, FunctionIds* ids, int id)
+  Value ExecuteOperation(Frame &frame, absl::Span<const Value>) override { return Execute(frame); }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue>) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
+  SLFunctionLiteralNode(SourceSection section, FunctionIds *ids, int id)
       : SLExpressionNode(std::move(section)), ids_(ids), id_(id) {}
-  Value Execute(Frame&) override;
+  Value Execute(Frame &) override;
 
  private:
-  FunctionIds* ids_;
+  FunctionIds *ids_;
   int id_;
   // The function the interpreter found while ids_->single_context() held
   // (the only context's, for good): compiled code makes it a constant
   // under that assumption, as single-context code's literals are.
-  std::atomic<SLFunction*> single_context_function_{nullptr};
+  std::atomic<SLFunction *> single_context_function_{nullptr};
 };
 
 }  // namespace morel::sl

@@ -10,23 +10,30 @@
 #include <atomic>
 #include <memory>
 
+#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
+#include "nodes/bytecode/bytecode_operation.h"
 
 namespace morel::sl {
 
 class SLReadLocalNode;
-[[noreturn]] void ThrowUninitializedLocal(const SLReadLocalNode& node,
-                                         const Frame& frame, int slot);
+[[noreturn]] void ThrowUninitializedLocal(const SLReadLocalNode &node, const Frame &frame,
+                                          int slot);
 
-class SLReadLocalNode final : public SLExpressionNode {
+class SLReadLocalNode final : public SLExpressionNode,
+                              public bytecode::BytecodeOperation,
+                              public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLReadLocalNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  Value ExecuteOperation(Frame &frame, absl::Span<const Value>) override { return Execute(frame); }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue>) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   SLReadLocalNode(SourceSection section, int slot)
       : SLExpressionNode(std::move(section)), slot_(slot) {
     set_local_leaf(slot);
   }
-  Value Execute(Frame& frame) override {
+  Value Execute(Frame &frame) override {
     Value value = frame.Get(slot_);
     if (value.IsIllegal()) ThrowUninitializedLocal(*this, frame, slot_);
     return value;
@@ -37,22 +44,27 @@ class SLReadLocalNode final : public SLExpressionNode {
   int slot_;
 };
 
-class SLWriteLocalNode final : public SLExpressionNode {
+class SLWriteLocalNode final : public SLExpressionNode,
+                               public bytecode::BytecodeOperation,
+                               public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLWriteLocalNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
-  SLWriteLocalNode(SourceSection section, int slot,
-                   std::unique_ptr<SLExpressionNode> value)
-      : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
-  Value Execute(Frame& frame) override {
-    return Store(frame, Evaluate(value_.get(), frame));
+  // The bytecode interpreter's `op` (one operand, the value): stores it.
+  Value ExecuteOperation(Frame &frame, absl::Span<const Value> operands) override {
+    return Store(frame, operands[0]);
   }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue> operands) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
+  SLWriteLocalNode(SourceSection section, int slot, std::unique_ptr<SLExpressionNode> value)
+      : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
+  Value Execute(Frame &frame) override { return Store(frame, Evaluate(value_.get(), frame)); }
   // Child 0: the value.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override {
     return Outcome::OfValue(
         Store(frame, next_child > 0 ? done[0].value : Evaluate(value_.get(), frame)));
   }
-  Value Store(Frame& frame, Value value) {
+  Value Store(Frame &frame, Value value) {
     // The descriptor's kind only ever widens, so once this node recorded a
     // kind it need not touch the (shared) descriptor for it again.
     FrameSlotKind kind = FrameDescriptor::KindOf(value);

@@ -7,16 +7,42 @@
 
 #include <memory>
 
+#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_error.h"
+#include "nodes/bytecode/bytecode_operation.h"
 
 namespace morel::sl {
 
 // The Boolean value of `value`, or a toBoolean type error at `section`.
-inline bool ToBoolean(const Value& value, const SourceSection& section) {
+inline bool ToBoolean(const Value &value, const SourceSection &section) {
   if (value.IsBoolean()) return value.AsBoolean();
   ThrowTypeError(&section, "toBoolean", {value});
 }
+
+// The Boolean conversion as an operation of the bytecode interpreter (if
+// and while conditions, && and || operands): ToBoolean at the node's
+// section. The AST interpreter converts inside its statement nodes.
+class SLToBooleanNode final : public SLExpressionNode,
+                              public bytecode::BytecodeOperation,
+                              public pe::CompiledOperation {
+ public:
+  MOREL_NODE_KIND(SLToBooleanNode)
+  using SLExpressionNode::SLExpressionNode;
+  // Never evaluated as a tree: it only runs as an operation.
+  Value Execute(Frame &) override;
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
+    return Value::Boolean(ToBoolean(operands[0], source_section()));
+  }
+  // Compiled: a non-Boolean deoptimizes to Resume(1, {value}), which
+  // raises the error.
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue> operands) override;
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override {
+    if (next_child == 1) return Outcome::OfValue(ExecuteOperation(frame, {done[0].value}));
+    return SLExpressionNode::Resume(frame, next_child, done);
+  }
+};
 
 class SLLogicalNode : public SLExpressionNode {
  public:
@@ -39,10 +65,10 @@ class SLLogicalNode : public SLExpressionNode {
 class SLAndNode final : public SLLogicalNode {
  public:
   MOREL_NODE_KIND(SLAndNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   using SLLogicalNode::SLLogicalNode;
   // Children: 0 left, 1 right (evaluated only if left is true).
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override {
     if (next_child < 2) {
       Value left = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
       if (!ToBoolean(left, source_section())) return Outcome::OfValue(Value::Boolean(false));
@@ -50,7 +76,7 @@ class SLAndNode final : public SLLogicalNode {
     Value right = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
     return Outcome::OfValue(Value::Boolean(ToBoolean(right, source_section())));
   }
-  Value Execute(Frame& frame) override {
+  Value Execute(Frame &frame) override {
     if (!ToBoolean(left_->Execute(frame), source_section())) {
       return Value::Boolean(false);
     }
@@ -61,10 +87,10 @@ class SLAndNode final : public SLLogicalNode {
 class SLOrNode final : public SLLogicalNode {
  public:
   MOREL_NODE_KIND(SLOrNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   using SLLogicalNode::SLLogicalNode;
   // Children: 0 left, 1 right (evaluated only if left is false).
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override {
     if (next_child < 2) {
       Value left = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
       if (ToBoolean(left, source_section())) return Outcome::OfValue(Value::Boolean(true));
@@ -72,7 +98,7 @@ class SLOrNode final : public SLLogicalNode {
     Value right = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
     return Outcome::OfValue(Value::Boolean(ToBoolean(right, source_section())));
   }
-  Value Execute(Frame& frame) override {
+  Value Execute(Frame &frame) override {
     if (ToBoolean(left_->Execute(frame), source_section())) {
       return Value::Boolean(true);
     }

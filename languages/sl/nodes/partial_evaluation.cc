@@ -12,6 +12,7 @@
 // interpreter makes that call.
 
 #include "absl/strings/str_cat.h"
+#include "engine/pe/compiled_operation.h"
 #include "engine/pe/pe_context.h"
 #include "languages/sl/nodes/comparison_nodes.h"
 #include "languages/sl/nodes/invoke_node.h"
@@ -33,8 +34,8 @@ namespace {
 // The Boolean in `value`, as i1; a non-Boolean deoptimizes (the interpreter
 // then raises the toBoolean type error). The caller has reported `value` as
 // done, so the interpreter resumes right after computing it.
-ir::Value* ToBooleanInCompiledCode(PartialEvaluator& pe, PeValue value) {
-  pe::PeContext& c = pe.context();
+ir::Value *ToBooleanInCompiledCode(PartialEvaluator &pe, PeValue value) {
+  pe::PeContext &c = pe.context();
   if (!PartialEvaluator::HasConstantTag(value, kBooleanTag)) {
     c.Speculate(c.IsBoolean(value), "toBoolean");
   }
@@ -43,45 +44,45 @@ ir::Value* ToBooleanInCompiledCode(PartialEvaluator& pe, PeValue value) {
 
 }  // namespace
 
-PeValue SLExpressionNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLExpressionNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Bailout(absl::StrCat(kind_name(), " is not supported in compiled code"));
   return pe.Constant(NullValue());
 }
 
-void SLStatementNode::PartialEvaluate(PartialEvaluator& pe) {
+void SLStatementNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Bailout(absl::StrCat(kind_name(), " is not supported in compiled code"));
 }
 
-PeValue SLConstantNode::PartialEvaluate(PartialEvaluator& pe) { return pe.Constant(value_); }
+PeValue SLConstantNode::PartialEvaluate(PartialEvaluator &pe) { return pe.Constant(value_); }
 
-PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator &pe) {
   // Shared code: the function depends on the context running it, whose
   // table the FunctionIds points to (Execute's two loads). The table's
   // address and entries change only in calls (a context entered, a source
   // parsed), and calls forget loaded memory. Each load has a region of its
   // own: nothing else in compiled code touches either.
-  if (SLFunction* only = single_context_function_.load(std::memory_order_acquire)) {
+  if (SLFunction *only = single_context_function_.load(std::memory_order_acquire)) {
     // One context so far: its function, for good, unless a second context
     // comes (which invalidates this code).
     if (ids_->single_context()->IsValid() && pe.Assume(ids_->single_context())) {
       return pe.Constant(only->AsValue());
     }
   }
-  static const ir::AliasClass* const kCurrentTable =
+  static const ir::AliasClass *const kCurrentTable =
       ir::AliasClass::Get("SL current function table");
-  static const ir::AliasClass* const kTableEntries =
+  static const ir::AliasClass *const kTableEntries =
       ir::AliasClass::Get("SL function table entries");
-  ir::Builder& b = pe.builder();
-  ir::Value* table = b.Load(
-      ir::Type::kPtr, b.PConst(reinterpret_cast<uint64_t>(ids_->current_table_address())),
-      0, kCurrentTable);
-  ir::Value* function = b.Load(ir::Type::kPtr, table,
-                               static_cast<int32_t>(id_ * sizeof(SLFunction*)), kTableEntries);
+  ir::Builder &b = pe.builder();
+  ir::Value *table =
+      b.Load(ir::Type::kPtr, b.PConst(reinterpret_cast<uint64_t>(ids_->current_table_address())), 0,
+             kCurrentTable);
+  ir::Value *function = b.Load(ir::Type::kPtr, table,
+                               static_cast<int32_t>(id_ * sizeof(SLFunction *)), kTableEntries);
   return PeValue{b.Convert(ir::Opcode::kBitcast, ir::Type::kI64, function),
                  b.I64(static_cast<int64_t>(kFunctionTag))};
 }
 
-PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator &pe) {
   PeValue value = pe.Local(slot_);
   if (PartialEvaluator::HasConstantTag(value, kIllegalTag)) {
     // Never assigned on this path: the interpreter reports the error.
@@ -90,7 +91,7 @@ PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {
     pe.Leave();
     return pe.context().Unreachable();
   }
-  pe::PeContext& c = pe.context();
+  pe::PeContext &c = pe.context();
   bool known_initialized = value.tag->instruction() != nullptr &&
                            value.tag->instruction()->opcode() == ir::Opcode::kIconst;
   if (!known_initialized) {
@@ -101,7 +102,7 @@ PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {
   return value;
 }
 
-PeValue SLWriteLocalNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLWriteLocalNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   PeValue value = value_->PartialEvaluate(pe);
   pe.Leave();
@@ -109,28 +110,28 @@ PeValue SLWriteLocalNode::PartialEvaluate(PartialEvaluator& pe) {
   return value;
 }
 
-PeValue SLNotNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLNotNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   PeValue operand = operand_->PartialEvaluate(pe);
   pe.Leave();
-  pe::PeContext& c = pe.context();
+  pe::PeContext &c = pe.context();
   return c.BoxBoolean(c.Not(c.AsBoolean(operand)));
 }
 
 namespace {
 
 // && and ||: `left` decides whether `right` runs.
-PeValue ShortCircuit(PartialEvaluator& pe, Node* node, SLExpressionNode* left,
-                     SLExpressionNode* right, bool is_and) {
-  pe::PeContext& c = pe.context();
+PeValue ShortCircuit(PartialEvaluator &pe, Node *node, SLExpressionNode *left,
+                     SLExpressionNode *right, bool is_and) {
+  pe::PeContext &c = pe.context();
   pe.Enter(node);
   PeValue l = left->PartialEvaluate(pe);
   pe.DoneValue(l);
-  ir::Value* decided = ToBooleanInCompiledCode(pe, l);
+  ir::Value *decided = ToBooleanInCompiledCode(pe, l);
   auto evaluate_right = [&] {
     PeValue r = right->PartialEvaluate(pe);
     pe.DoneValue(r);
-    ir::Value* result = ToBooleanInCompiledCode(pe, r);
+    ir::Value *result = ToBooleanInCompiledCode(pe, r);
     pe.UndoDone();
     return c.BoxBoolean(result);
   };
@@ -143,15 +144,15 @@ PeValue ShortCircuit(PartialEvaluator& pe, Node* node, SLExpressionNode* left,
 
 }  // namespace
 
-PeValue SLAndNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLAndNode::PartialEvaluate(PartialEvaluator &pe) {
   return ShortCircuit(pe, this, left_.get(), right_.get(), /*is_and=*/true);
 }
 
-PeValue SLOrNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLOrNode::PartialEvaluate(PartialEvaluator &pe) {
   return ShortCircuit(pe, this, left_.get(), right_.get(), /*is_and=*/false);
 }
 
-PeValue SLReadPropertyNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLReadPropertyNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   PeValue receiver = receiver_->PartialEvaluate(pe);
   pe.DoneValue(receiver);
@@ -162,7 +163,7 @@ PeValue SLReadPropertyNode::PartialEvaluate(PartialEvaluator& pe) {
   return result;
 }
 
-PeValue SLWritePropertyNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLWritePropertyNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   PeValue receiver = receiver_->PartialEvaluate(pe);
   pe.DoneValue(receiver);
@@ -170,13 +171,12 @@ PeValue SLWritePropertyNode::PartialEvaluate(PartialEvaluator& pe) {
   pe.DoneValue(key);
   PeValue value = value_->PartialEvaluate(pe);
   pe.DoneValue(value);
-  PeValue result =
-      specializer_.PartialEvaluate(pe.context(), *this, receiver, key, value);
+  PeValue result = specializer_.PartialEvaluate(pe.context(), *this, receiver, key, value);
   pe.Leave();
   return result;
 }
 
-PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
+PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   PeValue callee = callee_->PartialEvaluate(pe);
   pe.DoneValue(callee);
@@ -198,7 +198,7 @@ PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
 
 // ---------------------------------------------------------------- statements
 
-void SLBlockNode::PartialEvaluate(PartialEvaluator& pe) {
+void SLBlockNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   for (size_t i = 0; i < body_.size(); ++i) {
     body_[i]->PartialEvaluate(pe);
@@ -207,18 +207,18 @@ void SLBlockNode::PartialEvaluate(PartialEvaluator& pe) {
   pe.Leave();
 }
 
-void SLExpressionStatementNode::PartialEvaluate(PartialEvaluator& pe) {
+void SLExpressionStatementNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   expression_->PartialEvaluate(pe);
   pe.Leave();
 }
 
-void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
-  ir::Builder& b = pe.builder();
+void SLIfNode::PartialEvaluate(PartialEvaluator &pe) {
+  ir::Builder &b = pe.builder();
   pe.Enter(this);
   PeValue condition = condition_->PartialEvaluate(pe);
   pe.DoneValue(condition);
-  ir::Value* taken = ToBooleanInCompiledCode(pe, condition);
+  ir::Value *taken = ToBooleanInCompiledCode(pe, condition);
   if (std::optional<bool> known = pe::PeContext::ConstantBool(taken)) {
     // A constant condition (e.g. an inlined callee's constant argument):
     // only the arm that runs is evaluated.
@@ -230,8 +230,8 @@ void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
     pe.Leave();
     return;
   }
-  ir::Block* then_block = b.CreateBlock();
-  ir::Block* else_block = b.CreateBlock();
+  ir::Block *then_block = b.CreateBlock();
+  ir::Block *else_block = b.CreateBlock();
   b.Br(taken, then_block, {}, else_block, {});
   PartialEvaluator::Merge after = pe.NewMerge();
   std::vector<PeValue> locals = pe.SaveLocals();
@@ -246,7 +246,7 @@ void SLIfNode::PartialEvaluate(PartialEvaluator& pe) {
   pe.Leave();
 }
 
-void SLWhileNode::PartialEvaluate(PartialEvaluator& pe) {
+void SLWhileNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   pe.Enter(loop_.get());
   int status = loop_->repeating_node()->PartialEvaluateLoop(pe);
@@ -257,8 +257,8 @@ void SLWhileNode::PartialEvaluate(PartialEvaluator& pe) {
   (void)status;
 }
 
-int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
-  ir::Builder& b = pe.builder();
+int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator &pe) {
+  ir::Builder &b = pe.builder();
   pe.Enter(this);
   PartialEvaluator::Merge header = pe.NewMerge();
   // The back edge: the end of the body and every `continue` come here;
@@ -270,9 +270,9 @@ int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
   pe.Continue(header);
   PeValue condition = condition_->PartialEvaluate(pe);
   pe.DoneValue(condition);
-  ir::Value* go_on = ToBooleanInCompiledCode(pe, condition);
-  ir::Block* body_block = b.CreateBlock();
-  ir::Block* leave = b.CreateBlock();
+  ir::Value *go_on = ToBooleanInCompiledCode(pe, condition);
+  ir::Block *body_block = b.CreateBlock();
+  ir::Block *leave = b.CreateBlock();
   b.Br(go_on, body_block, {}, leave, {});
   b.SetInsertionPoint(leave);
   pe.JumpTo(exit);
@@ -290,23 +290,78 @@ int SLWhileRepeatingNode::PartialEvaluateLoop(PartialEvaluator& pe) {
   return kBreak;
 }
 
-void SLBreakNode::PartialEvaluate(PartialEvaluator& pe) {
+void SLBreakNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.JumpTo(pe.loop_exit());
   pe.ContinueInDeadBlock();
 }
 
-void SLContinueNode::PartialEvaluate(PartialEvaluator& pe) {
+void SLContinueNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.JumpTo(pe.loop_header());
   pe.ContinueInDeadBlock();
 }
 
-void SLDebuggerNode::PartialEvaluate(PartialEvaluator&) {}
+void SLDebuggerNode::PartialEvaluate(PartialEvaluator &) {}
 
-void SLReturnNode::PartialEvaluate(PartialEvaluator& pe) {
+void SLReturnNode::PartialEvaluate(PartialEvaluator &pe) {
   pe.Enter(this);
   PeValue value = value_ ? value_->PartialEvaluate(pe) : pe.Constant(NullValue());
   pe.Leave();
   pe.Return(value, kReturn);
+}
+
+// ------------------------------------------------- bytecode operations
+//
+// The same code on operands from the operand stack
+// (engine/pe/compiled_operation.h): each operation reports its operands as
+// done children, so its Resume runs its operator on them.
+
+PeValue SLFunctionLiteralNode::PartialEvaluateOperation(PartialEvaluator &pe,
+                                                        absl::Span<const PeValue>) {
+  return PartialEvaluate(pe);
+}
+
+PeValue SLReadLocalNode::PartialEvaluateOperation(PartialEvaluator &pe, absl::Span<const PeValue>) {
+  return PartialEvaluate(pe);
+}
+
+PeValue SLWriteLocalNode::PartialEvaluateOperation(PartialEvaluator &pe,
+                                                   absl::Span<const PeValue> operands) {
+  pe.SetLocal(slot_, operands[0]);
+  return operands[0];
+}
+
+PeValue SLNotNode::PartialEvaluateOperation(PartialEvaluator &pe,
+                                            absl::Span<const PeValue> operands) {
+  pe::PeContext &c = pe.context();
+  return c.BoxBoolean(c.Not(c.AsBoolean(operands[0])));
+}
+
+PeValue SLToBooleanNode::PartialEvaluateOperation(PartialEvaluator &pe,
+                                                  absl::Span<const PeValue> operands) {
+  return pe::WithOperands(pe, this, operands, [&] {
+    return pe.context().BoxBoolean(ToBooleanInCompiledCode(pe, operands[0]));
+  });
+}
+
+PeValue SLReadPropertyNode::PartialEvaluateOperation(PartialEvaluator &pe,
+                                                     absl::Span<const PeValue> operands) {
+  return pe::WithOperands(pe, this, operands, [&] {
+    return specializer_.PartialEvaluate(pe.context(), *this, operands[0], operands[1]);
+  });
+}
+
+PeValue SLWritePropertyNode::PartialEvaluateOperation(PartialEvaluator &pe,
+                                                      absl::Span<const PeValue> operands) {
+  return pe::WithOperands(pe, this, operands, [&] {
+    return specializer_.PartialEvaluate(pe.context(), *this, operands[0], operands[1], operands[2]);
+  });
+}
+
+PeValue SLInvokeNode::PartialEvaluateOperation(PartialEvaluator &pe,
+                                               absl::Span<const PeValue> operands) {
+  return pe::WithOperands(pe, this, operands, [&] {
+    return specializer_.PartialEvaluate(pe.context(), *this, operands[0], operands.subspan(1));
+  });
 }
 
 }  // namespace morel::sl

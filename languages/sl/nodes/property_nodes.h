@@ -42,10 +42,12 @@
 #include <optional>
 #include <string>
 
+#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_object.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/runtime/values.h"
+#include "nodes/bytecode/bytecode_operation.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
@@ -56,15 +58,15 @@ class SLWritePropertyNode;
 
 // The cached key of a property cache entry.
 struct PropertyKey {
-  explicit PropertyKey(const Value& key);
+  explicit PropertyKey(const Value &key);
   // Whether `key` converts to this key (a pointer check first).
-  bool Matches(const Value& key) const;
+  bool Matches(const Value &key) const;
 
   Value key_value;  // the key as last seen (root-allocated cache: traced)
   std::string text;
 };
 
-bool PropertyKeyMatches(const PropertyKey* cached, Value key);
+bool PropertyKeyMatches(const PropertyKey *cached, Value key);
 
 // The guard shared by the cached read and write: `receiver` is an object of
 // `shape` (its shape is loaded only once it is known to be an object) and
@@ -72,45 +74,42 @@ bool PropertyKeyMatches(const PropertyKey* cached, Value key);
 // with the key value the entry was made for, which compiled code folds away
 // for a constant key (`o.name`); only other keys call PropertyKeyMatches.
 template <typename C>
-typename C::Bool CachedPropertyGuard(C& c, const PropertyKey& cached_key, Shape* shape,
+typename C::Bool CachedPropertyGuard(C &c, const PropertyKey &cached_key, Shape *shape,
                                      typename C::V receiver, typename C::V key) {
   return c.AndThen(c.HasTag(receiver, kObjectTag), [&] {
     return c.And(c.PointerEqual(c.LoadField(receiver, &SLObject::shape), shape),
-                 c.OrElse(c.ValueIdentical(key, c.Constant(cached_key.key_value)), [&] {
-                   return c.template Call<&PropertyKeyMatches>(&cached_key, key);
-                 }));
+                 c.OrElse(c.ValueIdentical(key, c.Constant(cached_key.key_value)),
+                          [&] { return c.template Call<&PropertyKeyMatches>(&cached_key, key); }));
   });
 }
 // `receiver` is an object and `key` a Number below its element capacity
 // (so an array index whose property lives in `elements`); each step is
 // checked only after the one before proved it safe.
 template <typename C>
-typename C::Bool ElementInBounds(C& c, typename C::V receiver, typename C::V key) {
+typename C::Bool ElementInBounds(C &c, typename C::V receiver, typename C::V key) {
   return c.AndThen(c.HasTag(receiver, kObjectTag), [&] {
     return c.AndThen(c.IsLong(key), [&] {
       return c.UnsignedLess(c.AsLong(key), c.LoadField(receiver, &SLObject::element_capacity));
     });
   });
 }
-Value ReadPropertyGeneric(const SLReadPropertyNode* node, Value receiver, Value key);
+Value ReadPropertyGeneric(const SLReadPropertyNode *node, Value receiver, Value key);
 void WritePropertyGeneric(Value receiver, Value key, Value value);
-void AddPropertyWithShape(Value receiver, Shape* shape, Value value);
+void AddPropertyWithShape(Value receiver, Shape *shape, Value value);
 
 struct ReadElement {
   static constexpr absl::string_view kName = "ReadElement";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key) {
-    return c.AndThen(ElementInBounds(c, receiver, key), [&] {
-      return c.Not(c.HasTag(Load(c, receiver, key), kIllegalTag));
-    });
+  static typename C::Bool Guard(C &c, typename C::V receiver, typename C::V key) {
+    return c.AndThen(ElementInBounds(c, receiver, key),
+                     [&] { return c.Not(c.HasTag(Load(c, receiver, key), kIllegalTag)); });
   }
   template <typename C>
-  static typename C::V Body(C& c, SLReadPropertyNode&, typename C::V receiver,
-                            typename C::V key) {
+  static typename C::V Body(C &c, SLReadPropertyNode &, typename C::V receiver, typename C::V key) {
     return Load(c, receiver, key);
   }
   template <typename C>
-  static typename C::V Load(C& c, typename C::V receiver, typename C::V key) {
+  static typename C::V Load(C &c, typename C::V receiver, typename C::V key) {
     return c.LoadValueAt(c.LoadField(receiver, &SLObject::elements), c.AsLong(key));
   }
 };
@@ -120,18 +119,18 @@ struct ReadCached {
   static constexpr int kLimit = 3;
   struct Cache {
     PropertyKey key;
-    Shape* shape;
+    Shape *shape;
     int index;
   };
-  static std::optional<Cache> Create(SLReadPropertyNode&, Value receiver, Value key);
+  static std::optional<Cache> Create(SLReadPropertyNode &, Value receiver, Value key);
   template <typename C>
-  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver,
+  static typename C::Bool Guard(C &c, const Cache &cache, typename C::V receiver,
                                 typename C::V key) {
     return CachedPropertyGuard(c, cache.key, cache.shape, receiver, key);
   }
   template <typename C>
-  static typename C::V Body(C& c, SLReadPropertyNode&, const Cache& cache,
-                            typename C::V receiver, typename C::V) {
+  static typename C::V Body(C &c, SLReadPropertyNode &, const Cache &cache, typename C::V receiver,
+                            typename C::V) {
     return LoadProperty(c, receiver, cache.index);
   }
 };
@@ -142,32 +141,39 @@ struct ReadGeneric {
   // Not where ReadElement applies, so an element read after a miss still
   // specializes to the fast path instead of staying generic.
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key) {
+  static typename C::Bool Guard(C &c, typename C::V receiver, typename C::V key) {
     return c.AndThen(c.HasTag(receiver, kObjectTag),
                      [&] { return c.Not(ReadElement::Guard(c, receiver, key)); });
   }
   template <typename C>
-  static typename C::V Body(C& c, SLReadPropertyNode& node, typename C::V receiver,
+  static typename C::V Body(C &c, SLReadPropertyNode &node, typename C::V receiver,
                             typename C::V key) {
-    return c.template Call<&ReadPropertyGeneric>(
-        static_cast<const SLReadPropertyNode*>(&node), receiver, key);
+    return c.template Call<&ReadPropertyGeneric>(static_cast<const SLReadPropertyNode *>(&node),
+                                                 receiver, key);
   }
 };
 
-class SLReadPropertyNode final : public SLExpressionNode {
+class SLReadPropertyNode final : public SLExpressionNode,
+                                 public bytecode::BytecodeOperation,
+                                 public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLReadPropertyNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  // The bytecode interpreter's `op` (receiver, key).
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
+    return specializer_.Execute(*this, operands[0], operands[1]);
+  }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue> operands) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   MOREL_REPORT_POLYMORPHISM
-  using Specializations =
-      Specializer<SLReadPropertyNode, ReadElement, ReadCached, ReadGeneric>;
+  using Specializations = Specializer<SLReadPropertyNode, ReadElement, ReadCached, ReadGeneric>;
 
   SLReadPropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
                      std::unique_ptr<SLExpressionNode> key)
       : SLExpressionNode(std::move(section)),
         receiver_(std::move(receiver)),
         key_(std::move(key)) {}
-  Value Execute(Frame& frame) override {
+  Value Execute(Frame &frame) override {
     Value receiver = Evaluate(receiver_.get(), frame);
     Value key = Evaluate(key_.get(), frame);
     return specializer_.Execute(*this, receiver, key);
@@ -176,14 +182,14 @@ class SLReadPropertyNode final : public SLExpressionNode {
     visitor(receiver_.slot());
     visitor(key_.slot());
   }
-  static Value Fallback(SLReadPropertyNode& node, Value receiver, Value key);
+  static Value Fallback(SLReadPropertyNode &node, Value receiver, Value key);
   // Children: 0 receiver, 1 key.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override {
     Value receiver = next_child > 0 ? done[0].value : Evaluate(receiver_.get(), frame);
     Value key = next_child > 1 ? done[1].value : Evaluate(key_.get(), frame);
     return Outcome::OfValue(specializer_.Execute(*this, receiver, key));
   }
-  const Specializations& specializer() const { return specializer_; }
+  const Specializations &specializer() const { return specializer_; }
 
  private:
   Child<SLExpressionNode> receiver_;
@@ -194,13 +200,12 @@ class SLReadPropertyNode final : public SLExpressionNode {
 struct WriteElement {
   static constexpr absl::string_view kName = "WriteElement";
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key,
-                                typename C::V) {
+  static typename C::Bool Guard(C &c, typename C::V receiver, typename C::V key, typename C::V) {
     return ElementInBounds(c, receiver, key);
   }
   template <typename C>
-  static typename C::V Body(C& c, SLWritePropertyNode&, typename C::V receiver,
-                            typename C::V key, typename C::V value) {
+  static typename C::V Body(C &c, SLWritePropertyNode &, typename C::V receiver, typename C::V key,
+                            typename C::V value) {
     c.StoreValueAt(c.LoadField(receiver, &SLObject::elements), c.AsLong(key), value);
     return value;
   }
@@ -211,23 +216,22 @@ struct WriteCached {
   static constexpr int kLimit = 3;
   struct Cache {
     PropertyKey key;
-    Shape* old_shape;
-    Shape* new_shape;  // == old_shape when the property exists
+    Shape *old_shape;
+    Shape *new_shape;  // == old_shape when the property exists
     int index;
     // Existing property, or an add that needs no new storage
     // (AddFitsInPlace): stores only.
     bool in_place;
   };
-  static std::optional<Cache> Create(SLWritePropertyNode&, Value receiver, Value key,
-                                     Value value);
+  static std::optional<Cache> Create(SLWritePropertyNode &, Value receiver, Value key, Value value);
   template <typename C>
-  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver,
-                                typename C::V key, typename C::V) {
+  static typename C::Bool Guard(C &c, const Cache &cache, typename C::V receiver, typename C::V key,
+                                typename C::V) {
     return CachedPropertyGuard(c, cache.key, cache.old_shape, receiver, key);
   }
   template <typename C>
-  static typename C::V Body(C& c, SLWritePropertyNode&, const Cache& cache,
-                            typename C::V receiver, typename C::V, typename C::V value) {
+  static typename C::V Body(C &c, SLWritePropertyNode &, const Cache &cache, typename C::V receiver,
+                            typename C::V, typename C::V value) {
     if (!cache.in_place) {
       c.template Call<&AddPropertyWithShape>(receiver, cache.new_shape, value);
     } else {
@@ -245,26 +249,32 @@ struct WriteGeneric {
   using Replaces = Specializations<WriteCached>;
   // Not where WriteElement applies (see ReadGeneric).
   template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key,
-                                typename C::V) {
+  static typename C::Bool Guard(C &c, typename C::V receiver, typename C::V key, typename C::V) {
     return c.AndThen(c.HasTag(receiver, kObjectTag),
                      [&] { return c.Not(ElementInBounds(c, receiver, key)); });
   }
   template <typename C>
-  static typename C::V Body(C& c, SLWritePropertyNode&, typename C::V receiver,
-                            typename C::V key, typename C::V value) {
+  static typename C::V Body(C &c, SLWritePropertyNode &, typename C::V receiver, typename C::V key,
+                            typename C::V value) {
     c.template Call<&WritePropertyGeneric>(receiver, key, value);
     return value;
   }
 };
 
-class SLWritePropertyNode final : public SLExpressionNode {
+class SLWritePropertyNode final : public SLExpressionNode,
+                                  public bytecode::BytecodeOperation,
+                                  public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLWritePropertyNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  // The bytecode interpreter's `op` (receiver, key, value).
+  Value ExecuteOperation(Frame &, absl::Span<const Value> operands) override {
+    return specializer_.Execute(*this, operands[0], operands[1], operands[2]);
+  }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator &pe,
+                                       absl::Span<const pe::PeValue> operands) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator &pe) override;
   MOREL_REPORT_POLYMORPHISM
-  using Specializations =
-      Specializer<SLWritePropertyNode, WriteElement, WriteCached, WriteGeneric>;
+  using Specializations = Specializer<SLWritePropertyNode, WriteElement, WriteCached, WriteGeneric>;
 
   SLWritePropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
                       std::unique_ptr<SLExpressionNode> key,
@@ -273,7 +283,7 @@ class SLWritePropertyNode final : public SLExpressionNode {
         receiver_(std::move(receiver)),
         key_(std::move(key)),
         value_(std::move(value)) {}
-  Value Execute(Frame& frame) override {
+  Value Execute(Frame &frame) override {
     Value receiver = Evaluate(receiver_.get(), frame);
     Value key = Evaluate(key_.get(), frame);
     Value value = Evaluate(value_.get(), frame);
@@ -284,15 +294,15 @@ class SLWritePropertyNode final : public SLExpressionNode {
     visitor(key_.slot());
     visitor(value_.slot());
   }
-  static Value Fallback(SLWritePropertyNode& node, Value receiver, Value key, Value value);
+  static Value Fallback(SLWritePropertyNode &node, Value receiver, Value key, Value value);
   // Children: 0 receiver, 1 key, 2 value.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+  Outcome Resume(Frame &frame, int next_child, absl::Span<const Outcome> done) override {
     Value receiver = next_child > 0 ? done[0].value : Evaluate(receiver_.get(), frame);
     Value key = next_child > 1 ? done[1].value : Evaluate(key_.get(), frame);
     Value value = next_child > 2 ? done[2].value : Evaluate(value_.get(), frame);
     return Outcome::OfValue(specializer_.Execute(*this, receiver, key, value));
   }
-  const Specializations& specializer() const { return specializer_; }
+  const Specializations &specializer() const { return specializer_; }
 
  private:
   Child<SLExpressionNode> receiver_;

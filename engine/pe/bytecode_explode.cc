@@ -1,0 +1,168 @@
+// Partial evaluation of a bytecode root: merge explosion (Truffle's
+// @ExplodeLoop(kind = MERGE_EXPLODE) over a bytecode dispatch loop).
+//
+// The code and the operations are constants of the compilation, so the
+// dispatch loop unrolls completely: each reachable instruction is emitted
+// once, in bci order, with its operand stack as a compile-time list of SSA
+// values. A branch target is a merge: a block whose parameters are every
+// local and the operand stack there (the builder guarantees one height per
+// bci), so the states of all predecessors meet in block parameters -- a
+// loop header's included, whose back edge jumps to it later.
+//
+// Frame states: the root's path entry resumes at a bci with the operand
+// stack as its done values (SetResumePosition); an operation's own entry
+// holds its operands (CompiledOperation). BytecodeRootNode::Resume documents
+// both forms. A back edge's safepoint resumes at the branch's target.
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "base/check.h"
+#include "engine/pe/compiled_operation.h"
+#include "engine/pe/partial_evaluator.h"
+#include "engine/pe/pe_context.h"
+#include "nodes/bytecode/bytecode.h"
+#include "nodes/bytecode/bytecode_root_node.h"
+
+namespace morel::pe {
+
+namespace {
+
+std::vector<ir::Value *> Flatten(const std::vector<PeValue> &stack) {
+  std::vector<ir::Value *> values;
+  values.reserve(stack.size() * 2);
+  for (const PeValue &v : stack) {
+    values.push_back(v.payload);
+    values.push_back(v.tag);
+  }
+  return values;
+}
+
+std::vector<PeValue> Unflatten(const std::vector<ir::Value *> &values) {
+  std::vector<PeValue> stack;
+  stack.reserve(values.size() / 2);
+  for (size_t i = 0; i + 1 < values.size(); i += 2) stack.push_back({values[i], values[i + 1]});
+  return stack;
+}
+
+}  // namespace
+
+absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode &root) {
+  using bytecode::Opcode;
+  const absl::Span<const int32_t> code = root.code();
+  const int size = static_cast<int>(code.size());
+
+  // A merge at every target of a reachable branch.
+  std::vector<int> merge_of(size, -1);
+  std::vector<Merge> merges;
+  for (int bci = 0; bci < size; bci += bytecode::Length(static_cast<Opcode>(code[bci]))) {
+    const int target = bytecode::BranchTarget(code, bci);
+    if (target < 0 || root.stack_height(bci) < 0 || merge_of[target] >= 0) continue;
+    merge_of[target] = static_cast<int>(merges.size());
+    merges.push_back(NewMerge(2 * root.stack_height(target)));
+  }
+
+  Enter(&root);
+  std::vector<PeValue> stack;
+  auto pop = [&stack] {
+    PeValue top = stack.back();
+    stack.pop_back();
+    return top;
+  };
+  for (int bci = 0; bci < size;) {
+    const Opcode op = static_cast<Opcode>(code[bci]);
+    const int next = bci + bytecode::Length(op);
+    if (root.stack_height(bci) < 0) {  // unreachable
+      bci = next;
+      continue;
+    }
+    if (merge_of[bci] >= 0) {
+      Merge &merge = merges[merge_of[bci]];
+      if (!Terminated()) JumpTo(merge, Flatten(stack));
+      stack = Unflatten(Continue(merge));
+    } else if (Terminated()) {
+      // Only after an operation that always deoptimizes (its value is a
+      // placeholder): the rest of the straight line is dead code.
+      ContinueInDeadBlock();
+    }
+    MOREL_CHECK_MSG(static_cast<int>(stack.size()) == root.stack_height(bci),
+                    "bytecode operand stack height differs from the builder's");
+    switch (op) {
+      case Opcode::kConstant:
+        stack.push_back(Constant(root.constant(code[bci + 1])));
+        break;
+      case Opcode::kArgument:
+        stack.push_back(Argument(code[bci + 1], root.constant(code[bci + 2])));
+        break;
+      case Opcode::kLoadLocal:
+        stack.push_back(Local(code[bci + 1]));
+        break;
+      case Opcode::kStoreLocal:
+        SetLocal(code[bci + 1], pop());
+        break;
+      case Opcode::kPop:
+        stack.pop_back();
+        break;
+      case Opcode::kDup:
+        stack.push_back(stack.back());
+        break;
+      case Opcode::kBranch: {
+        const int target = code[bci + 1];
+        if (target <= bci) {
+          // The safepoint's state resumes at the loop's next iteration.
+          SetResumePosition(target, stack);
+          BackEdge();
+        }
+        JumpTo(merges[merge_of[target]], Flatten(stack));
+        break;
+      }
+      case Opcode::kBranchFalse:
+      case Opcode::kBranchTrue: {
+        // The language guarantees a Boolean operand (bytecode.h).
+        ir::Value *condition = context().AsBoolean(pop());
+        Merge &target = merges[merge_of[code[bci + 1]]];
+        ir::Block *fall_through = builder_.CreateBlock();
+        std::vector<ir::Value *> taken = MergeArguments(Flatten(stack));
+        if (op == Opcode::kBranchTrue) {
+          builder_.Br(condition, target.block, taken, fall_through, {});
+        } else {
+          builder_.Br(condition, fall_through, {}, target.block, taken);
+        }
+        builder_.SetInsertionPoint(fall_through);
+        break;
+      }
+      case Opcode::kReturn:
+        Return(pop());
+        break;
+      case Opcode::kOperation: {
+        const int index = code[bci + 1];
+        const int count = code[bci + 2];
+        auto *operation = dynamic_cast<CompiledOperation *>(root.operation_node(index));
+        if (operation == nullptr) {
+          Leave();
+          return absl::UnimplementedError(
+              absl::StrCat("bytecode operation ", root.operation_node(index)->kind_name(),
+                           " cannot be compiled (it implements no pe::CompiledOperation)"));
+        }
+        std::vector<PeValue> operands(stack.end() - count, stack.end());
+        stack.resize(stack.size() - count);
+        // While the operation runs, the root waits for instruction bci's
+        // result with the stack below its operands.
+        SetResumePosition(bci, stack);
+        PeValue result = operation->PartialEvaluateOperation(*this, operands);
+        if (failed()) {
+          Leave();
+          return absl::OkStatus();  // Run() reports the bailout
+        }
+        stack.push_back(result);
+        break;
+      }
+    }
+    bci = next;
+  }
+  Leave();
+  return absl::OkStatus();
+}
+
+}  // namespace morel::pe

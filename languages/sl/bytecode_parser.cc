@@ -1,0 +1,235 @@
+#include "languages/sl/bytecode_parser.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "base/check.h"
+#include "languages/sl/node_builder.h"
+#include "languages/sl/nodes/arithmetic_nodes.h"
+#include "languages/sl/nodes/comparison_nodes.h"
+#include "languages/sl/nodes/invoke_node.h"
+#include "languages/sl/nodes/literal_nodes.h"
+#include "languages/sl/nodes/local_nodes.h"
+#include "languages/sl/nodes/logical_nodes.h"
+#include "languages/sl/nodes/property_nodes.h"
+#include "languages/sl/runtime/big_integer.h"
+#include "languages/sl/runtime/sl_string.h"
+#include "languages/sl/runtime/values.h"
+#include "languages/sl/sl_context.h"
+#include "nodes/bytecode/bytecode_builder.h"
+
+namespace morel::sl {
+namespace {
+
+using bytecode::BytecodeBuilder;
+
+class BytecodeParser {
+ public:
+  BytecodeParser(const FunctionBinding &binding, std::shared_ptr<const Source> source)
+      : binding_(binding), source_(std::move(source)) {}
+
+  BytecodeBuilder &builder() { return b_; }
+
+  SourceSection Section(const ast::SourceSpan &span) const { return SectionOf(source_, span); }
+
+  void Function(const ast::Function &function) {
+    b_.SetSource(Section(function.span));
+    // Parameters: missing arguments are NULL (sl_spec §1.2), stored as the
+    // AST root stores them (recording the slot's kind).
+    for (size_t i = 0; i < function.parameter_slots.size(); ++i) {
+      b_.EmitArgument(static_cast<int>(i), NullValue());
+      b_.EmitOperation(
+          std::make_unique<SLWriteLocalNode>(SourceSection(), function.parameter_slots[i], nullptr),
+          1);
+      b_.EmitPop();
+    }
+    Statement(*function.body);
+    b_.SetSource(Section(function.span));
+    b_.EmitConstant(NullValue());
+    b_.EmitReturn();
+  }
+
+  void Statement(const ast::Statement &s) {
+    using K = ast::StatementKind;
+    b_.SetSource(Section(s.span));
+    switch (s.kind) {
+      case K::kExpression:
+        Expression(*s.expression);
+        b_.EmitPop();
+        return;
+      case K::kWhile: {
+        Loop loop{b_.NewLabel(), b_.NewLabel()};
+        b_.Bind(loop.header);
+        Condition(*s.condition);
+        b_.EmitBranchFalse(loop.exit);
+        loops_.push_back(loop);
+        Statement(*s.body);
+        loops_.pop_back();
+        b_.EmitBranch(loop.header);
+        b_.Bind(loop.exit);
+        return;
+      }
+      case K::kIf: {
+        auto otherwise = b_.NewLabel(), end = b_.NewLabel();
+        Condition(*s.condition);
+        b_.EmitBranchFalse(otherwise);
+        Statement(*s.body);
+        b_.EmitBranch(end);
+        b_.Bind(otherwise);
+        if (s.else_body) Statement(*s.else_body);
+        b_.Bind(end);
+        return;
+      }
+      case K::kBreak:
+        MOREL_CHECK_MSG(!loops_.empty(), "break outside a loop (the parser rejects it)");
+        b_.EmitBranch(loops_.back().exit);
+        return;
+      case K::kContinue:
+        MOREL_CHECK_MSG(!loops_.empty(), "continue outside a loop (the parser rejects it)");
+        b_.EmitBranch(loops_.back().header);
+        return;
+      case K::kReturn:
+        if (s.expression) {
+          Expression(*s.expression);
+        } else {
+          b_.EmitConstant(NullValue());
+        }
+        b_.SetSource(Section(s.span));
+        b_.EmitReturn();
+        return;
+      case K::kDebugger:
+        return;  // a breakpoint hook for debuggers; nothing at run time
+      case K::kBlock:
+        for (const auto &statement : s.statements) Statement(*statement);
+        return;
+    }
+  }
+
+ private:
+  struct Loop {
+    BytecodeBuilder::Label header;
+    BytecodeBuilder::Label exit;
+  };
+
+  // An if/while condition, converted as the AST's statement nodes convert
+  // it: toBoolean errors point at the condition.
+  void Condition(const ast::Expression &condition) {
+    Expression(condition);
+    ToBoolean(condition.span);
+  }
+
+  void ToBoolean(const ast::SourceSpan &span) {
+    b_.EmitOperation(std::make_unique<SLToBooleanNode>(Section(span)), 1);
+  }
+
+  void Expression(const ast::Expression &e) {
+    using K = ast::ExpressionKind;
+    SourceSection section = Section(e.span);
+    b_.SetSource(section);
+    switch (e.kind) {
+      case K::kNumberLiteral:
+        b_.EmitConstant(NumberFromDecimal(e.number_text));
+        return;
+      case K::kStringLiteral:
+        b_.EmitConstant(StringValue(e.string_value));
+        return;
+      case K::kReadLocal:
+        b_.EmitOperation(std::make_unique<SLReadLocalNode>(section, e.slot), 0);
+        return;
+      case K::kWriteLocal:
+        Expression(*e.value);
+        b_.EmitOperation(std::make_unique<SLWriteLocalNode>(section, e.slot, nullptr), 1);
+        return;
+      case K::kFunctionLiteral:
+        if (binding_.shared_ids != nullptr) {
+          b_.EmitOperation(std::make_unique<SLFunctionLiteralNode>(
+                               section, binding_.shared_ids, binding_.shared_ids->IdOf(e.name)),
+                           0);
+        } else {
+          b_.EmitConstant(binding_.context->functions().Lookup(e.name)->AsValue());
+        }
+        return;
+      case K::kBinary: {
+        Expression(*e.left);
+        Expression(*e.right);
+        BinaryOperator op = MakeBinaryOperator(e.binary_op, section, nullptr, nullptr);
+        b_.SetSource(section);
+        b_.EmitOperation(bytecode::OperationNode::OfNode(std::move(op.node)), 2);
+        if (op.negated) b_.EmitOperation(std::make_unique<SLNotNode>(section, nullptr), 1);
+        return;
+      }
+      case K::kLogical:
+        b_.EmitShortCircuit(
+            e.logical_op == ast::LogicalOp::kAnd ? BytecodeBuilder::ShortCircuit::kAnd
+                                                 : BytecodeBuilder::ShortCircuit::kOr,
+            [&] { Expression(*e.left); }, [&] { Expression(*e.right); },
+            [&] { ToBoolean(e.span); });
+        return;
+      case K::kCall: {
+        Expression(*e.callee);
+        for (const auto &argument : e.arguments) Expression(*argument);
+        b_.SetSource(section);
+        b_.EmitOperation(std::make_unique<SLInvokeNode>(
+                             section, nullptr,
+                             std::vector<std::unique_ptr<SLExpressionNode>>(e.arguments.size()),
+                             binding_.shared_ids),
+                         static_cast<int>(e.arguments.size()) + 1);
+        return;
+      }
+      case K::kReadProperty:
+        Expression(*e.receiver);
+        Key(e);
+        b_.SetSource(section);
+        b_.EmitOperation(std::make_unique<SLReadPropertyNode>(section, nullptr, nullptr), 2);
+        return;
+      case K::kWriteProperty:
+        Expression(*e.receiver);
+        Key(e);
+        Expression(*e.value);
+        b_.SetSource(section);
+        b_.EmitOperation(std::make_unique<SLWritePropertyNode>(section, nullptr, nullptr, nullptr),
+                         3);
+        return;
+      case K::kParenthesized:
+        Expression(*e.operand);
+        return;
+    }
+  }
+
+  // `[key]`'s expression, or the name of `.name` as a string.
+  void Key(const ast::Expression &e) {
+    if (e.key) {
+      Expression(*e.key);
+    } else {
+      b_.EmitConstant(StringValue(e.name));
+    }
+  }
+
+  FunctionBinding binding_;
+  std::shared_ptr<const Source> source_;
+  BytecodeBuilder b_;
+  std::vector<Loop> loops_;
+};
+
+}  // namespace
+
+std::unique_ptr<SLBytecodeRootNode> BuildBytecodeFunctionRoot(
+    const FunctionBinding &binding, std::shared_ptr<const ast::Program> program,
+    std::shared_ptr<const Source> source, int function_index) {
+  const ast::Function &function = program->functions[function_index];
+  BytecodeParser parser(binding, source);
+  parser.Function(function);
+  absl::StatusOr<bytecode::BytecodeProgram> code = std::move(parser.builder()).Build();
+  // The AST is checked (scopes, break/continue in loops): a failure here is
+  // a bug of this translation, not of the program.
+  MOREL_CHECK_MSG(code.ok(),
+                  absl::StrCat("SL bytecode of ", function.name, ": ", code.status().message()));
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  for (const std::string &name : function.slot_names) descriptor->AddSlot(name);
+  return std::make_unique<SLBytecodeRootNode>(parser.Section(function.span), function.name,
+                                              std::move(descriptor), std::move(*code), binding,
+                                              std::move(program), function_index);
+}
+
+}  // namespace morel::sl

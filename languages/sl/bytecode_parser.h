@@ -1,0 +1,44 @@
+#ifndef MOREL_LANGUAGES_SL_BYTECODE_PARSER_H_
+#define MOREL_LANGUAGES_SL_BYTECODE_PARSER_H_
+
+// SL's bytecode mode (--sl.UseBytecode, sl_spec §0.1; Truffle SL's
+// SLBytecodeParser): turns the parser's resolved AST into the code of an
+// SLBytecodeRootNode through nodes/bytecode's builder. Every operation is an
+// SL node -- the AST interpreter's own classes, built without children --
+// so both interpreters run the same specializations:
+//
+//   construct            bytecode
+//   parameter i -> s     argument i NULL; op WriteLocal(s) 1; pop
+//   number/string        constant
+//   read local s         op ReadLocal(s) 0       (uninitialized: its error)
+//   write local s        <value>; op WriteLocal(s) 1
+//   function literal     constant (single-context) | op FunctionLiteral 0
+//   a + b (etc.)         <a>; <b>; op Add 2 (> >= != : op Not 1 after)
+//   a && b, a || b       short circuit with op ToBoolean 1 on each operand
+//   f(args)              <f>; <args>; op Invoke n+1
+//   o.k, o[k]            <o>; <k>; op ReadProperty 2
+//   o.k = v              <o>; <k>; <v>; op WriteProperty 3
+//   expression;          <e>; pop
+//   if / while           <c>; op ToBoolean 1; branch.false ...; branches
+//   break / continue     branch to the loop's exit / header
+//   return e             <e or NULL>; return
+//   end of the function  constant NULL; return
+//
+// Error locations come from the operations' source sections, which are the
+// AST nodes' (node_builder.cc), so messages are identical in both modes.
+
+#include <memory>
+
+#include "languages/sl/parser/ast.h"
+#include "languages/sl/root_nodes.h"
+#include "nodes/source.h"
+
+namespace morel::sl {
+
+std::unique_ptr<SLBytecodeRootNode> BuildBytecodeFunctionRoot(
+    const FunctionBinding &binding, std::shared_ptr<const ast::Program> program,
+    std::shared_ptr<const Source> source, int function_index);
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_BYTECODE_PARSER_H_
