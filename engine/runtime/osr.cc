@@ -57,7 +57,7 @@ bool Engine::OsrHostImpl::Closed() {
   return engine_->closed_;
 }
 
-CallTarget* Engine::OsrHostImpl::CreateOsrTarget(std::unique_ptr<osr::OsrRootNode> root) {
+CallTarget* Engine::OsrHostImpl::CreateOsrTarget(std::unique_ptr<RootNode> root) {
   auto owned = std::make_unique<CallTarget>(std::move(root), engine_);
   engine_->ConfigureCompilation(*owned);  // internal: never compiled by calls
   CallTarget* target = owned.get();

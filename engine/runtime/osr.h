@@ -48,7 +48,7 @@ class Engine::OsrHostImpl final : public osr::OsrHost {
 
   bool CompilationEnabled() override;
   bool Closed() override;
-  CallTarget* CreateOsrTarget(std::unique_ptr<osr::OsrRootNode> root) override;
+  CallTarget* CreateOsrTarget(std::unique_ptr<RootNode> root) override;
   CompilationState OsrCompilationState(CallTarget& target) override;
   void RequestOsrCompilation(CallTarget& target) override;
   int RunOsrCode(CallTarget& target, InstalledCode& code, Frame& frame) override;
