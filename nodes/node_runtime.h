@@ -12,10 +12,15 @@
 #include <memory>
 
 #include "nodes/call_target.h"
+#include "nodes/value.h"
 
 #include "absl/strings/string_view.h"
 
 namespace morel {
+
+namespace bytecode {
+class BytecodeRootNode;
+}  // namespace bytecode
 
 class CallTarget;
 class DirectCallNode;
@@ -101,6 +106,18 @@ class NodeRuntime {
   // then it returns true and `*status` is the loop's final status.
   virtual int OsrPollMask() { return -1; }
   virtual bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) {
+    return false;
+  }
+  // Bytecode OSR (Truffle's BytecodeOSRNode): a BytecodeRootNode counts
+  // the back edges of an activation and, when the count has all bits of
+  // OsrPollMask() clear, calls PollBytecodeOSR at the back edge to
+  // `target_bci` (a loop header), with the operand stack of target_bci in
+  // `frame`'s storage (nodes/bytecode/bytecode_root_node.h). The runtime
+  // may run the rest of the call target from target_bci in compiled code
+  // on `frame`: then it returns true and `*result` is the call target's
+  // result, which the interpreter returns.
+  virtual bool PollBytecodeOSR(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
+                               int back_edges, Value* result) {
     return false;
   }
 

@@ -36,6 +36,7 @@ using morel::CallTarget;
 using morel::Frame;
 using morel::InstalledCode;
 using morel::LoopNode;
+using morel::RootNode;
 using morel::Value;
 
 // "Machine code" for a loop: a C++ function that runs the rest of the loop
@@ -59,7 +60,7 @@ class ToyCompiler final : public osr::OsrHost {
       : runtime_(runtime), code_(std::move(loop_code)) {}
 
   bool CompilationEnabled() override { return true; }
-  CallTarget* CreateOsrTarget(std::unique_ptr<osr::OsrRootNode> root) override {
+  CallTarget* CreateOsrTarget(std::unique_ptr<RootNode> root) override {
     std::cout << "osr target created: " << root->name() << "\n";
     targets_.push_back(std::make_unique<CallTarget>(std::move(root), runtime_));
     return targets_.back().get();

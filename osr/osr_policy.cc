@@ -1,9 +1,16 @@
 #include "osr/osr_policy.h"
 
+#include <memory>
+
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "nodes/root_node.h"
 
 namespace morel::osr {
+
+Value OsrHost::RunBytecodeOsrCode(CallTarget& target, InstalledCode&, Frame&) {
+  MOREL_UNREACHABLE(absl::StrCat("this OSR host runs no bytecode OSR code (", target.name(), ")"));
+}
 
 OsrPolicy::OsrPolicy(const OsrOptions& options, OsrHost* host, LogSink* log)
     : options_(options), host_(host), log_(log) {}
@@ -19,17 +26,43 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int iterations, int* status) 
   if (!options_.always_osr && iterations <= options_.compilation_threshold) return false;
   RootNode* function_root = loop.GetRootNode();
   if (function_root == nullptr || function_root->call_target() == nullptr) return false;
-  LoopState* state;  // std::map: stable, and entries are never erased
+  CallTarget* target;
+  InstalledCode* code =
+      CodeToRun([&] { return &loops_[&loop]; },
+                [&] { return std::make_unique<OsrRootNode>(&loop, function_root); }, &target);
+  if (code == nullptr) return false;
+  *status = host_->RunOsrCode(*target, *code, frame);
+  return true;
+}
+
+bool OsrPolicy::PollBytecode(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
+                             int back_edges, Value* result) {
+  // Truffle's BytecodeOSRMetadata: `count >= osrThreshold` (at a poll).
+  if (!options_.always_osr && back_edges < options_.compilation_threshold) return false;
+  if (root.call_target() == nullptr) return false;
+  CallTarget* target;
+  InstalledCode* code = CodeToRun(
+      [&] { return &bytecode_entries_[{&root, target_bci}]; },
+      [&] { return std::make_unique<BytecodeOsrRootNode>(&root, target_bci); }, &target);
+  if (code == nullptr) return false;
+  *result = host_->RunBytecodeOsrCode(*target, *code, frame);
+  return true;
+}
+
+InstalledCode* OsrPolicy::CodeToRun(absl::FunctionRef<EntryState*()> find_state,
+                                    absl::FunctionRef<std::unique_ptr<RootNode>()> make_root,
+                                    CallTarget** target_out) {
+  EntryState* state;
   CallTarget* target;
   {
     std::lock_guard<std::mutex> guard(mutex_);
-    state = &loops_[&loop];
-    if (state->disabled) return false;  // before asking the host: one lock
+    state = find_state();
+    if (state->disabled) return nullptr;  // before asking the host: one lock
     target = state->target;
     // Truffle's compileLoop: the first thread creates the target; the
     // others keep interpreting meanwhile.
     if (target == nullptr) {
-      if (state->creating) return false;
+      if (state->creating) return nullptr;
       state->creating = true;
     }
   }
@@ -38,10 +71,10 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int iterations, int* status) 
       std::lock_guard<std::mutex> guard(mutex_);
       state->creating = false;
     }
-    return false;
+    return nullptr;
   }
   if (target == nullptr) {
-    target = host_->CreateOsrTarget(std::make_unique<OsrRootNode>(&loop, function_root));
+    target = host_->CreateOsrTarget(make_root());
     std::lock_guard<std::mutex> guard(mutex_);
     state->target = target;
     state->creating = false;
@@ -50,12 +83,12 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int iterations, int* status) 
   if (code == nullptr) {
     const OsrHost::CompilationState compilation = host_->OsrCompilationState(*target);
     if (compilation == OsrHost::CompilationState::kCompiling) {
-      return false;  // still compiling: keep interpreting
+      return nullptr;  // still compiling: keep interpreting
     }
     std::string disabled_reason;
     {
       std::lock_guard<std::mutex> guard(mutex_);
-      if (state->disabled) return false;  // another thread disabled it
+      if (state->disabled) return nullptr;  // another thread disabled it
       if (compilation == OsrHost::CompilationState::kFailed) {
         disabled_reason = "OSR compilation failed";
       } else if (state->requested &&
@@ -71,14 +104,14 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int iterations, int* status) 
     }
     if (!disabled_reason.empty()) {
       TraceDisabled(*target, disabled_reason);
-      return false;
+      return nullptr;
     }
     host_->RequestOsrCompilation(*target);  // queued, or compiled now
     code = target->installed_code();
-    if (code == nullptr) return false;
+    if (code == nullptr) return nullptr;
   }
-  *status = host_->RunOsrCode(*target, *code, frame);
-  return true;
+  *target_out = target;
+  return code;
 }
 
 std::vector<std::pair<const LoopNode*, CallTarget*>> OsrPolicy::Loops() const {
@@ -93,6 +126,22 @@ bool OsrPolicy::IsDisabled(const LoopNode& loop) const {
   std::lock_guard<std::mutex> guard(mutex_);
   auto it = loops_.find(&loop);
   return it != loops_.end() && it->second.disabled;
+}
+
+std::vector<OsrPolicy::BytecodeEntry> OsrPolicy::BytecodeEntries() const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  std::vector<BytecodeEntry> entries;
+  entries.reserve(bytecode_entries_.size());
+  for (const auto& [key, state] : bytecode_entries_) {
+    entries.push_back(BytecodeEntry{key.first, key.second, state.target});
+  }
+  return entries;
+}
+
+bool OsrPolicy::IsDisabled(const bytecode::BytecodeRootNode& root, int bci) const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  auto it = bytecode_entries_.find({&root, bci});
+  return it != bytecode_entries_.end() && it->second.disabled;
 }
 
 void OsrPolicy::TraceDisabled(const CallTarget& target, const std::string& reason) {

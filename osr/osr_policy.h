@@ -22,6 +22,16 @@
 //    or after a permanent compilation failure, OSR is disabled for the loop
 //    ("opt osr disabled <target>|Reason <reason>" with TraceCompilation).
 //
+// Bytecode OSR (Truffle's BytecodeOSRNode, §3.2) follows the same rules per
+// entry, an entry being (BytecodeRootNode, target bci of a back edge): the
+// interpreter polls with its activation's back-edge count at the same
+// intervals; at or above OSRCompilationThreshold (exactly the threshold
+// counts, as Truffle's `count >= osrThreshold`) the policy creates the
+// entry's OSR call target (a BytecodeOsrRootNode named `<function><OSR@bci>`)
+// and requests its compilation; its code runs from the bci to the end of
+// the function on the activation's frame (OsrHost::RunBytecodeOsrCode) and
+// its result is the function's.
+//
 // Thread-safe. Lock order: the policy's mutex is a leaf: the policy never
 // calls the host or the log while holding it, and the host may call Loops()
 // under its own locks.
@@ -33,10 +43,15 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "base/log_sink.h"
+#include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/call_target.h"
 #include "nodes/frame.h"
 #include "nodes/loop_node.h"
+#include "nodes/root_node.h"
+#include "nodes/value.h"
+#include "osr/bytecode_osr_root_node.h"
 #include "osr/osr_root_node.h"
 
 namespace morel::osr {
@@ -65,10 +80,11 @@ class OsrHost {
   virtual bool CompilationEnabled() = 0;
   // Whether the host is shutting down (no new OSR requests).
   virtual bool Closed() { return false; }
-  // Creates the call target of `root` and keeps it as long as the host; it
-  // is never compiled by its call count, only by RequestOsrCompilation.
-  // Called once per loop.
-  virtual CallTarget* CreateOsrTarget(std::unique_ptr<OsrRootNode> root) = 0;
+  // Creates the call target of `root` (an OsrRootNode or a
+  // BytecodeOsrRootNode) and keeps it as long as the host; it is never
+  // compiled by its call count, only by RequestOsrCompilation. Called once
+  // per loop or bytecode entry.
+  virtual CallTarget* CreateOsrTarget(std::unique_ptr<RootNode> root) = 0;
   virtual CompilationState OsrCompilationState(CallTarget& target) = 0;
   // Requests the compilation of `target` at the tier OSR code gets (the
   // engine: a last-tier request); the code may be installed on return (no
@@ -77,6 +93,13 @@ class OsrHost {
   // Runs the rest of the loop in `code` on `frame`; returns the loop's
   // status.
   virtual int RunOsrCode(CallTarget& target, InstalledCode& code, Frame& frame) = 0;
+  // Runs `code` of a bytecode OSR target from its entry bci to the end of
+  // the function on `frame` (the locals, then the entry's operand stack in
+  // the frame's storage); returns the function's result. Only called for
+  // targets of BytecodeOsrRootNodes, which only exist on a runtime that
+  // delegates NodeRuntime::PollBytecodeOSR to the policy; the default
+  // fails.
+  virtual Value RunBytecodeOsrCode(CallTarget& target, InstalledCode& code, Frame& frame);
   // The target as the compilation trace names it ("opt osr disabled <it>|...").
   virtual std::string TraceName(const CallTarget& target) { return target.name(); }
 };
@@ -94,28 +117,53 @@ class OsrPolicy {
   // NodeRuntime::PollOSR: true when OSR code ran the rest of the loop on
   // `frame` (then `*status` is the loop's status).
   bool Poll(LoopNode& loop, Frame& frame, int iterations, int* status);
+  // NodeRuntime::PollBytecodeOSR: true when OSR code ran `root` from
+  // `target_bci` to its end on `frame` (then `*result` is the function's
+  // result). `back_edges` is the activation's back-edge count.
+  bool PollBytecode(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame, int back_edges,
+                    Value* result);
 
   // The loops with OSR state and their OSR targets (null until created).
   std::vector<std::pair<const LoopNode*, CallTarget*>> Loops() const;
   // Whether OSR is disabled for `loop`.
   bool IsDisabled(const LoopNode& loop) const;
 
+  // A bytecode entry with OSR state and its OSR target (null until created).
+  struct BytecodeEntry {
+    const bytecode::BytecodeRootNode* root;
+    int bci;
+    CallTarget* target;
+  };
+  std::vector<BytecodeEntry> BytecodeEntries() const;
+  // Whether OSR is disabled for the entry at `bci` of `root`.
+  bool IsDisabled(const bytecode::BytecodeRootNode& root, int bci) const;
 
  private:
-  struct LoopState {
-    CallTarget* target = nullptr;  // the loop's OSR call target, once created
+  // The state of one loop or bytecode entry.
+  struct EntryState {
+    CallTarget* target = nullptr;  // the entry's OSR call target, once created
     int reattempts = 0;            // compilation requests after the first
     bool creating = false;         // a thread is creating `target`
     bool requested = false;
     bool disabled = false;
   };
+  // The common part of a poll past the threshold: creates the entry's
+  // target (`make_root`) on the first poll, requests compilations, counts
+  // re-attempts, disables. Returns the code to run now (and its target in
+  // `*target`), or null: keep interpreting. `find_state` runs under the
+  // mutex and returns the entry's state (std::map: stable, never erased).
+  InstalledCode* CodeToRun(absl::FunctionRef<EntryState*()> find_state,
+                           absl::FunctionRef<std::unique_ptr<RootNode>()> make_root,
+                           CallTarget** target);
   void TraceDisabled(const CallTarget& target, const std::string& reason);
 
   const OsrOptions options_;
   OsrHost* const host_;
   LogSink* const log_;
   mutable std::mutex mutex_;
-  std::map<const LoopNode*, LoopState> loops_;  // guarded by mutex_
+  std::map<const LoopNode*, EntryState> loops_;  // guarded by mutex_
+  // guarded by mutex_
+  std::map<std::pair<const bytecode::BytecodeRootNode*, int>, EntryState> bytecode_entries_;
 };
 
 }  // namespace morel::osr

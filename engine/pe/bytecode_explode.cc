@@ -13,6 +13,14 @@
 // stack as its done values (SetResumePosition); an operation's own entry
 // holds its operands (CompiledOperation). BytecodeRootNode::Resume documents
 // both forms. A back edge's safepoint resumes at the branch's target.
+//
+// Bytecode OSR (osr::BytecodeOsrRootNode) explodes the same code from an
+// entry bci, a loop header: the entry block loads the activation's locals
+// and the header's operand stack from its frame and jumps to the header's
+// merge; only instructions reachable from there are emitted, and `return`
+// returns the function's result. Frame states are the same (a
+// deoptimization resumes the function's activation on its frame,
+// engine/runtime).
 
 #include <vector>
 
@@ -48,23 +56,60 @@ std::vector<PeValue> Unflatten(const std::vector<ir::Value*>& values) {
 
 }  // namespace
 
-absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root) {
+absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root,
+                                                int osr_entry_bci) {
   using bytecode::Opcode;
   const absl::Span<const int32_t> code = root.code();
   const int size = static_cast<int>(code.size());
+  const bool osr_entry = osr_entry_bci >= 0;
+  MOREL_CHECK_MSG(!osr_entry || (osr_entry_bci < size && root.stack_height(osr_entry_bci) >= 0),
+                  "bytecode OSR from no reachable instruction");
 
-  // A merge at every target of a reachable branch.
+  // The instructions to emit: those reachable from bci 0 (the builder's
+  // stack heights), or from the OSR entry.
+  std::vector<bool> reachable(size, false);
+  if (!osr_entry) {
+    for (int bci = 0; bci < size; bci += bytecode::Length(static_cast<Opcode>(code[bci]))) {
+      reachable[bci] = root.stack_height(bci) >= 0;
+    }
+  } else {
+    std::vector<int> work = {osr_entry_bci};
+    reachable[osr_entry_bci] = true;
+    while (!work.empty()) {
+      const int bci = work.back();
+      work.pop_back();
+      const Opcode op = static_cast<Opcode>(code[bci]);
+      for (int next : {bytecode::EndsBlock(op) ? -1 : bci + bytecode::Length(op),
+                       bytecode::BranchTarget(code, bci)}) {
+        if (next < 0 || reachable[next]) continue;
+        reachable[next] = true;
+        work.push_back(next);
+      }
+    }
+  }
+
+  // A merge at every target of a reachable branch, and at the OSR entry.
   std::vector<int> merge_of(size, -1);
   std::vector<Merge> merges;
-  for (int bci = 0; bci < size; bci += bytecode::Length(static_cast<Opcode>(code[bci]))) {
-    const int target = bytecode::BranchTarget(code, bci);
-    if (target < 0 || root.stack_height(bci) < 0 || merge_of[target] >= 0) continue;
+  auto add_merge = [&](int target) {
+    if (merge_of[target] >= 0) return;
     merge_of[target] = static_cast<int>(merges.size());
     merges.push_back(NewMerge(2 * root.stack_height(target)));
+  };
+  for (int bci = 0; bci < size; bci += bytecode::Length(static_cast<Opcode>(code[bci]))) {
+    const int target = bytecode::BranchTarget(code, bci);
+    if (target >= 0 && reachable[bci]) add_merge(target);
   }
+  if (osr_entry) add_merge(osr_entry_bci);
 
   Enter(&root);
   std::vector<PeValue> stack;
+  if (osr_entry) {
+    // The activation's state at the entry (a loop header the interpreter
+    // was about to run): its locals and operand stack, from its frame.
+    stack = EnterBytecodeOsr(root.stack_base(), root.stack_height(osr_entry_bci));
+    JumpTo(merges[merge_of[osr_entry_bci]], Flatten(stack));
+  }
   auto pop = [&stack] {
     PeValue top = stack.back();
     stack.pop_back();
@@ -73,7 +118,7 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
   for (int bci = 0; bci < size;) {
     const Opcode op = static_cast<Opcode>(code[bci]);
     const int next = bci + bytecode::Length(op);
-    if (root.stack_height(bci) < 0) {  // unreachable
+    if (!reachable[bci]) {
       bci = next;
       continue;
     }

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <climits>
+#include <cstddef>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +14,7 @@
 #include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
+#include "osr/bytecode_osr_root_node.h"
 #include "osr/osr_root_node.h"
 
 namespace morel::pe {
@@ -274,7 +276,8 @@ std::vector<ir::Value*> PartialEvaluator::Continue(Merge& merge) {
 void PartialEvaluator::ContinueInDeadBlock() { builder_.SetInsertionPoint(builder_.CreateBlock()); }
 
 void PartialEvaluator::Return(PeValue value) {
-  MOREL_CHECK_MSG(!osr_, "Return(value) in an OSR compilation: use Return(value, status)");
+  MOREL_CHECK_MSG(!osr_ || osr_to_end_,
+                  "Return(value) in a loop's OSR compilation: use Return(value, status)");
   builder_.Jump(frame_.return_block, {value.payload, value.tag});
   ContinueInDeadBlock();
 }
@@ -289,6 +292,9 @@ void PartialEvaluator::Return(PeValue value, int status) {
 absl::Status PartialEvaluator::EvaluateRoot(RootNode& root) {
   if (auto* osr_root = dynamic_cast<osr::OsrRootNode*>(&root)) {
     return EvaluateOsrLoop(*osr_root->loop());
+  }
+  if (auto* bytecode_osr = dynamic_cast<osr::BytecodeOsrRootNode*>(&root)) {
+    return EvaluateBytecode(*bytecode_osr->function_root(), bytecode_osr->entry_bci());
   }
   if (auto* bytecode_root = dynamic_cast<bytecode::BytecodeRootNode*>(&root)) {
     return EvaluateBytecode(*bytecode_root);
@@ -311,14 +317,37 @@ absl::Status PartialEvaluator::EvaluateOsrLoop(LoopNode& loop) {
 
 void PartialEvaluator::EnterOsr() {
   osr_ = true;
+  osr_frame_ = args_pointer_;
   LoadOsrFrame();
+}
+
+std::vector<PeValue> PartialEvaluator::EnterBytecodeOsr(int stack_base, int stack_height) {
+  static_assert(sizeof(Value) == 16 && offsetof(Value, bits) == 0 && offsetof(Value, tag) == 8);
+  MOREL_CHECK_MSG(callers_.empty(), "bytecode OSR of an inlined callee");
+  osr_ = true;
+  osr_to_end_ = true;
+  auto payload = [&](BytecodeOsrArgument index, ir::Type type) {
+    return builder_.Load(type, args_pointer_, static_cast<int32_t>(index * sizeof(Value)));
+  };
+  osr_frame_ = payload(kOsrFrameStorage, ir::Type::kPtr);
+  ir::Value* arguments = payload(kOsrArguments, ir::Type::kPtr);
+  args_count_ = payload(kOsrArgumentCount, ir::Type::kI64);
+  args_pointer_ = arguments;  // Argument() reads the activation's arguments
+  LoadOsrFrame();
+  std::vector<PeValue> stack;
+  for (int i = 0; i < stack_height; ++i) {
+    int32_t offset = static_cast<int32_t>((stack_base + i) * sizeof(Value));
+    stack.push_back(PeValue{builder_.Load(ir::Type::kI64, osr_frame_, offset),
+                            builder_.Load(ir::Type::kI64, osr_frame_, offset + 8)});
+  }
+  return stack;
 }
 
 void PartialEvaluator::LoadOsrFrame() {
   for (size_t slot = 0; slot < locals_.size(); ++slot) {
     int32_t offset = static_cast<int32_t>(slot * sizeof(Value));
-    locals_[slot] = PeValue{builder_.Load(ir::Type::kI64, args_pointer_, offset),
-                            builder_.Load(ir::Type::kI64, args_pointer_, offset + 8)};
+    locals_[slot] = PeValue{builder_.Load(ir::Type::kI64, osr_frame_, offset),
+                            builder_.Load(ir::Type::kI64, osr_frame_, offset + 8)};
   }
 }
 
@@ -327,8 +356,8 @@ void PartialEvaluator::StoreOsrFrame(const PeValue* return_value) {
     const PeValue* value = slot < locals_.size() ? &locals_[slot] : return_value;
     if (value == nullptr) break;
     int32_t offset = static_cast<int32_t>(slot * sizeof(Value));
-    builder_.Store(value->payload, args_pointer_, offset);
-    builder_.Store(value->tag, args_pointer_, offset + 8);
+    builder_.Store(value->payload, osr_frame_, offset);
+    builder_.Store(value->tag, osr_frame_, offset + 8);
   }
 }
 

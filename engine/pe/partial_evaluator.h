@@ -234,6 +234,7 @@ class PartialEvaluator {
   bool Terminated() const { return builder_.IsTerminated(); }
   // The function's exit: `return` jumps here with the result.
   void Return(PeValue value);
+  // (Also bytecode OSR's `return`: the function's result.)
   // `return` of a statement-status language: in a function, Return(value);
   // in an OSR compilation, leaves the loop with `status` (the statement's
   // completion that means "return") after storing `value` as the frame's
@@ -248,6 +249,18 @@ class PartialEvaluator {
   // and returns `status` as the loop's result (a long).
   void EnterOsr();
   void ExitOsr(int status);
+  // Bytecode OSR (osr::BytecodeOsrRootNode) compiles a bytecode function
+  // from an entry bci to its end: `return` returns the function's result.
+  // Its arguments pointer is then this many Values (BytecodeOsrArgument),
+  // whose payloads are the activation's frame storage (the locals, the
+  // scratch slot, then the operand stack: BytecodeRootNode::stack_base),
+  // the activation's argument Values and their number.
+  enum BytecodeOsrArgument : int {
+    kOsrFrameStorage = 0,
+    kOsrArguments = 1,
+    kOsrArgumentCount = 2,
+    kBytecodeOsrArgumentCount = 3,
+  };
   // Before a call that may run guest code: in an OSR compilation, the
   // frame's slots get the current locals (a callee may walk the stack and
   // read them). Nothing otherwise.
@@ -334,8 +347,14 @@ class PartialEvaluator {
   // loop's status as the result).
   absl::Status EvaluateOsrLoop(LoopNode& loop);
   // A bytecode root, merge-exploded over its constant code
-  // (bytecode_explode.cc).
-  absl::Status EvaluateBytecode(bytecode::BytecodeRootNode& root);
+  // (bytecode_explode.cc): from bci 0, or with `osr_entry_bci` >= 0 an OSR
+  // compilation from that bci (a branch target) to the function's end, the
+  // frame's locals and operand stack loaded at entry.
+  absl::Status EvaluateBytecode(bytecode::BytecodeRootNode& root, int osr_entry_bci = -1);
+  // Bytecode OSR's entry: decodes the arguments (BytecodeOsrArgument),
+  // loads the locals and `stack_height` operand-stack values from
+  // `stack_base` of the frame storage; returns the stack.
+  std::vector<PeValue> EnterBytecodeOsr(int stack_base, int stack_height);
 
   // `awaiting_inner_result`: the state of a caller at an inlined call,
   // whose innermost entry resumes after the call with the result of the
@@ -366,6 +385,12 @@ class PartialEvaluator {
   // frame: nothing in between could handle it).
   ir::Block* exit_ = nullptr;
   bool osr_ = false;
+  // OSR code that runs to the end of the function (bytecode OSR): Return
+  // returns the function's result.
+  bool osr_to_end_ = false;
+  // In an OSR compilation: the frame storage's address (the arguments
+  // pointer of a loop's OSR code; loaded from it for bytecode OSR).
+  ir::Value* osr_frame_ = nullptr;
   // The frame being evaluated: the root's, or an inlined callee's. Its
   // locals, path and loops are locals_, path_ and loops_; an inlined call
   // saves the caller's in callers_ and restores them after the callee.

@@ -249,7 +249,8 @@ Value ResumeMaterialized(Engine& engine, CallTarget& target, const pe::Compilati
     // OSR code (engine/runtime/osr.h): the activation is the interpreter's
     // own frame, which is current. Its slots take the frame state's locals
     // (all of them: OSR code loaded every slot), then the interpreter
-    // finishes the loop there; the loop's status is the OSR code's result.
+    // finishes the loop there; the loop's status is the OSR code's result
+    // (bytecode OSR: it finishes the function, whose result is).
     // (OSR compilations inline nothing: one frame.)
     MOREL_CHECK_MSG(frames.size() == 1, "inlined frames in OSR code");
     OsrActivation* activation = CurrentOsrActivation();
@@ -261,7 +262,9 @@ Value ResumeMaterialized(Engine& engine, CallTarget& target, const pe::Compilati
       frame.Set(static_cast<int>(i), ValueOfSlot(deopt.locals[i]));
     }
     notify_engine();
-    return Value::Long(ResumeActivation(frame, ResumePath(resume, deopt, nullptr)).status);
+    const Outcome outcome = ResumeActivation(frame, ResumePath(resume, deopt, nullptr));
+    // Bytecode OSR: the function ran to its end; its result is the code's.
+    return activation->runs_to_end ? outcome.value : Value::Long(outcome.status);
   }
   return ResumeFrames(compilation, frames, frames.size() - 1, arguments, notify_engine);
 }

@@ -406,6 +406,9 @@ int Engine::ReclaimRetiredCallTargets() {
       // Trees with OSR state (the loop's OSR target runs on the tree).
       absl::flat_hash_set<const RootNode*> osr_trees;
       for (const auto& [loop, target] : osr_policy_->Loops()) osr_trees.insert(loop->GetRootNode());
+      for (const osr::OsrPolicy::BytecodeEntry& entry : osr_policy_->BytecodeEntries()) {
+        osr_trees.insert(entry.root);
+      }
       std::vector<std::unique_ptr<CallTarget>> kept;
       kept.reserve(call_targets_.size());
       for (std::unique_ptr<CallTarget>& target : call_targets_) {
@@ -1089,11 +1092,8 @@ void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view 
   std::vector<CallTarget*> dropped = {&target};
   {
     std::lock_guard<std::mutex> guard(lock_);
-    for (const auto& [loop, osr_target] : osr_policy_->Loops()) {
-      if (osr_target != nullptr &&
-          osr_target->root_node()->CompiledTreeRoot() == target.root_node()) {
-        dropped.push_back(osr_target);
-      }
+    for (CallTarget* osr_target : OsrTargetsOf(*target.root_node())) {
+      dropped.push_back(osr_target);
     }
   }
   for (CallTarget* invalid : dropped) {

@@ -150,6 +150,8 @@ class Engine : public NodeRuntime {
   // On-stack replacement (engine/runtime/osr.h; the policy: osr/osr_policy.h).
   int OsrPollMask() override;
   bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) override;
+  bool PollBytecodeOSR(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
+                       int back_edges, Value* result) override;
   // Compiled code of `target` deoptimized at `location` (the innermost node
   // of the frame state, if known). kInvalidate (a failed speculation,
   // transferToInterpreterAndInvalidate): the code is dropped, the target
@@ -391,6 +393,10 @@ class Engine : public NodeRuntime {
   std::unique_ptr<OsrHostImpl> osr_host_;
   std::unique_ptr<osr::OsrPolicy> osr_policy_;
   int RunOsr(CallTarget& target, InstalledCode& code, Frame& frame);
+  Value RunBytecodeOsr(CallTarget& target, InstalledCode& code, Frame& frame);
+  // The OSR targets whose code runs on `tree`'s activations, and the trees
+  // with OSR state (loops' and bytecode entries').
+  std::vector<CallTarget*> OsrTargetsOf(const RootNode& tree) const;
   // CompileOnly, parsed: name substrings to include (any) and exclude.
   std::vector<std::string> compile_only_include_;
   std::vector<std::string> compile_only_exclude_;

@@ -24,7 +24,6 @@
 #include "nodes/heap_inline.h"
 #include "nodes/pending_exception.h"
 #include "nodes/stack_limit.h"
-#include "osr/osr_root_node.h"
 
 namespace morel::runtime {
 namespace {
@@ -296,12 +295,13 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
     }
     compiled_thread_pointer.store(support->thread_pointer, std::memory_order_relaxed);
     compiled_limit_offset.store(offset, std::memory_order_relaxed);
-    // Not for OSR code: only the loop's poll enters it, inside an activation
+    // Not for OSR code: only the interpreter's poll enters it, inside an activation
     // the interpreter checked, and every call it makes is checked by the
     // callee (prologue or CallTarget::Call). Its one frame stays within
     // StackLimit::kReserve, and an OSR target cannot complete a call the slow
     // way (it never runs in the interpreter).
-    if (dynamic_cast<const osr::OsrRootNode*>(compilation->target->root_node()) == nullptr) {
+    RootNode* root = compilation->target->root_node();
+    if (root->CompiledTreeRoot() == root) {  // not OSR code
       options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
       options.codegen.stack_limit.offset = static_cast<int32_t>(offset);
       options.codegen.stack_overflow_handler =

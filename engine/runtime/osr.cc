@@ -3,10 +3,14 @@
 #include "engine/runtime/osr.h"
 
 #include <climits>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/pe/partial_evaluator.h"
 #include "engine/runtime/engine.h"
+#include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/loop_node.h"
 #include "nodes/root_node.h"
 #include "osr/osr_policy.h"
@@ -50,6 +54,11 @@ bool Engine::PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) 
   return osr_policy_->Poll(loop, frame, iterations, status);
 }
 
+bool Engine::PollBytecodeOSR(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
+                             int back_edges, Value* result) {
+  return osr_policy_->PollBytecode(root, target_bci, frame, back_edges, result);
+}
+
 bool Engine::OsrHostImpl::CompilationEnabled() { return engine_->CompilationEnabled(); }
 
 bool Engine::OsrHostImpl::Closed() {
@@ -57,7 +66,7 @@ bool Engine::OsrHostImpl::Closed() {
   return engine_->closed_;
 }
 
-CallTarget* Engine::OsrHostImpl::CreateOsrTarget(std::unique_ptr<osr::OsrRootNode> root) {
+CallTarget* Engine::OsrHostImpl::CreateOsrTarget(std::unique_ptr<RootNode> root) {
   auto owned = std::make_unique<CallTarget>(std::move(root), engine_);
   engine_->ConfigureCompilation(*owned);  // internal: never compiled by calls
   CallTarget* target = owned.get();
@@ -83,6 +92,11 @@ void Engine::OsrHostImpl::RequestOsrCompilation(CallTarget& target) {
 
 int Engine::OsrHostImpl::RunOsrCode(CallTarget& target, InstalledCode& code, Frame& frame) {
   return engine_->RunOsr(target, code, frame);
+}
+
+Value Engine::OsrHostImpl::RunBytecodeOsrCode(CallTarget& target, InstalledCode& code,
+                                              Frame& frame) {
+  return engine_->RunBytecodeOsr(target, code, frame);
 }
 
 std::string Engine::OsrHostImpl::TraceName(const CallTarget& target) {
@@ -114,6 +128,38 @@ int Engine::RunOsr(CallTarget& target, InstalledCode& code, Frame& frame) {
   }
   slots[size] = Value::Illegal();
   return static_cast<int>(result.bits);
+}
+
+Value Engine::RunBytecodeOsr(CallTarget& target, InstalledCode& code, Frame& frame) {
+  using Pe = pe::PartialEvaluator;
+  // The code's arguments (Pe::BytecodeOsrArgument): the frame's storage,
+  // whose locals and operand stack it loads at entry and keeps current
+  // around calls that may run guest code (stack walks read the locals), and
+  // the activation's own arguments. Plain addresses, no guest objects.
+  const absl::Span<const Value> arguments = frame.arguments();
+  Value entry[Pe::kBytecodeOsrArgumentCount];
+  entry[Pe::kOsrFrameStorage] = Value::Long(reinterpret_cast<intptr_t>(frame.slot_storage()));
+  entry[Pe::kOsrArguments] = Value::Long(reinterpret_cast<intptr_t>(arguments.data()));
+  entry[Pe::kOsrArgumentCount] = Value::Long(static_cast<int64_t>(arguments.size()));
+  OsrActivation activation{&frame};
+  activation.runs_to_end = true;
+  OsrActivationScope scope(&activation);
+  // The function's result, also after a deoptimization (the interpreter
+  // then finished the function on the frame).
+  return code.Invoke(target, absl::Span<const Value>(entry, Pe::kBytecodeOsrArgumentCount));
+}
+
+std::vector<CallTarget*> Engine::OsrTargetsOf(const RootNode& tree) const {
+  std::vector<CallTarget*> targets;
+  for (const auto& [loop, target] : osr_policy_->Loops()) {
+    if (target != nullptr && target->root_node()->CompiledTreeRoot() == &tree) {
+      targets.push_back(target);
+    }
+  }
+  for (const osr::OsrPolicy::BytecodeEntry& entry : osr_policy_->BytecodeEntries()) {
+    if (entry.target != nullptr && entry.root == &tree) targets.push_back(entry.target);
+  }
+  return targets;
 }
 
 }  // namespace morel::runtime

@@ -19,6 +19,14 @@
 //    compile the loop again (the policy counts the re-attempts). A
 //    permanent compilation failure disables OSR for the loop.
 //  - A node replaced in the function's tree drops its loops' OSR code.
+//  - Bytecode OSR (NodeRuntime::PollBytecodeOSR from a BytecodeRootNode's
+//    back edge) is the same with an osr::BytecodeOsrRootNode per (root,
+//    bci): RunBytecodeOsr passes the frame's storage and the activation's
+//    arguments (pe::PartialEvaluator::BytecodeOsrArgument); the code runs
+//    the function from the bci to its end and its result is the
+//    function's. A deoptimization resumes the function's activation on the
+//    frame (BytecodeRootNode::Resume), which runs to the end; its result is
+//    the OSR code's.
 
 #include <memory>
 #include <string>
@@ -33,6 +41,9 @@ namespace morel::runtime {
 // The OSR code running on this thread (innermost), while it runs.
 struct OsrActivation {
   Frame* frame;               // the activation whose loop the code runs
+  // Bytecode OSR: the code runs the function to its end and returns its
+  // result (else a loop's, returning the loop's status).
+  bool runs_to_end = false;
   bool deoptimized = false;   // the interpreter finished the loop on `frame`
   OsrActivation* previous = nullptr;
 };
@@ -48,10 +59,11 @@ class Engine::OsrHostImpl final : public osr::OsrHost {
 
   bool CompilationEnabled() override;
   bool Closed() override;
-  CallTarget* CreateOsrTarget(std::unique_ptr<osr::OsrRootNode> root) override;
+  CallTarget* CreateOsrTarget(std::unique_ptr<RootNode> root) override;
   CompilationState OsrCompilationState(CallTarget& target) override;
   void RequestOsrCompilation(CallTarget& target) override;
   int RunOsrCode(CallTarget& target, InstalledCode& code, Frame& frame) override;
+  Value RunBytecodeOsrCode(CallTarget& target, InstalledCode& code, Frame& frame) override;
   std::string TraceName(const CallTarget& target) override;
 
  private:

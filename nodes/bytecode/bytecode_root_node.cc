@@ -1,5 +1,7 @@
 #include "nodes/bytecode/bytecode_root_node.h"
 
+#include <climits>
+#include <cstdint>
 #include <utility>
 
 #include "base/check.h"
@@ -10,9 +12,10 @@
 namespace morel::bytecode {
 namespace {
 
-// Back edges taken since the last report, reported to the call target as
-// loop iterations every kReportInterval and when the activation leaves
-// (also by a guest error), as LoopNode reports its iterations.
+// The back edges of one activation: reported to the call target as loop
+// iterations every kReportInterval and when the activation leaves (also by
+// a guest error), as LoopNode reports its iterations; their total paces the
+// OSR polls.
 class BackEdgeReporter {
  public:
   static constexpr int kReportInterval = 1024;
@@ -20,17 +23,19 @@ class BackEdgeReporter {
   ~BackEdgeReporter() {
     if (pending_ > 0) LoopNode::ReportLoopCount(root_, pending_);
   }
-  // Returns true every kReportInterval back edges.
-  bool Count() {
-    if (++pending_ < kReportInterval) return false;
-    LoopNode::ReportLoopCount(root_, pending_);
-    pending_ = 0;
-    return true;
+  // Counts a back edge; returns the activation's back edges so far.
+  int64_t Count() {
+    if (++pending_ == kReportInterval) {
+      LoopNode::ReportLoopCount(root_, pending_);
+      pending_ = 0;
+    }
+    return ++total_;
   }
 
  private:
   Node& root_;
   int pending_ = 0;
+  int64_t total_ = 0;
 };
 
 }  // namespace
@@ -80,6 +85,15 @@ std::string BytecodeRootNode::Disassemble() const {
 
 Value BytecodeRootNode::Execute(Frame& frame) { return Dispatch(frame, 0, 0); }
 
+int BytecodeRootNode::OsrPollMask(NodeRuntime& runtime) {
+  int mask = osr_poll_mask_.load(std::memory_order_relaxed);
+  if (mask == kUnknownMask) {
+    mask = runtime.OsrPollMask();
+    osr_poll_mask_.store(mask, std::memory_order_relaxed);
+  }
+  return mask;
+}
+
 Outcome BytecodeRootNode::Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) {
   const int size = static_cast<int>(program_.code.size());
   Value* stack = frame.slot_storage() + stack_base();
@@ -115,6 +129,7 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
   Value* stack = frame.slot_storage() + stack_base();
   const absl::Span<const Value> arguments = frame.arguments();
   NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
+  const int osr_mask = runtime != nullptr ? OsrPollMask(*runtime) : -1;
   BackEdgeReporter back_edges(*this);
   for (;;) {
     switch (static_cast<Opcode>(code[bci])) {
@@ -148,9 +163,20 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
       case Opcode::kBranch: {
         const int target = code[bci + 1];
         if (target <= bci) {  // a back edge
-          back_edges.Count();
+          const int64_t count = back_edges.Count();
           if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
             runtime->OnSafepoint();
+          }
+          if (osr_mask >= 0 && (count & osr_mask) == 0) [[unlikely]] {
+            // The operand stack of `target` is in the frame (sp values, the
+            // builder's height there); OSR code may run the rest of the
+            // call target from it.
+            Value result;
+            if (runtime->PollBytecodeOSR(*this, target, frame,
+                                         count > INT_MAX ? INT_MAX : static_cast<int>(count),
+                                         &result)) {
+              return result;
+            }
           }
         }
         bci = target;

@@ -14,8 +14,15 @@
 //
 // Back edges (a branch to an earlier bci) count loop iterations into the
 // call target as a LoopNode does (its callAndLoopCount drives compilation),
-// and poll the runtime's safepoint.
+// poll the runtime's safepoint, and poll the runtime for on-stack
+// replacement (Truffle's BytecodeOSRNode): when the activation's back-edge
+// count has all bits of NodeRuntime::OsrPollMask() clear, the back edge
+// calls NodeRuntime::PollBytecodeOSR with its target bci. OSR code runs
+// from there to the end of the call target on the activation's frame
+// (locals, then the operand stack of that bci); its result is the
+// activation's (osr/osr_policy.h, engine/pe/bytecode_explode.cc).
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -28,6 +35,10 @@
 #include "nodes/frame.h"
 #include "nodes/root_node.h"
 #include "nodes/value.h"
+
+namespace morel {
+class NodeRuntime;
+}  // namespace morel
 
 namespace morel::bytecode {
 
@@ -74,12 +85,16 @@ class BytecodeRootNode : public RootNode {
  private:
   // The interpreter: runs from `bci` with `sp` values on the operand stack.
   Value Dispatch(Frame& frame, int bci, int sp);
+  // NodeRuntime::OsrPollMask() of `runtime` (the call target's), asked once.
+  int OsrPollMask(NodeRuntime& runtime);
 
   BytecodeProgram program_;
   // The operations' nodes, owned as children (program_.operations moves
   // here), and their interfaces, which the interpreter calls.
   std::vector<std::unique_ptr<ChildSlot>> operation_slots_;
   std::vector<BytecodeOperation*> operations_;
+  static constexpr int kUnknownMask = -2;
+  std::atomic<int> osr_poll_mask_{kUnknownMask};
 };
 
 }  // namespace morel::bytecode

@@ -1,10 +1,13 @@
 // The bytecode framework on its own: the builder's checks, the
 // interpreter's instructions, operations that specialize per instruction
 // (their own state word each) and report polymorphism through the root,
-// back edges counted into the call target, resuming at a bci.
+// back edges counted into the call target and polling for OSR, resuming at a
+// bci.
 
 #include "nodes/bytecode/bytecode.h"
 
+#include <climits>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -222,6 +225,106 @@ TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   frame.Set(1, Value::Long(4));
   std::vector<Outcome> after = {Outcome::OfValue(Value::Long(10))};
   EXPECT_EQ(raw->Resume(frame, add_bci + 1, after).value.AsLong(), 45);
+}
+
+// c + count(n), with c = 7 kept on the operand stack across the loop:
+// 7; i = 0; while (i < n) { i = i + 1 }; return 7 + i. The loop header's
+// stack holds the 7.
+BytecodeProgram StackedLoopProgram(int* header_bci) {
+  BytecodeBuilder b;
+  b.EmitConstant(Value::Long(7));
+  b.EmitConstant(Value::Long(0));
+  b.EmitStoreLocal(0);  // i
+  auto header = b.NewLabel(), exit = b.NewLabel();
+  b.Bind(header);
+  *header_bci = b.bci();
+  b.EmitLoadLocal(0);
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.EmitBranchFalse(exit);
+  b.EmitLoadLocal(0);
+  b.EmitConstant(Value::Long(1));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitStoreLocal(0);
+  b.EmitBranch(header);
+  b.Bind(exit);
+  b.EmitLoadLocal(0);
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  EXPECT_TRUE(program.ok()) << program.status();
+  return std::move(*program);
+}
+
+// A runtime offering bytecode OSR: it records each poll and "runs OSR
+// code" (returns `osr_result` as the function's result) from the poll at
+// `accept_at` back edges on.
+class OsrPollingRuntime final : public test_language::TestRuntime {
+ public:
+  struct Poll {
+    int target_bci;
+    int back_edges;
+    int64_t stack_bottom;  // the header's operand stack, from the frame
+    int64_t i;             // local 0
+  };
+  int OsrPollMask() override { return mask; }
+  bool PollBytecodeOSR(BytecodeRootNode& root, int target_bci, Frame& frame, int back_edges,
+                       Value* result) override {
+    EXPECT_EQ(root.stack_height(target_bci), 1);
+    polls.push_back(Poll{target_bci, back_edges, frame.slot_storage()[root.stack_base()].AsLong(),
+                         frame.Get(0).AsLong()});
+    if (back_edges < accept_at) return false;
+    *result = Value::Long(osr_result);
+    return true;
+  }
+
+  int mask = -1;
+  int accept_at = INT_MAX;
+  int64_t osr_result = -1;
+  std::vector<Poll> polls;
+};
+
+TEST(BytecodeTest, BackEdgesPollForOsrWithTheHeadersStackInTheFrame) {
+  OsrPollingRuntime runtime;
+  runtime.mask = 1023;
+  int header = -1;
+  CallTarget *target = runtime.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
+  // Polls every 1024 back edges of an activation, at the back edge's
+  // target, with the operand stack there and the locals in the frame.
+  EXPECT_EQ(target->Call({Value::Long(3000)}).AsLong(), 3007);
+  ASSERT_EQ(runtime.polls.size(), 2u);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(runtime.polls[k].target_bci, header);
+    EXPECT_EQ(runtime.polls[k].back_edges, 1024 * (k + 1));
+    EXPECT_EQ(runtime.polls[k].stack_bottom, 7);
+    EXPECT_EQ(runtime.polls[k].i, 1024 * (k + 1));
+  }
+  // The count is per activation.
+  runtime.polls.clear();
+  EXPECT_EQ(target->Call({Value::Long(1500)}).AsLong(), 1507);
+  EXPECT_EQ(runtime.polls.size(), 1u);
+  // A poll that ran OSR code: its result is the function's.
+  runtime.accept_at = 2048;
+  runtime.osr_result = 99;
+  runtime.polls.clear();
+  EXPECT_EQ(target->Call({Value::Long(3000)}).AsLong(), 99);
+  EXPECT_EQ(runtime.polls.size(), 2u);
+}
+
+TEST(BytecodeTest, OsrPollMaskZeroPollsEveryBackEdgeAndMinusOneNever) {
+  OsrPollingRuntime runtime;
+  runtime.mask = 0;
+  int header = -1;
+  CallTarget *target = runtime.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
+  EXPECT_EQ(target->Call({Value::Long(5)}).AsLong(), 12);
+  ASSERT_EQ(runtime.polls.size(), 5u);
+  EXPECT_EQ(runtime.polls[0].back_edges, 1);
+  EXPECT_EQ(runtime.polls[0].i, 1);
+
+  OsrPollingRuntime off;
+  CallTarget *quiet = off.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
+  EXPECT_EQ(quiet->Call({Value::Long(5000)}).AsLong(), 5007);
+  EXPECT_TRUE(off.polls.empty());
 }
 
 // An operation that rewrites itself into another (as a node may, with
