@@ -1,18 +1,25 @@
 #include "nodes/loop_node.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <typeinfo>
+
 #include "nodes/call_target.h"
 #include "nodes/node_runtime.h"
 #include "nodes/root_node.h"
 
 namespace morel {
-namespace {
 
-// Reports iterations even when the loop is left by a guest error.
-class IterationReporter {
+// Counts one loop entry's iterations and reports them when the entry ends,
+// also when it is left by a guest error; then the loop's count of inner
+// iterations starts over (Truffle resets baseLoopCount in a finally).
+class LoopIterationReporter {
  public:
-  explicit IterationReporter(Node& loop) : loop_(loop) {}
-  ~IterationReporter() {
-    if (iterations_ > 0) LoopNode::ReportLoopCount(loop_, iterations_);
+  explicit LoopIterationReporter(LoopNode& loop) : loop_(loop) {}
+  ~LoopIterationReporter() {
+    if (iterations_ > 0) loop_.ReportOwnIterations(iterations_);
+    loop_.base_loop_count_.store(0, std::memory_order_relaxed);
   }
   void Count() {
     if (iterations_ < (1 << 30)) ++iterations_;
@@ -20,23 +27,39 @@ class IterationReporter {
   int iterations() const { return iterations_; }
 
  private:
-  Node& loop_;
+  LoopNode& loop_;
   int iterations_ = 0;
 };
+
+namespace {
+
+// Whether `node` is a LoopNode (final: its type is exact), cheaper than a
+// dynamic_cast on every ancestor of every reporting loop.
+bool IsLoopNode(const Node& node) { return typeid(node) == typeid(LoopNode); }
+
+// Adds to `target`'s call-and-loop count and tells the runtime.
+void ReportToCallTarget(RootNode* root, int iterations) {
+  if (root == nullptr || root->call_target() == nullptr) return;
+  CallTarget* target = root->call_target();
+  target->AddLoopCount(iterations);
+  target->runtime()->OnLoopCount(*target, iterations);
+}
 
 }  // namespace
 
 int RepeatingNode::PartialEvaluateLoop(pe::PartialEvaluator&) { return -1; }
 
-int LoopNode::OsrPollMask() {
-  int mask = osr_poll_mask_.load(std::memory_order_relaxed);
-  if (mask != kUnknownMask) return mask;
-  RootNode* root = GetRootNode();
-  mask = root != nullptr && root->call_target() != nullptr
-             ? root->call_target()->runtime()->OsrPollMask()
-             : -1;
-  osr_poll_mask_.store(mask, std::memory_order_relaxed);
-  return mask;
+LoopNode::OsrPolling LoopNode::Polling() {
+  int threshold = osr_threshold_.load(std::memory_order_acquire);
+  if (threshold != kUnknown) {
+    return {threshold, osr_interval_.load(std::memory_order_relaxed)};
+  }
+  NodeRuntime* runtime = Runtime();
+  threshold = runtime != nullptr ? runtime->OsrLoopThreshold() : -1;
+  const int interval = runtime != nullptr ? std::max(1, runtime->OsrLoopPollInterval()) : 1024;
+  osr_interval_.store(interval, std::memory_order_relaxed);
+  osr_threshold_.store(threshold < 0 ? -1 : threshold, std::memory_order_release);
+  return {threshold < 0 ? -1 : threshold, interval};
 }
 
 NodeRuntime* LoopNode::Runtime() {
@@ -50,22 +73,30 @@ NodeRuntime* LoopNode::Runtime() {
 }
 
 int LoopNode::Execute(Frame& frame) {
-  IterationReporter reporter(*this);
+  LoopIterationReporter reporter(*this);
   RepeatingNode* body = body_.get();
-  const int mask = OsrPollMask();
+  const OsrPolling polling = Polling();
   NodeRuntime* runtime = Runtime();
+  // The entry's count at which the next OSR poll is due: the first
+  // iteration above the threshold (Truffle's profilingLoop), then every
+  // interval (its compilingLoop, while the OSR code is being compiled).
+  int64_t next_poll =
+      polling.threshold < 0 || runtime == nullptr ? INT64_MAX : int64_t{polling.threshold} + 1;
   int status;
   while ((status = body->ExecuteRepeating(frame)) == RepeatingNode::kContinueLoop) {
     reporter.Count();
     if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
       runtime->OnSafepoint();
     }
-    if (mask >= 0 && (reporter.iterations() & mask) == 0) [[unlikely]] {
+    // Inner loops' iterations count too: they may add to it during an
+    // iteration.
+    const int64_t count =
+        int64_t{reporter.iterations()} + base_loop_count_.load(std::memory_order_relaxed);
+    if (count >= next_poll) [[unlikely]] {
       // The runtime may run the rest of this loop in OSR-compiled code.
-      CallTarget* target = GetRootNode()->call_target();
-      if (target->runtime()->PollOSR(*this, frame, reporter.iterations(), &status)) {
-        return status;
-      }
+      const int clamped = count > INT_MAX ? INT_MAX : static_cast<int>(count);
+      if (runtime->PollOSR(*this, frame, clamped, &status)) return status;
+      next_poll = count + polling.interval;
     }
   }
   return status;
@@ -80,12 +111,30 @@ Outcome LoopNode::Resume(Frame& frame, int next_child,
   return Outcome::OfStatus(Execute(frame));
 }
 
+void LoopNode::ReportLoopCountToEntry(int iterations) {
+  // Saturating; a lost update between concurrent entries is tolerated, as
+  // for every profiling counter.
+  const int base = base_loop_count_.load(std::memory_order_relaxed);
+  base_loop_count_.store(base > INT_MAX - iterations ? INT_MAX : base + iterations,
+                         std::memory_order_relaxed);
+}
+
+RootNode* LoopNode::ReportToEnclosingLoops(Node* node, int iterations) {
+  Node* top = nullptr;
+  for (; node != nullptr; node = node->parent()) {
+    if (IsLoopNode(*node)) static_cast<LoopNode*>(node)->ReportLoopCountToEntry(iterations);
+    top = node;
+  }
+  return top != nullptr ? top->GetRootNode() : nullptr;
+}
+
+void LoopNode::ReportOwnIterations(int iterations) {
+  ReportToCallTarget(ReportToEnclosingLoops(parent(), iterations), iterations);
+}
+
 void LoopNode::ReportLoopCount(Node& node, int iterations) {
-  RootNode* root = node.GetRootNode();
-  if (root == nullptr || root->call_target() == nullptr) return;
-  CallTarget* target = root->call_target();
-  target->AddLoopCount(iterations);
-  target->runtime()->OnLoopCount(*target, iterations);
+  if (iterations <= 0) return;
+  ReportToCallTarget(ReportToEnclosingLoops(&node, iterations), iterations);
 }
 
 }  // namespace morel

@@ -4,7 +4,9 @@
 // LoopNode around a RepeatingNode (Truffle's LoopNode): runs the body until
 // it stops asking to continue, counts iterations and reports them to the
 // enclosing call target (its call-and-loop count drives compilation) and to
-// the runtime (which may offer on-stack replacement; osr/ builds on this).
+// the enclosing loops (their OSR thresholds count the iterations of their
+// inner loops), and polls the runtime, which may offer on-stack replacement
+// (osr/ builds on this).
 
 #include <atomic>
 #include <memory>
@@ -51,8 +53,12 @@ class LoopNode final : public Node {
 
   // Runs the loop; returns the body's final (non-continue) status. Polls
   // the runtime's safepoint after every iteration (NodeRuntime::OnSafepoint)
-  // and the runtime for on-stack replacement (NodeRuntime::PollOSR) as the
-  // iterations of this entry grow.
+  // and the runtime for on-stack replacement (NodeRuntime::PollOSR) at the
+  // first iteration whose count -- this entry's iterations plus what inner
+  // loops reported meanwhile -- is above NodeRuntime::OsrLoopThreshold(),
+  // then every OsrLoopPollInterval() iterations. When it leaves (also by a
+  // guest error) it reports its iterations (ReportLoopCount) and its inner
+  // loops' count starts from 0 again for the next entry.
   int Execute(Frame& frame);
 
   RepeatingNode* repeating_node() const { return body_.get(); }
@@ -63,19 +69,46 @@ class LoopNode final : public Node {
                  absl::Span<const Outcome> done) override;
   void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
 
-  // Adds `iterations` to the call target of `node`'s root (Truffle's
-  // LoopNode.reportLoopCount).
+  // Adds `iterations` (loop iterations run under `node`: by a loop, OSR
+  // code, a bytecode interpreter) to the call target of `node`'s root and
+  // to the current entry of every LoopNode from `node` up to the root, so
+  // that they count toward those loops' OSR thresholds (Truffle's
+  // LoopNode.reportLoopCount and reportChildLoopCount). The root's call
+  // target is the function's also for code that runs in an OSR call
+  // target: OSR roots do not hold the loop (osr/).
   static void ReportLoopCount(Node& node, int iterations);
 
+  // What inner loops reported during the current entry (0 between entries).
+  int base_loop_count() const { return base_loop_count_.load(std::memory_order_relaxed); }
+
  private:
-  int OsrPollMask();
+  friend class LoopIterationReporter;
+  struct OsrPolling {
+    int threshold;  // -1: never poll
+    int interval;
+  };
+  // NodeRuntime::OsrLoopThreshold/OsrLoopPollInterval, asked once.
+  OsrPolling Polling();
   // The runtime of the enclosing call target (null outside one), found once.
   NodeRuntime* Runtime();
+  // Adds to the current entry's count of inner iterations (saturating;
+  // Truffle's reportChildLoopCount).
+  void ReportLoopCountToEntry(int iterations);
+  // Reports this entry's own iterations: to the enclosing loops (not this
+  // one) and the call target.
+  void ReportOwnIterations(int iterations);
+  // Adds `iterations` to the entries of the LoopNodes from `node` up to the
+  // root; returns the root (null for a detached tree).
+  static RootNode* ReportToEnclosingLoops(Node* node, int iterations);
 
   Child<RepeatingNode> body_;
-  // NodeRuntime::OsrPollMask(), asked once (kUnknownMask until then).
-  static constexpr int kUnknownMask = -2;
-  std::atomic<int> osr_poll_mask_{kUnknownMask};
+  // Truffle's baseLoopCount: iterations inner loops reported during the
+  // current entry; reset when an entry ends. Shared by recursive and
+  // concurrent entries, as Truffle's field is (a count, not a guarantee).
+  std::atomic<int> base_loop_count_{0};
+  static constexpr int kUnknown = -2;
+  std::atomic<int> osr_threshold_{kUnknown};  // published after osr_interval_
+  std::atomic<int> osr_interval_{1024};
   std::atomic<NodeRuntime*> runtime_{nullptr};
 };
 

@@ -10,18 +10,16 @@
 #include <climits>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
+#include "absl/functional/function_ref.h"
+#include "absl/strings/string_view.h"
 #include "nodes/call_target.h"
 #include "nodes/value.h"
 
-#include "absl/strings/string_view.h"
-
 namespace morel {
 
-namespace bytecode {
-class BytecodeRootNode;
-}  // namespace bytecode
-
+class BytecodeOSRNode;
 class CallTarget;
 class DirectCallNode;
 class Frame;
@@ -99,26 +97,36 @@ class NodeRuntime {
   // Loop iterations reported by a LoopNode of `target`'s tree.
   virtual void OnLoopCount(CallTarget& target, int iterations) {}
 
-  // ---- on-stack replacement (osr/)
-  // LoopNode polls PollOSR when its iteration count in this loop entry
-  // has all bits of OsrPollMask() clear (mask -1: never). The runtime may
-  // compile the loop and run the rest of it in compiled code on `frame`:
-  // then it returns true and `*status` is the loop's final status.
-  virtual int OsrPollMask() { return -1; }
-  virtual bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) {
-    return false;
-  }
-  // Bytecode OSR (Truffle's BytecodeOSRNode): a BytecodeRootNode counts
-  // the back edges of an activation and, when the count has all bits of
-  // OsrPollMask() clear, calls PollBytecodeOSR at the back edge to
-  // `target_bci` (a loop header), with the operand stack of target_bci in
-  // `frame`'s storage (nodes/bytecode/bytecode_root_node.h). The runtime
-  // may run the rest of the call target from target_bci in compiled code
-  // on `frame`: then it returns true and `*result` is the call target's
-  // result, which the interpreter returns.
-  virtual bool PollBytecodeOSR(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
-                               int back_edges, Value* result) {
-    return false;
+  // ---- on-stack replacement of AST loops (osr/osr_policy.h). A LoopNode
+  // asks OsrLoopThreshold() and OsrLoopPollInterval() once. It polls
+  // PollOSR at the first iteration of a loop entry whose count -- the
+  // entry's iterations plus those its inner loops reported during it
+  // (LoopNode::ReportLoopCount; Truffle's baseLoopCount) -- is above the
+  // threshold (exactly `threshold` never polls), then every `interval`
+  // iterations while the entry runs. A threshold of -1: never.
+  // The runtime may compile the loop and run the rest of it in compiled
+  // code on `frame`: then PollOSR returns true and `*status` is the loop's
+  // final status. `count` is the entry's count (saturated at INT_MAX).
+  virtual int OsrLoopThreshold() { return -1; }
+  virtual int OsrLoopPollInterval() { return 1024; }
+  virtual bool PollOSR(LoopNode& loop, Frame& frame, int count, int* status) { return false; }
+
+  // ---- bytecode OSR (nodes/bytecode_osr_node.h; osr/bytecode_osr_policy.h)
+  // BytecodeOSRNode::PollOSRBackEdge's slow path: `node`'s back-edge count
+  // went from `previous` to `count` and reached the next poll the runtime
+  // set (the first time: 0, and the node has no metadata yet). The runtime
+  // creates the node's metadata if it has none (or marks OSR off with
+  // BytecodeOSRMetadata::Disabled()), sets the next poll
+  // (BytecodeOSRNode::SetOSRNextPoll) and returns whether a poll is due.
+  // This default offers no OSR: disabled, never polled again.
+  virtual bool OnBytecodeOSRPoll(BytecodeOSRNode& node, int64_t previous, int64_t count);
+  // BytecodeOSRNode::TryOSR: may run OSR code from `target_bci` to the end
+  // of the call target; an engaged result is the call target's result.
+  virtual std::optional<Value> TryBytecodeOSR(BytecodeOSRNode& node, int target_bci,
+                                              int64_t interpreter_state,
+                                              absl::FunctionRef<void()> before_transfer,
+                                              Frame& parent_frame) {
+    return std::nullopt;
   }
 
   // ---- safepoints. Guest code polls this runtime's safepoint word at every

@@ -2,22 +2,22 @@
 #define MOREL_OSR_BYTECODE_OSR_ROOT_NODE_H_
 
 // BytecodeOsrRootNode: the root of a bytecode OSR call target (Truffle's
-// BytecodeOSRRootNode), which compiles a BytecodeRootNode from one entry
-// bci (a loop header a back edge jumps to) to the end of the function. Like
-// OsrRootNode it does not own the code: the function's root stays in its
-// call target, and compilation reads it under that root's lock
-// (CompiledTreeRoot). Its code runs on the activation's frame (the locals,
-// then the operand stack of the entry bci) and returns the function's
-// result. The partial evaluator compiles it (engine/pe:
-// PartialEvaluator::EvaluateBytecode from the entry bci), so this package
-// never depends on the engine.
+// BytecodeOSRRootNode): a BytecodeOSRNode from one entry (a back edge's
+// target bci, with the interpreter state of the first TryOSR there) to the
+// end of the call target. Like OsrRootNode it does not own the code: the
+// node stays in its function's tree, and compilation reads that tree under
+// its root's lock (CompiledTreeRoot). Its code runs on the OSR frame (a copy
+// of the activation's frame) and returns the function's result.
 //
-// It never runs in the interpreter: the interpreter keeps running the
-// function itself, and only calls the OSR target's installed code.
+// Executed, it is the node's ExecuteOSR; compiled, the partial evaluator
+// merge-explodes a nodes/bytecode interpreter from the entry bci
+// (engine/pe: PartialEvaluator::EvaluateBytecode), so this package never
+// depends on the engine.
 
+#include <cstdint>
 #include <string>
 
-#include "nodes/bytecode/bytecode_root_node.h"
+#include "nodes/bytecode_osr_node.h"
 #include "nodes/root_node.h"
 
 namespace morel::osr {
@@ -25,23 +25,29 @@ namespace morel::osr {
 class BytecodeOsrRootNode final : public RootNode {
  public:
   MOREL_NODE_KIND(BytecodeOsrRootNode)
-  // `entry_bci` is a branch target of `function_root`'s code.
-  BytecodeOsrRootNode(bytecode::BytecodeRootNode* function_root, int entry_bci);
+  // `node` is in the tree of `function_root`; `entry_bci` is one of its back
+  // edges' targets.
+  BytecodeOsrRootNode(BytecodeOSRNode* node, RootNode* function_root, int entry_bci,
+                      int64_t interpreter_state);
 
   // Truffle's bytecode OSR name: the function's, then "<OSR@bci>".
   static std::string NameFor(const RootNode& function_root, int entry_bci);
 
-  // Never called: OSR targets run compiled code only (engine/runtime).
+  // The node's ExecuteOSR from the entry on `frame` (an OSR frame).
   Value Execute(Frame& frame) override;
   RootNode* CompiledTreeRoot() override { return function_root_; }
   bool IsInternal() const override { return true; }  // hidden from stack walks
 
-  bytecode::BytecodeRootNode* function_root() const { return function_root_; }
+  BytecodeOSRNode* osr_node() const { return node_; }
+  RootNode* function_root() const { return function_root_; }
   int entry_bci() const { return entry_bci_; }
+  int64_t interpreter_state() const { return interpreter_state_; }
 
  private:
-  bytecode::BytecodeRootNode* function_root_;
+  BytecodeOSRNode* node_;
+  RootNode* function_root_;
   int entry_bci_;
+  int64_t interpreter_state_;
 };
 
 }  // namespace morel::osr

@@ -96,10 +96,11 @@ class StdoutLog final : public morel::LogSink {
 class OsrRuntime final : public tl::TestRuntime {
  public:
   void set_policy(osr::OsrPolicy* policy) { policy_ = policy; }
-  int OsrPollMask() override { return policy_->PollMask(); }
-  bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) override {
+  int OsrLoopThreshold() override { return policy_->LoopThreshold(); }
+  int OsrLoopPollInterval() override { return policy_->PollInterval(); }
+  bool PollOSR(LoopNode& loop, Frame& frame, int count, int* status) override {
     ++polls;
-    return policy_->Poll(loop, frame, iterations, status);
+    return policy_->Poll(loop, frame, count, status);
   }
   int polls = 0;
 

@@ -8,22 +8,23 @@
 
 namespace morel::osr {
 
-Value OsrHost::RunBytecodeOsrCode(CallTarget& target, InstalledCode&, Frame&) {
-  MOREL_UNREACHABLE(absl::StrCat("this OSR host runs no bytecode OSR code (", target.name(), ")"));
-}
-
 OsrPolicy::OsrPolicy(const OsrOptions& options, OsrHost* host, LogSink* log)
     : options_(options), host_(host), log_(log) {}
 
-int OsrPolicy::PollMask() {
+int OsrPolicy::LoopThreshold() {
   if (!host_->CompilationEnabled() || !options_.enabled) return -1;
-  // Truffle polls its OSR target every 1024 iterations (OSR_POLL_INTERVAL);
-  // AlwaysOSR polls every iteration.
-  return options_.always_osr ? 0 : 1023;
+  return options_.always_osr ? 0 : options_.compilation_threshold;
 }
 
-bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int iterations, int* status) {
-  if (!options_.always_osr && iterations <= options_.compilation_threshold) return false;
+int OsrPolicy::PollInterval() const {
+  // Truffle polls its OSR target every 1024 iterations (OSR_POLL_INTERVAL);
+  // AlwaysOSR polls every iteration.
+  return options_.always_osr ? 1 : 1024;
+}
+
+bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int count, int* status) {
+  // Truffle's profilingLoop: `iterations + baseLoopCount > osrThreshold`.
+  if (!options_.always_osr && count <= options_.compilation_threshold) return false;
   RootNode* function_root = loop.GetRootNode();
   if (function_root == nullptr || function_root->call_target() == nullptr) return false;
   CallTarget* target;
@@ -32,20 +33,6 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int iterations, int* status) 
                 [&] { return std::make_unique<OsrRootNode>(&loop, function_root); }, &target);
   if (code == nullptr) return false;
   *status = host_->RunOsrCode(*target, *code, frame);
-  return true;
-}
-
-bool OsrPolicy::PollBytecode(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
-                             int back_edges, Value* result) {
-  // Truffle's BytecodeOSRMetadata: `count >= osrThreshold` (at a poll).
-  if (!options_.always_osr && back_edges < options_.compilation_threshold) return false;
-  if (root.call_target() == nullptr) return false;
-  CallTarget* target;
-  InstalledCode* code = CodeToRun(
-      [&] { return &bytecode_entries_[{&root, target_bci}]; },
-      [&] { return std::make_unique<BytecodeOsrRootNode>(&root, target_bci); }, &target);
-  if (code == nullptr) return false;
-  *result = host_->RunBytecodeOsrCode(*target, *code, frame);
   return true;
 }
 
@@ -126,22 +113,6 @@ bool OsrPolicy::IsDisabled(const LoopNode& loop) const {
   std::lock_guard<std::mutex> guard(mutex_);
   auto it = loops_.find(&loop);
   return it != loops_.end() && it->second.disabled;
-}
-
-std::vector<OsrPolicy::BytecodeEntry> OsrPolicy::BytecodeEntries() const {
-  std::lock_guard<std::mutex> guard(mutex_);
-  std::vector<BytecodeEntry> entries;
-  entries.reserve(bytecode_entries_.size());
-  for (const auto& [key, state] : bytecode_entries_) {
-    entries.push_back(BytecodeEntry{key.first, key.second, state.target});
-  }
-  return entries;
-}
-
-bool OsrPolicy::IsDisabled(const bytecode::BytecodeRootNode& root, int bci) const {
-  std::lock_guard<std::mutex> guard(mutex_);
-  auto it = bytecode_entries_.find({&root, bci});
-  return it != bytecode_entries_.end() && it->second.disabled;
 }
 
 void OsrPolicy::TraceDisabled(const CallTarget& target, const std::string& reason) {

@@ -7,8 +7,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "nodes/bytecode/bytecode_builder.h"
-#include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/call_target.h"
 #include "nodes/frame.h"
 #include "nodes/loop_node.h"
@@ -29,7 +27,6 @@ using test_language::While;
 using test_language::Write;
 
 constexpr int kOsrStatus = 42;
-constexpr int64_t kOsrResult = 4242;
 
 class NoCode final : public InstalledCode {
  public:
@@ -56,11 +53,6 @@ class FakeHost final : public OsrHost {
     EXPECT_EQ(&ran, &code);
     ++runs;
     return kOsrStatus;
-  }
-  Value RunBytecodeOsrCode(CallTarget&, InstalledCode& ran, Frame&) override {
-    EXPECT_EQ(&ran, &code);
-    ++runs;
-    return Value::Long(kOsrResult);
   }
 
   bool compilation_enabled = true;
@@ -127,16 +119,18 @@ TEST_F(OsrPolicyTest, DefaultsAreTruffles) {
   EXPECT_FALSE(options.trace_compilation);
 }
 
-TEST_F(OsrPolicyTest, PollMask) {
+TEST_F(OsrPolicyTest, ThresholdAndPollInterval) {
   OsrOptions options;
-  EXPECT_EQ(OsrPolicy(options, &host_, &log_).PollMask(), 1023);
+  EXPECT_EQ(OsrPolicy(options, &host_, &log_).LoopThreshold(), 100352);
+  EXPECT_EQ(OsrPolicy(options, &host_, &log_).PollInterval(), 1024);
   options.always_osr = true;
-  EXPECT_EQ(OsrPolicy(options, &host_, &log_).PollMask(), 0);
+  EXPECT_EQ(OsrPolicy(options, &host_, &log_).LoopThreshold(), 0);
+  EXPECT_EQ(OsrPolicy(options, &host_, &log_).PollInterval(), 1);
   options.enabled = false;
-  EXPECT_EQ(OsrPolicy(options, &host_, &log_).PollMask(), -1);
+  EXPECT_EQ(OsrPolicy(options, &host_, &log_).LoopThreshold(), -1);
   options.enabled = true;
   host_.compilation_enabled = false;
-  EXPECT_EQ(OsrPolicy(options, &host_, &log_).PollMask(), -1);
+  EXPECT_EQ(OsrPolicy(options, &host_, &log_).LoopThreshold(), -1);
 }
 
 TEST_F(OsrPolicyTest, RequestsAfterTheThreshold) {
@@ -265,144 +259,97 @@ TEST_F(OsrPolicyTest, ClosedHostRequestsNothing) {
   EXPECT_EQ(host_.requests, 0);
 }
 
-// Bytecode OSR: entries are (root, bci) of a bytecode function.
-class BytecodeOsrPolicyTest : public ::testing::Test {
- protected:
-  BytecodeOsrPolicyTest() : host_(&runtime_) {
-    // f(c) { x = 0; while (c) {} return 1 } -- two loop headers would do
-    // as well: the policy keys entries by bci.
-    bytecode::BytecodeBuilder b;
-    b.EmitConstant(Value::Long(0));
-    b.EmitStoreLocal(0);
-    auto header = b.NewLabel(), exit = b.NewLabel();
-    b.Bind(header);
-    header_bci_ = b.bci();
-    b.EmitArgument(0, Value::Boolean(false));
-    b.EmitBranchFalse(exit);
-    b.EmitBranch(header);
-    b.Bind(exit);
-    b.EmitConstant(Value::Long(1));
-    b.EmitReturn();
-    auto program = std::move(b).Build();
-    EXPECT_TRUE(program.ok()) << program.status();
-    auto descriptor = std::make_unique<FrameDescriptor>();
-    descriptor->AddSlot("x");
-    auto root = std::make_unique<bytecode::BytecodeRootNode>(
-        SourceSection(), "f", std::move(descriptor), std::move(*program));
-    root_ = root.get();
-    function_ = runtime_.CreateCallTarget(std::move(root));
-    slots_.assign(root_->frame_storage_size(), Value::Illegal());
+// LoopNode on a runtime that delegates to the policy (the engine's
+// wiring): Truffle's profilingLoop counts every iteration, so OSR happens at
+// the first iteration above the threshold, never at exactly it, and an
+// outer loop's count includes its inner loops' iterations.
+class PolicyRuntime final : public test_language::TestRuntime {
+ public:
+  int OsrLoopThreshold() override { return policy->LoopThreshold(); }
+  int OsrLoopPollInterval() override { return policy->PollInterval(); }
+  bool PollOSR(LoopNode& loop, Frame& frame, int count, int* status) override {
+    counts.push_back(count);
+    return policy->Poll(loop, frame, count, status);
   }
-
-  // Polls `policy` as BytecodeRootNode's back edge to `bci` does.
-  bool Poll(OsrPolicy& policy, int back_edges, Value* result, int bci = -1) {
-    Frame frame(&root_->frame_descriptor(), slots_.data(), {}, root_, nullptr);
-    return policy.PollBytecode(*root_, bci < 0 ? header_bci_ : bci, frame, back_edges, result);
-  }
-
-  test_language::TestRuntime runtime_;
-  FakeHost host_;
-  RecordingLog log_;
-  CallTarget* function_ = nullptr;
-  bytecode::BytecodeRootNode* root_ = nullptr;
-  int header_bci_ = -1;
-  std::vector<Value> slots_;
+  OsrPolicy* policy = nullptr;
+  std::vector<int> counts;
 };
 
-TEST_F(BytecodeOsrPolicyTest, TheThresholdIsExact) {
+TEST(LoopOsrTest, TheThresholdIsExact) {
+  PolicyRuntime runtime;
+  FakeHost host(&runtime);
+  host.install_on_request = true;
+  RecordingLog log;
   OsrOptions options;
-  options.compilation_threshold = 2048;
-  OsrPolicy policy(options, &host_, &log_);
-  Value result;
-  // Truffle's BytecodeOSRMetadata: a poll at count >= threshold.
-  EXPECT_FALSE(Poll(policy, 1024, &result));
-  EXPECT_FALSE(Poll(policy, 2047, &result));
-  EXPECT_TRUE(host_.targets.empty());
-  EXPECT_FALSE(Poll(policy, 2048, &result));  // requested, no code yet
-  ASSERT_EQ(host_.targets.size(), 1u);
-  EXPECT_EQ(host_.requests, 1);
-  auto* root = dynamic_cast<BytecodeOsrRootNode*>(host_.targets[0]->root_node());
+  options.compilation_threshold = 3000;
+  OsrPolicy policy(options, &host, &log);
+  runtime.policy = &policy;
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  const int i = descriptor->AddSlot("i");
+  CallTarget* f = DefineFunction(
+      runtime, "f",
+      Block(Write(i, Const(0)), While(LessThan(Read(i), Arg(0)), Write(i, Add(Read(i), Const(1)))),
+            Read(i)),
+      std::move(descriptor));
+  // Exactly the threshold: no poll at all.
+  EXPECT_EQ(f->Call({Value::Long(3000)}).AsLong(), 3000);
+  EXPECT_TRUE(runtime.counts.empty());
+  EXPECT_EQ(host.runs, 0);
+  // One more: the poll at iteration 3001 compiles (at once here) and enters.
+  f->Call({Value::Long(3001)});
+  ASSERT_EQ(runtime.counts.size(), 1u);
+  EXPECT_EQ(runtime.counts[0], 3001);
+  EXPECT_EQ(host.requests, 1);
+  EXPECT_EQ(host.runs, 1);
+}
+
+TEST(LoopOsrTest, InnerLoopsCountTowardTheOuterLoop) {
+  PolicyRuntime runtime;
+  FakeHost host(&runtime);
+  RecordingLog log;
+  OsrOptions options;
+  options.compilation_threshold = 3000;
+  OsrPolicy policy(options, &host, &log);
+  runtime.policy = &policy;
+  // f(n) { i = 0; while (i < n) { j = 0; while (j < 1000) j = j + 1; i = i + 1 } }
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  const int i = descriptor->AddSlot("i");
+  const int j = descriptor->AddSlot("j");
+  CallTarget* f = DefineFunction(
+      runtime, "f",
+      Block(Write(i, Const(0)),
+            While(LessThan(Read(i), Arg(0)),
+                  Block(Write(j, Const(0)),
+                        While(LessThan(Read(j), Const(1000)), Write(j, Add(Read(j), Const(1)))),
+                        Write(i, Add(Read(i), Const(1))))),
+            Read(i)),
+      std::move(descriptor));
+  std::vector<LoopNode*> loops;
+  f->root_node()->ForEachNode([&](Node& node) {
+    if (auto* loop = dynamic_cast<LoopNode*>(&node)) loops.push_back(loop);
+  });
+  ASSERT_EQ(loops.size(), 2u);
+  // No entry of the inner loop passes 1000 iterations; the outer loop's
+  // count after its third iteration is 3 + 3 x 1000 > 3000: its poll.
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 5);
+  ASSERT_FALSE(runtime.counts.empty());
+  EXPECT_EQ(runtime.counts[0], 3003);
+  ASSERT_EQ(host.targets.size(), 1u);
+  auto* root = dynamic_cast<OsrRootNode*>(host.targets[0]->root_node());
   ASSERT_NE(root, nullptr);
-  EXPECT_EQ(root->function_root(), root_);
-  EXPECT_EQ(root->entry_bci(), header_bci_);
-  EXPECT_EQ(root->CompiledTreeRoot(), root_);
-  EXPECT_TRUE(root->IsInternal());
-  EXPECT_EQ(host_.targets[0]->name(), absl::StrCat("f<OSR@", header_bci_, ">"));
-  ASSERT_EQ(policy.BytecodeEntries().size(), 1u);
-  EXPECT_EQ(policy.BytecodeEntries()[0].root, root_);
-  EXPECT_EQ(policy.BytecodeEntries()[0].bci, header_bci_);
-  EXPECT_EQ(policy.BytecodeEntries()[0].target, host_.targets[0].get());
-  EXPECT_TRUE(policy.Loops().empty());
-}
-
-TEST_F(BytecodeOsrPolicyTest, RunsInstalledCodeOfOneTargetPerEntry) {
-  OsrOptions options;
-  options.compilation_threshold = 1024;
-  host_.install_on_request = true;
-  OsrPolicy policy(options, &host_, &log_);
-  Value result;
-  EXPECT_TRUE(Poll(policy, 1024, &result));  // compiled at once and entered
-  EXPECT_EQ(result.AsLong(), kOsrResult);
-  EXPECT_TRUE(Poll(policy, 4096, &result));  // the same target's code again
-  EXPECT_EQ(host_.requests, 1);
-  EXPECT_EQ(host_.runs, 2);
-  EXPECT_EQ(host_.targets.size(), 1u);
-  // Another bci of the same root is another entry (its own target).
-  EXPECT_TRUE(Poll(policy, 1024, &result, /*bci=*/0));
-  ASSERT_EQ(host_.targets.size(), 2u);
-  EXPECT_EQ(host_.targets[1]->name(), "f<OSR@0>");
-  EXPECT_EQ(policy.BytecodeEntries().size(), 2u);
-}
-
-TEST_F(BytecodeOsrPolicyTest, AlwaysOsrIgnoresTheThreshold) {
-  OsrOptions options;
-  options.always_osr = true;
-  host_.install_on_request = true;
-  OsrPolicy policy(options, &host_, &log_);
-  Value result;
-  EXPECT_TRUE(Poll(policy, 1, &result));
-  EXPECT_EQ(result.AsLong(), kOsrResult);
-}
-
-TEST_F(BytecodeOsrPolicyTest, ReattemptLimitDisablesWithTrace) {
-  OsrOptions options;
-  options.compilation_threshold = 0;
-  options.max_compilation_re_attempts = 2;
-  options.trace_compilation = true;
-  OsrPolicy policy(options, &host_, &log_);
-  Value result;
-  // The first request is free, then two re-attempts (the code went away
-  // each time); the third disables the entry.
-  for (int i = 0; i < 3; ++i) EXPECT_FALSE(Poll(policy, 1024, &result));
-  EXPECT_EQ(host_.requests, 3);
-  EXPECT_FALSE(policy.IsDisabled(*root_, header_bci_));
-  EXPECT_FALSE(Poll(policy, 1024, &result));
-  EXPECT_TRUE(policy.IsDisabled(*root_, header_bci_));
-  ASSERT_EQ(log_.lines.size(), 1u);
-  EXPECT_EQ(log_.lines[0], absl::StrCat("opt osr disabled f<OSR@", header_bci_,
-                                        ">|Reason Max OSR compilation re-attempts reached (2)"));
-  // Disabled for good: no request, no second trace line, no code run.
-  host_.install_on_request = true;
-  EXPECT_FALSE(Poll(policy, 1024, &result));
-  EXPECT_EQ(host_.requests, 3);
-  EXPECT_EQ(host_.runs, 0);
-  EXPECT_EQ(log_.lines.size(), 1u);
-}
-
-TEST_F(BytecodeOsrPolicyTest, PermanentFailureDisables) {
-  OsrOptions options;
-  options.compilation_threshold = 0;
-  options.trace_compilation = true;
-  OsrPolicy policy(options, &host_, &log_);
-  Value result;
-  EXPECT_FALSE(Poll(policy, 1024, &result));
-  host_.state = OsrHost::CompilationState::kFailed;
-  EXPECT_FALSE(Poll(policy, 1024, &result));
-  EXPECT_TRUE(policy.IsDisabled(*root_, header_bci_));
-  EXPECT_EQ(host_.requests, 1);
-  ASSERT_EQ(log_.lines.size(), 1u);
-  EXPECT_EQ(log_.lines[0], absl::StrCat("opt osr disabled f<OSR@", header_bci_,
-                                        ">|Reason OSR compilation failed"));
+  EXPECT_TRUE(root->loop() == loops[0] || root->loop() == loops[1]);
+  EXPECT_EQ(root->loop()->parent()->GetRootNode(), f->root_node());
+  // Which one: the outer (the inner one is its descendant).
+  bool outer = false;
+  for (Node* node = loops[0]->parent(); node != nullptr; node = node->parent()) {
+    if (node == root->loop()) outer = true;
+  }
+  for (Node* node = loops[1]->parent(); node != nullptr; node = node->parent()) {
+    if (node == root->loop()) outer = true;
+  }
+  EXPECT_TRUE(outer);
+  // The count starts over with the next entry of the outer loop.
+  for (LoopNode* loop : loops) EXPECT_EQ(loop->base_loop_count(), 0);
 }
 
 }  // namespace

@@ -294,7 +294,24 @@ absl::Status PartialEvaluator::EvaluateRoot(RootNode& root) {
     return EvaluateOsrLoop(*osr_root->loop());
   }
   if (auto* bytecode_osr = dynamic_cast<osr::BytecodeOsrRootNode*>(&root)) {
-    return EvaluateBytecode(*bytecode_osr->function_root(), bytecode_osr->entry_bci());
+    // The partial evaluator explodes nodes/bytecode interpreters; another
+    // BytecodeOSRNode's OSR code cannot be compiled (the policy then turns
+    // OSR off for its method).
+    auto* interpreter = dynamic_cast<bytecode::BytecodeRootNode*>(
+        &bytecode_osr->osr_node()->AsNode());
+    if (interpreter == nullptr) {
+      return absl::UnimplementedError(absl::StrCat(
+          "bytecode OSR of ", bytecode_osr->osr_node()->AsNode().kind_name(),
+          ": only nodes/bytecode interpreters can be compiled"));
+    }
+    const int bci = bytecode_osr->entry_bci();
+    if (bci >= static_cast<int>(interpreter->code().size()) || interpreter->stack_height(bci) < 0 ||
+        interpreter->stack_height(bci) != bytecode_osr->interpreter_state()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bytecode OSR entry ", bci, " of ", interpreter->name(),
+          " is no reachable instruction with the interpreter state's stack height"));
+    }
+    return EvaluateBytecode(*interpreter, bci);
   }
   if (auto* bytecode_root = dynamic_cast<bytecode::BytecodeRootNode*>(&root)) {
     return EvaluateBytecode(*bytecode_root);

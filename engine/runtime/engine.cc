@@ -165,6 +165,8 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
   osr_host_ = std::make_unique<OsrHostImpl>(this);
   osr_policy_ = std::make_unique<osr::OsrPolicy>(OsrOptionsFromConfig(config_),
                                                  osr_host_.get(), log_.get());
+  bytecode_osr_policy_ = std::make_unique<osr::BytecodeOsrPolicy>(
+      OsrOptionsFromConfig(config_), osr_host_.get(), log_.get());
 }
 
 void Engine::Close() {
@@ -406,7 +408,7 @@ int Engine::ReclaimRetiredCallTargets() {
       // Trees with OSR state (the loop's OSR target runs on the tree).
       absl::flat_hash_set<const RootNode*> osr_trees;
       for (const auto& [loop, target] : osr_policy_->Loops()) osr_trees.insert(loop->GetRootNode());
-      for (const osr::OsrPolicy::BytecodeEntry& entry : osr_policy_->BytecodeEntries()) {
+      for (const osr::BytecodeOsrPolicy::Entry& entry : bytecode_osr_policy_->Entries()) {
         osr_trees.insert(entry.root);
       }
       std::vector<std::unique_ptr<CallTarget>> kept;

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,6 +38,7 @@
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/node_runtime.h"
+#include "osr/bytecode_osr_policy.h"
 #include "osr/osr_policy.h"
 #include "splitting/splitting_strategy.h"
 
@@ -148,10 +150,14 @@ class Engine : public NodeRuntime {
   void OnNodeReplaced(CallTarget& target, Node& old_node, Node& new_node,
                       absl::string_view reason) override;
   // On-stack replacement (engine/runtime/osr.h; the policy: osr/osr_policy.h).
-  int OsrPollMask() override;
-  bool PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) override;
-  bool PollBytecodeOSR(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
-                       int back_edges, Value* result) override;
+  int OsrLoopThreshold() override;
+  int OsrLoopPollInterval() override;
+  bool PollOSR(LoopNode& loop, Frame& frame, int count, int* status) override;
+  bool OnBytecodeOSRPoll(BytecodeOSRNode& node, int64_t previous, int64_t count) override;
+  std::optional<Value> TryBytecodeOSR(BytecodeOSRNode& node, int target_bci,
+                                      int64_t interpreter_state,
+                                      absl::FunctionRef<void()> before_transfer,
+                                      Frame& parent_frame) override;
   // Compiled code of `target` deoptimized at `location` (the innermost node
   // of the frame state, if known). kInvalidate (a failed speculation,
   // transferToInterpreterAndInvalidate): the code is dropped, the target
@@ -392,6 +398,7 @@ class Engine : public NodeRuntime {
   class OsrHostImpl;
   std::unique_ptr<OsrHostImpl> osr_host_;
   std::unique_ptr<osr::OsrPolicy> osr_policy_;
+  std::unique_ptr<osr::BytecodeOsrPolicy> bytecode_osr_policy_;
   int RunOsr(CallTarget& target, InstalledCode& code, Frame& frame);
   Value RunBytecodeOsr(CallTarget& target, InstalledCode& code, Frame& frame);
   // The OSR targets whose code runs on `tree`'s activations, and the trees

@@ -10,9 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/runtime/engine.h"
-#include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/loop_node.h"
 #include "nodes/root_node.h"
+#include "osr/bytecode_osr_policy.h"
 #include "osr/osr_policy.h"
 #include "osr/osr_root_node.h"
 
@@ -48,15 +48,24 @@ osr::OsrOptions OsrOptionsFromConfig(const config::EngineConfig& config) {
   return options;
 }
 
-int Engine::OsrPollMask() { return osr_policy_->PollMask(); }
+int Engine::OsrLoopThreshold() { return osr_policy_->LoopThreshold(); }
 
-bool Engine::PollOSR(LoopNode& loop, Frame& frame, int iterations, int* status) {
-  return osr_policy_->Poll(loop, frame, iterations, status);
+int Engine::OsrLoopPollInterval() { return osr_policy_->PollInterval(); }
+
+bool Engine::PollOSR(LoopNode& loop, Frame& frame, int count, int* status) {
+  return osr_policy_->Poll(loop, frame, count, status);
 }
 
-bool Engine::PollBytecodeOSR(bytecode::BytecodeRootNode& root, int target_bci, Frame& frame,
-                             int back_edges, Value* result) {
-  return osr_policy_->PollBytecode(root, target_bci, frame, back_edges, result);
+bool Engine::OnBytecodeOSRPoll(BytecodeOSRNode& node, int64_t previous, int64_t count) {
+  return bytecode_osr_policy_->OnPoll(node, previous, count);
+}
+
+std::optional<Value> Engine::TryBytecodeOSR(BytecodeOSRNode& node, int target_bci,
+                                            int64_t interpreter_state,
+                                            absl::FunctionRef<void()> before_transfer,
+                                            Frame& parent_frame) {
+  return bytecode_osr_policy_->TryOSR(node, target_bci, interpreter_state, before_transfer,
+                                      parent_frame);
 }
 
 bool Engine::OsrHostImpl::CompilationEnabled() { return engine_->CompilationEnabled(); }
@@ -156,7 +165,7 @@ std::vector<CallTarget*> Engine::OsrTargetsOf(const RootNode& tree) const {
       targets.push_back(target);
     }
   }
-  for (const osr::OsrPolicy::BytecodeEntry& entry : osr_policy_->BytecodeEntries()) {
+  for (const osr::BytecodeOsrPolicy::Entry& entry : bytecode_osr_policy_->Entries()) {
     if (entry.target != nullptr && entry.root == &tree) targets.push_back(entry.target);
   }
   return targets;

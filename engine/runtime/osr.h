@@ -3,8 +3,10 @@
 
 // On-stack replacement in the engine: the engine's half of osr/. The policy
 // (when a loop is polled, when its OSR target is created and compiled, the
-// re-attempt limit, disabling) is osr::OsrPolicy (osr/osr_policy.h); Engine
-// delegates OsrPollMask and PollOSR to it and is its OsrHost here:
+// re-attempt limit, disabling) is osr::OsrPolicy (osr/osr_policy.h) for AST
+// loops and osr::BytecodeOsrPolicy (osr/bytecode_osr_policy.h) for bytecode
+// interpreters; Engine delegates NodeRuntime's OSR calls to them and is their
+// OsrHost here:
 //  - the loop's OSR call target (osr::OsrRootNode) is the engine's, excluded
 //    from splitting and from call-count compilation; its compilation is a
 //    last-tier request, on the compile queue or at once without background
@@ -19,14 +21,14 @@
 //    compile the loop again (the policy counts the re-attempts). A
 //    permanent compilation failure disables OSR for the loop.
 //  - A node replaced in the function's tree drops its loops' OSR code.
-//  - Bytecode OSR (NodeRuntime::PollBytecodeOSR from a BytecodeRootNode's
-//    back edge) is the same with an osr::BytecodeOsrRootNode per (root,
-//    bci): RunBytecodeOsr passes the frame's storage and the activation's
+//  - Bytecode OSR (BytecodeOSRNode::TryOSR from a BytecodeRootNode's back
+//    edge) is the same with an osr::BytecodeOsrRootNode per (node, bci):
+//    RunBytecodeOsr passes the OSR frame's storage and the activation's
 //    arguments (pe::PartialEvaluator::BytecodeOsrArgument); the code runs
 //    the function from the bci to its end and its result is the
 //    function's. A deoptimization resumes the function's activation on the
-//    frame (BytecodeRootNode::Resume), which runs to the end; its result is
-//    the OSR code's.
+//    OSR frame (BytecodeRootNode::Resume), which runs to the end; its
+//    result is the OSR code's.
 
 #include <memory>
 #include <string>

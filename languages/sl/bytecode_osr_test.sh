@@ -2,8 +2,8 @@
 # Bytecode OSR on the real launcher (--sl.UseBytecode=true): a loop of a
 # bytecode function that runs long in one activation is compiled from its
 # header (a `<function><OSR@bci>` target) and the rest of the function runs
-# in that code, with the right result; the threshold counts exactly; OSR off
-# means no OSR target. Usage: bytecode_osr_test.sh <sl launcher>
+# in that code, with the right result; the threshold counts exactly, across
+# the function's activations; OSR off means no OSR target. Usage: bytecode_osr_test.sh <sl launcher>
 set -u
 sl=$1
 # Under --config=a64 the launcher runs through the emulator
@@ -41,7 +41,20 @@ function main() {
   return sum;
 }
 SL
-# A loop of n iterations takes n back edges.
+# A loop of n iterations takes n back edges. The count is the function's,
+# across its activations (Truffle's BytecodeOSRMetadata): 1000 + 1047 back
+# edges stay below 2048; one more reaches it.
+cat > "$dir/below.sl" <<'SL'
+function count(n) {
+  i = 0;
+  while (i < n) { i = i + 1; }
+  return i;
+}
+function main() {
+  println(count(1000));
+  println(count(1047));
+}
+SL
 cat > "$dir/exact.sl" <<'SL'
 function count(n) {
   i = 0;
@@ -49,8 +62,9 @@ function count(n) {
   return i;
 }
 function main() {
-  println(count(2047));
-  println(count(2048));
+  println(count(1000));
+  println(count(1047));
+  println(count(1));
 }
 SL
 
@@ -86,9 +100,10 @@ check default long.sl 44999850000 1
 check nested nested.sl 4950000 + --engine.AlwaysOSR
 # At exactly the threshold (Truffle's count >= osrThreshold), not below;
 # count itself is not compiled by its calls and loops meanwhile.
-check exact exact.sl $'2047\n2048' 1 --engine.OSRCompilationThreshold=2048 \
-  --engine.FirstTierCompilationThreshold=100000000 \
-  --engine.LastTierCompilationThreshold=100000000
+exact_flags=(--engine.OSRCompilationThreshold=2048 --engine.FirstTierCompilationThreshold=100000000
+  --engine.LastTierCompilationThreshold=100000000)
+check below below.sl $'1000\n1047' 0 "${exact_flags[@]}"
+check exact exact.sl $'1000\n1047\n1' 1 "${exact_flags[@]}"
 grep -q 'opt done.*count<OSR@[0-9]*>' "$dir/exact.err" || fail "exact: no count<OSR@...>"
 check off long.sl 44999850000 0 --engine.AlwaysOSR --engine.OSR=false
 

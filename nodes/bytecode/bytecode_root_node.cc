@@ -1,7 +1,8 @@
 #include "nodes/bytecode/bytecode_root_node.h"
 
-#include <climits>
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "base/check.h"
@@ -12,30 +13,44 @@
 namespace morel::bytecode {
 namespace {
 
-// The back edges of one activation: reported to the call target as loop
-// iterations every kReportInterval and when the activation leaves (also by
-// a guest error), as LoopNode reports its iterations; their total paces the
-// OSR polls.
-class BackEdgeReporter {
+// The back edges of one activation. Counted in a local (one increment and
+// compare per back edge) and handed out in batches: to the call target as
+// loop iterations (at most every kReportInterval, and when the activation
+// leaves, also by a guest error, as LoopNode reports its iterations) and to
+// the root's OSR back-edge counter, each batch ending where the next OSR
+// poll may come due (BytecodeOSRNode::BackEdgesUntilPoll), so that polls
+// fall on the same back edges as with a poll per back edge.
+class BackEdgeCounter {
  public:
   static constexpr int kReportInterval = 1024;
-  explicit BackEdgeReporter(Node& root) : root_(root) {}
-  ~BackEdgeReporter() {
-    if (pending_ > 0) LoopNode::ReportLoopCount(root_, pending_);
+  explicit BackEdgeCounter(BytecodeRootNode& root) : root_(root), limit_(NextLimit()) {}
+  ~BackEdgeCounter() {
+    if (pending_ == 0) return;
+    LoopNode::ReportLoopCount(root_, pending_);
+    // Fewer than BackEdgesUntilPoll: no poll can be due.
+    BytecodeOSRNode::CountOSRBackEdges(root_, pending_);
   }
-  // Counts a back edge; returns the activation's back edges so far.
-  int64_t Count() {
-    if (++pending_ == kReportInterval) {
-      LoopNode::ReportLoopCount(root_, pending_);
-      pending_ = 0;
-    }
-    return ++total_;
+  // Counts a back edge; true when the batch is complete (then Flush()).
+  bool Count() { return ++pending_ >= limit_; }
+  // Hands the batch out; returns whether an OSR poll is due.
+  bool Flush() {
+    const int batch = pending_;
+    pending_ = 0;
+    LoopNode::ReportLoopCount(root_, batch);
+    const bool due = BytecodeOSRNode::PollOSRBackEdge(root_, batch);
+    limit_ = NextLimit();
+    return due;
   }
 
  private:
-  Node& root_;
+  int NextLimit() const {
+    return static_cast<int>(
+        std::min<int64_t>(BytecodeOSRNode::BackEdgesUntilPoll(root_), kReportInterval));
+  }
+
+  BytecodeRootNode& root_;
   int pending_ = 0;
-  int64_t total_ = 0;
+  int limit_;
 };
 
 }  // namespace
@@ -85,13 +100,12 @@ std::string BytecodeRootNode::Disassemble() const {
 
 Value BytecodeRootNode::Execute(Frame& frame) { return Dispatch(frame, 0, 0); }
 
-int BytecodeRootNode::OsrPollMask(NodeRuntime& runtime) {
-  int mask = osr_poll_mask_.load(std::memory_order_relaxed);
-  if (mask == kUnknownMask) {
-    mask = runtime.OsrPollMask();
-    osr_poll_mask_.store(mask, std::memory_order_relaxed);
-  }
-  return mask;
+Value BytecodeRootNode::ExecuteOSR(Frame& osr_frame, int target_bci, int64_t interpreter_state) {
+  MOREL_CHECK_MSG(target_bci >= 0 && target_bci < static_cast<int>(program_.code.size()) &&
+                      stack_height(target_bci) >= 0 &&
+                      stack_height(target_bci) == interpreter_state,
+                  "a bytecode OSR entry must be a reachable instruction with its stack height");
+  return Dispatch(osr_frame, target_bci, stack_height(target_bci));
 }
 
 Outcome BytecodeRootNode::Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) {
@@ -129,8 +143,7 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
   Value* stack = frame.slot_storage() + stack_base();
   const absl::Span<const Value> arguments = frame.arguments();
   NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
-  const int osr_mask = runtime != nullptr ? OsrPollMask(*runtime) : -1;
-  BackEdgeReporter back_edges(*this);
+  BackEdgeCounter back_edges(*this);
   for (;;) {
     switch (static_cast<Opcode>(code[bci])) {
       case Opcode::kConstant:
@@ -163,20 +176,14 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
       case Opcode::kBranch: {
         const int target = code[bci + 1];
         if (target <= bci) {  // a back edge
-          const int64_t count = back_edges.Count();
           if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
             runtime->OnSafepoint();
           }
-          if (osr_mask >= 0 && (count & osr_mask) == 0) [[unlikely]] {
-            // The operand stack of `target` is in the frame (sp values, the
-            // builder's height there); OSR code may run the rest of the
-            // call target from it.
-            Value result;
-            if (runtime->PollBytecodeOSR(*this, target, frame,
-                                         count > INT_MAX ? INT_MAX : static_cast<int>(count),
-                                         &result)) {
-              return result;
-            }
+          if (back_edges.Count() && back_edges.Flush()) [[unlikely]] {
+            // OSR code may run the rest of the call target from the loop's
+            // header, whose operand stack (sp values) is in the frame.
+            std::optional<Value> result = BytecodeOSRNode::TryOSR(*this, target, sp, frame);
+            if (result.has_value()) return *result;
           }
         }
         bci = target;

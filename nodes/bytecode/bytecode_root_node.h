@@ -14,15 +14,15 @@
 //
 // Back edges (a branch to an earlier bci) count loop iterations into the
 // call target as a LoopNode does (its callAndLoopCount drives compilation),
-// poll the runtime's safepoint, and poll the runtime for on-stack
-// replacement (Truffle's BytecodeOSRNode): when the activation's back-edge
-// count has all bits of NodeRuntime::OsrPollMask() clear, the back edge
-// calls NodeRuntime::PollBytecodeOSR with its target bci. OSR code runs
-// from there to the end of the call target on the activation's frame
-// (locals, then the operand stack of that bci); its result is the
-// activation's (osr/osr_policy.h, engine/pe/bytecode_explode.cc).
+// poll the runtime's safepoint, and count toward on-stack replacement: the
+// root is a BytecodeOSRNode (nodes/bytecode_osr_node.h) whose OSR target
+// for a back edge is the branch's target bci (its interpreter state the
+// operand stack's height there), and whose OSR code runs from there to the
+// end of the call target (ExecuteOSR; compiled: engine/pe/bytecode_explode.cc).
+// The interpreter keeps its back edges in a local counter and hands them to
+// the call target and the OSR counter in batches that end where an OSR poll
+// may come due, so a back edge costs one increment and compare until then.
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,6 +32,7 @@
 #include "nodes/bytecode/bytecode.h"
 #include "nodes/bytecode/bytecode_builder.h"
 #include "nodes/bytecode/bytecode_operation.h"
+#include "nodes/bytecode_osr_node.h"
 #include "nodes/frame.h"
 #include "nodes/root_node.h"
 #include "nodes/value.h"
@@ -42,7 +43,7 @@ class NodeRuntime;
 
 namespace morel::bytecode {
 
-class BytecodeRootNode : public RootNode {
+class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
  public:
   MOREL_NODE_KIND(BytecodeRootNode)
 
@@ -60,6 +61,12 @@ class BytecodeRootNode : public RootNode {
   //    stack below the operation's operands, then its result.
   // Compiled code's frame states use both (engine/pe/bytecode_explode.cc).
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
+
+  // BytecodeOSRNode: runs from `target_bci` (a back edge's target, where
+  // the operand stack has its fixed height stack_height(target_bci), which
+  // `interpreter_state` repeats) to the end of the call target on
+  // `osr_frame`, whose storage holds the locals and that operand stack.
+  Value ExecuteOSR(Frame& osr_frame, int target_bci, int64_t interpreter_state) override;
 
   // The operations' nodes, in index order (k of `op k n`).
   void ForEachChild(ChildVisitor visitor) override;
@@ -85,16 +92,12 @@ class BytecodeRootNode : public RootNode {
  private:
   // The interpreter: runs from `bci` with `sp` values on the operand stack.
   Value Dispatch(Frame& frame, int bci, int sp);
-  // NodeRuntime::OsrPollMask() of `runtime` (the call target's), asked once.
-  int OsrPollMask(NodeRuntime& runtime);
 
   BytecodeProgram program_;
   // The operations' nodes, owned as children (program_.operations moves
   // here), and their interfaces, which the interpreter calls.
   std::vector<std::unique_ptr<ChildSlot>> operation_slots_;
   std::vector<BytecodeOperation*> operations_;
-  static constexpr int kUnknownMask = -2;
-  std::atomic<int> osr_poll_mask_{kUnknownMask};
 };
 
 }  // namespace morel::bytecode

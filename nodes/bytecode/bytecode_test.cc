@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nodes/bytecode/bytecode_builder.h"
@@ -256,75 +258,101 @@ BytecodeProgram StackedLoopProgram(int* header_bci) {
   return std::move(*program);
 }
 
-// A runtime offering bytecode OSR: it records each poll and "runs OSR
-// code" (returns `osr_result` as the function's result) from the poll at
-// `accept_at` back edges on.
+// A runtime offering bytecode OSR: a poll is due every `interval` back
+// edges of the method (0: the default, no OSR); TryOSR records each try and
+// "runs OSR code" (returns `osr_result` as the function's result) once the
+// method's count is at `accept_at`.
 class OsrPollingRuntime final : public test_language::TestRuntime {
  public:
-  struct Poll {
+  struct Try {
     int target_bci;
-    int back_edges;
-    int64_t stack_bottom;  // the header's operand stack, from the frame
-    int64_t i;             // local 0
+    int64_t back_edges;         // the method's count
+    int64_t interpreter_state;  // the header's stack height
+    int64_t stack_bottom;       // the header's operand stack, from the frame
+    int64_t i;                  // local 0
   };
-  int OsrPollMask() override { return mask; }
-  bool PollBytecodeOSR(BytecodeRootNode& root, int target_bci, Frame& frame, int back_edges,
-                       Value* result) override {
-    EXPECT_EQ(root.stack_height(target_bci), 1);
-    polls.push_back(Poll{target_bci, back_edges, frame.slot_storage()[root.stack_base()].AsLong(),
-                         frame.Get(0).AsLong()});
-    if (back_edges < accept_at) return false;
-    *result = Value::Long(osr_result);
-    return true;
+  bool OnBytecodeOSRPoll(BytecodeOSRNode& node, int64_t previous, int64_t count) override {
+    if (interval == 0) return NodeRuntime::OnBytecodeOSRPoll(node, previous, count);
+    if (node.GetOSRMetadata() == nullptr) node.SetOSRMetadata(&metadata);
+    node.SetOSRNextPoll((count / interval + 1) * interval);
+    return (previous / interval + 1) * interval <= count;
+  }
+  std::optional<Value> TryBytecodeOSR(BytecodeOSRNode& node, int target_bci,
+                                      int64_t interpreter_state,
+                                      absl::FunctionRef<void()> before_transfer,
+                                      Frame& frame) override {
+    auto* root = dynamic_cast<BytecodeRootNode*>(&node.AsNode());
+    EXPECT_NE(root, nullptr);
+    EXPECT_EQ(root->stack_height(target_bci), interpreter_state);
+    tries.push_back(Try{target_bci, node.osr_back_edge_count(), interpreter_state,
+                        frame.slot_storage()[root->stack_base()].AsLong(), frame.Get(0).AsLong()});
+    if (node.osr_back_edge_count() < accept_at) return std::nullopt;
+    before_transfer();
+    return Value::Long(osr_result);
   }
 
-  int mask = -1;
-  int accept_at = INT_MAX;
+  int64_t interval = 0;
+  int64_t accept_at = INT64_MAX;
   int64_t osr_result = -1;
-  std::vector<Poll> polls;
+  BytecodeOSRMetadata metadata;
+  std::vector<Try> tries;
 };
 
 TEST(BytecodeTest, BackEdgesPollForOsrWithTheHeadersStackInTheFrame) {
   OsrPollingRuntime runtime;
-  runtime.mask = 1023;
+  runtime.interval = 1024;
   int header = -1;
-  CallTarget *target = runtime.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
-  // Polls every 1024 back edges of an activation, at the back edge's
-  // target, with the operand stack there and the locals in the frame.
+  CallTarget* target = runtime.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
+  auto* root = dynamic_cast<BytecodeRootNode*>(target->root_node());
+  EXPECT_EQ(root->GetOSRMetadata(), nullptr);  // created at the first poll
+  // A poll every 1024 back edges, at the back edge's target, with the
+  // operand stack there (its height as the interpreter state) and the
+  // locals in the frame.
   EXPECT_EQ(target->Call({Value::Long(3000)}).AsLong(), 3007);
-  ASSERT_EQ(runtime.polls.size(), 2u);
+  EXPECT_EQ(root->GetOSRMetadata(), &runtime.metadata);
+  ASSERT_EQ(runtime.tries.size(), 2u);
   for (int k = 0; k < 2; ++k) {
-    EXPECT_EQ(runtime.polls[k].target_bci, header);
-    EXPECT_EQ(runtime.polls[k].back_edges, 1024 * (k + 1));
-    EXPECT_EQ(runtime.polls[k].stack_bottom, 7);
-    EXPECT_EQ(runtime.polls[k].i, 1024 * (k + 1));
+    EXPECT_EQ(runtime.tries[k].target_bci, header);
+    EXPECT_EQ(runtime.tries[k].back_edges, 1024 * (k + 1));
+    EXPECT_EQ(runtime.tries[k].interpreter_state, 1);
+    EXPECT_EQ(runtime.tries[k].stack_bottom, 7);
+    EXPECT_EQ(runtime.tries[k].i, 1024 * (k + 1));
   }
-  // The count is per activation.
-  runtime.polls.clear();
+  EXPECT_EQ(root->osr_back_edge_count(), 3000);
+  // The count is the method's, across activations (Truffle's
+  // BytecodeOSRMetadata): the next poll is at 3072, the 72nd back edge.
+  runtime.tries.clear();
   EXPECT_EQ(target->Call({Value::Long(1500)}).AsLong(), 1507);
-  EXPECT_EQ(runtime.polls.size(), 1u);
-  // A poll that ran OSR code: its result is the function's.
-  runtime.accept_at = 2048;
+  ASSERT_EQ(runtime.tries.size(), 1u);
+  EXPECT_EQ(runtime.tries[0].back_edges, 3072);
+  EXPECT_EQ(runtime.tries[0].i, 72);
+  // A try that ran OSR code: its result is the function's.
+  runtime.accept_at = 6144;
   runtime.osr_result = 99;
-  runtime.polls.clear();
+  runtime.tries.clear();
   EXPECT_EQ(target->Call({Value::Long(3000)}).AsLong(), 99);
-  EXPECT_EQ(runtime.polls.size(), 2u);
+  ASSERT_EQ(runtime.tries.size(), 2u);
+  EXPECT_EQ(runtime.tries[0].i, 620);
+  EXPECT_EQ(runtime.tries[1].i, 1644);
 }
 
-TEST(BytecodeTest, OsrPollMaskZeroPollsEveryBackEdgeAndMinusOneNever) {
+TEST(BytecodeTest, OsrPollsEveryBackEdgeOrNeverWithoutARuntimeOfferingIt) {
   OsrPollingRuntime runtime;
-  runtime.mask = 0;
+  runtime.interval = 1;
   int header = -1;
-  CallTarget *target = runtime.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
+  CallTarget* target = runtime.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
   EXPECT_EQ(target->Call({Value::Long(5)}).AsLong(), 12);
-  ASSERT_EQ(runtime.polls.size(), 5u);
-  EXPECT_EQ(runtime.polls[0].back_edges, 1);
-  EXPECT_EQ(runtime.polls[0].i, 1);
+  ASSERT_EQ(runtime.tries.size(), 5u);
+  EXPECT_EQ(runtime.tries[0].back_edges, 1);
+  EXPECT_EQ(runtime.tries[0].i, 1);
 
-  OsrPollingRuntime off;
-  CallTarget *quiet = off.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
+  OsrPollingRuntime off;  // NodeRuntime's default: no OSR
+  CallTarget* quiet = off.CreateCallTarget(Root(StackedLoopProgram(&header), 1));
   EXPECT_EQ(quiet->Call({Value::Long(5000)}).AsLong(), 5007);
-  EXPECT_TRUE(off.polls.empty());
+  EXPECT_TRUE(off.tries.empty());
+  auto* root = dynamic_cast<BytecodeRootNode*>(quiet->root_node());
+  EXPECT_EQ(root->GetOSRMetadata(), BytecodeOSRMetadata::Disabled());
+  EXPECT_EQ(root->osr_next_poll(), BytecodeOSRNode::kNeverPoll);
 }
 
 // An operation that rewrites itself into another (as a node may, with
