@@ -29,7 +29,9 @@
 // compares it with the count at which the next poll may be due, which the
 // runtime sets. So a back edge costs one increment and compare until then,
 // and an interpreter that counts back edges in a local (nodes/bytecode
-// batches them, BackEdgesUntilPoll) polls at exactly the same back edges.
+// batches them, BackEdgesUntilPoll) polls at the same back edges as long as
+// one activation runs the method (concurrent or recursive activations share
+// the count, as in Truffle, and may move a poll by up to a batch).
 
 #include <atomic>
 #include <cstdint>

@@ -80,8 +80,11 @@ int LoopNode::Execute(Frame& frame) {
   // The entry's count at which the next OSR poll is due: the first
   // iteration above the threshold (Truffle's profilingLoop), then every
   // interval (its compilingLoop, while the OSR code is being compiled).
-  int64_t next_poll =
-      polling.threshold < 0 || runtime == nullptr ? INT64_MAX : int64_t{polling.threshold} + 1;
+  // (Truffle's compilingLoop: an entry of a loop that has an OSR target
+  // polls at its first iteration.)
+  int64_t next_poll = polling.threshold < 0 || runtime == nullptr ? INT64_MAX
+                      : has_osr_target()                          ? 1
+                                                                  : int64_t{polling.threshold} + 1;
   int status;
   while ((status = body->ExecuteRepeating(frame)) == RepeatingNode::kContinueLoop) {
     reporter.Count();
@@ -107,7 +110,7 @@ Outcome LoopNode::Resume(Frame& frame, int next_child,
   if (next_child == 0) return Outcome::OfStatus(Execute(frame));
   int status = done[0].status;
   if (status != RepeatingNode::kContinueLoop) return Outcome::OfStatus(status);
-  ReportLoopCount(*this, 1);  // the iteration that was resumed
+  ReportOwnIterations(1);  // the iteration that was resumed
   return Outcome::OfStatus(Execute(frame));
 }
 

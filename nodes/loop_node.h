@@ -81,6 +81,13 @@ class LoopNode final : public Node {
   // What inner loops reported during the current entry (0 between entries).
   int base_loop_count() const { return base_loop_count_.load(std::memory_order_relaxed); }
 
+  // Whether the runtime has an OSR target for this loop (osr/osr_policy.h
+  // sets it): then every entry polls from its first iteration on, so that
+  // existing OSR code is entered at once (Truffle's compilingLoop), not only
+  // past the threshold.
+  bool has_osr_target() const { return has_osr_target_.load(std::memory_order_relaxed); }
+  void set_has_osr_target(bool value) { has_osr_target_.store(value, std::memory_order_relaxed); }
+
  private:
   friend class LoopIterationReporter;
   struct OsrPolling {
@@ -110,6 +117,7 @@ class LoopNode final : public Node {
   std::atomic<int> osr_threshold_{kUnknown};  // published after osr_interval_
   std::atomic<int> osr_interval_{1024};
   std::atomic<NodeRuntime*> runtime_{nullptr};
+  std::atomic<bool> has_osr_target_{false};
 };
 
 }  // namespace morel

@@ -33,6 +33,7 @@ class BytecodeOsrPolicy::Metadata final : public BytecodeOSRMetadata {
   bool hot = false;                   // Truffle's stage HOT: a request was made
   bool disabled = false;              // stage DISABLED
   CallTarget* in_flight = nullptr;    // the method's compilation in flight
+  bool requesting = false;            // a thread is in Request
   int reattempts = 0;
 };
 
@@ -63,6 +64,10 @@ BytecodeOsrPolicy::Metadata* BytecodeOsrPolicy::MetadataOf(const BytecodeOSRNode
 
 bool BytecodeOsrPolicy::OnPoll(BytecodeOSRNode& node, int64_t previous, int64_t count) {
   Metadata* metadata = MetadataOf(node);
+  // Once the metadata exists, the node calls here only when its count
+  // reached the next poll this policy set: a poll is due (also when other
+  // activations' batches moved the count past it meanwhile).
+  bool due = metadata != nullptr;
   if (metadata == nullptr) {
     RootNode* root = node.AsNode().GetRootNode();
     const bool off = node.GetOSRMetadata() != nullptr  // disabled, or another runtime's
@@ -88,9 +93,9 @@ bool BytecodeOsrPolicy::OnPoll(BytecodeOSRNode& node, int64_t previous, int64_t 
       return false;
     }
   }
-  // Due when a multiple of the interval at or above the threshold is in
-  // (previous, count]: Truffle's poll, also for a batch of back edges.
-  const bool due = NextPollAfter(previous) <= count;
+  // The first time: due when a multiple of the interval at or above the
+  // threshold is in (previous, count] (Truffle's poll, also for a batch).
+  due = due || NextPollAfter(previous) <= count;
   node.SetOSRNextPoll(NextPollAfter(count));
   return due;
 }
@@ -116,8 +121,14 @@ std::optional<Value> BytecodeOsrPolicy::TryOSR(BytecodeOSRNode& node, int target
     }
   }
   if (create) {
-    target = host_->CreateOsrTarget(std::make_unique<BytecodeOsrRootNode>(
-        &node, metadata->root, target_bci, interpreter_state));
+    try {
+      target = host_->CreateOsrTarget(std::make_unique<BytecodeOsrRootNode>(
+          &node, metadata->root, target_bci, interpreter_state));
+    } catch (...) {
+      std::lock_guard<std::mutex> guard(mutex_);
+      metadata->entries[target_bci].creating = false;
+      throw;
+    }
     bool first_request;
     {
       std::lock_guard<std::mutex> guard(mutex_);
@@ -154,12 +165,34 @@ std::optional<Value> BytecodeOsrPolicy::TryOSR(BytecodeOSRNode& node, int target
 
 void BytecodeOsrPolicy::Request(BytecodeOSRNode& node, Metadata& metadata, int bci,
                                 CallTarget& target) {
+  // One OSR compilation per method at a time, across its entries (Truffle's
+  // compare-and-swap of a placeholder): a thread claims the method's
+  // request slot, then asks the host whether the compilation in flight is
+  // still running; a request meanwhile, or one while it runs, only resets
+  // the counter.
   CallTarget* busy;
+  bool claimed = false;
   {
     std::lock_guard<std::mutex> guard(mutex_);
+    if (metadata.disabled) return;
+    if (!metadata.requesting) {
+      metadata.requesting = true;
+      claimed = true;
+    }
     busy = metadata.in_flight;
   }
-  // One OSR compilation per method at a time, across its entries.
+  if (!claimed) {
+    ResetCounter(node);
+    return;
+  }
+  struct Release {
+    BytecodeOsrPolicy& policy;
+    Metadata& metadata;
+    ~Release() {
+      std::lock_guard<std::mutex> guard(policy.mutex_);
+      metadata.requesting = false;
+    }
+  } release{*this, metadata};
   if (busy != nullptr && busy != &target &&
       host_->OsrCompilationState(*busy) == OsrHost::CompilationState::kCompiling) {
     ResetCounter(node);
@@ -184,8 +217,14 @@ void BytecodeOsrPolicy::Request(BytecodeOSRNode& node, Metadata& metadata, int b
     Disable(node, metadata, target, disabled_reason);
     return;
   }
-  node.PrepareOSR(bci);
-  host_->RequestOsrCompilation(target);  // queued, or compiled now
+  try {
+    node.PrepareOSR(bci);
+    host_->RequestOsrCompilation(target);  // queued, or compiled now
+  } catch (...) {
+    // Truffle: an exception while requesting disables OSR and propagates.
+    Disable(node, metadata, target, "exception while requesting the OSR compilation");
+    throw;
+  }
   ResetCounter(node);
 }
 
@@ -201,16 +240,18 @@ Value BytecodeOsrPolicy::RunOnOsrFrame(BytecodeOSRNode& node, int bci, CallTarge
   std::fill_n(slots, size, Value::Illegal());
   Frame osr_frame(&parent.descriptor(), slots, parent.arguments(), root, parent.caller());
   node.CopyIntoOSRFrame(osr_frame, parent, bci);
+  Value result;
   // Copied back however the code leaves (Truffle's finally).
-  struct Restore {
-    BytecodeOSRNode& node;
-    Frame& osr_frame;
-    Frame& parent;
-    ~Restore() { node.RestoreParentFrame(osr_frame, parent); }
-  } restore{node, osr_frame, parent};
-  // The OSR frame stands for the activation while the code runs.
-  FrameScope scope(&osr_frame);
-  return host_->RunBytecodeOsrCode(target, code, osr_frame);
+  try {
+    // The OSR frame stands for the activation while the code runs.
+    FrameScope scope(&osr_frame);
+    result = host_->RunBytecodeOsrCode(target, code, osr_frame);
+  } catch (...) {
+    node.RestoreParentFrame(osr_frame, parent);
+    throw;
+  }
+  node.RestoreParentFrame(osr_frame, parent);
+  return result;
 }
 
 void BytecodeOsrPolicy::Disable(BytecodeOSRNode& node, Metadata& metadata,

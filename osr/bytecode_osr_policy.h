@@ -92,7 +92,7 @@ class BytecodeOsrPolicy {
   // shared disabled marker, or another runtime's).
   Metadata* MetadataOf(const BytecodeOSRNode& node) const;
   // Requests the compilation of `target` for `bci` of `node` (Truffle's
-  // requestOSRCompilation). `first_of_method`: the method's first request.
+  // requestOSRCompilation).
   void Request(BytecodeOSRNode& node, Metadata& metadata, int bci, CallTarget& target);
   // Runs installed code of `target` on an OSR frame copied from `parent`.
   Value RunOnOsrFrame(BytecodeOSRNode& node, int bci, CallTarget& target, InstalledCode& code,

@@ -6,8 +6,8 @@
 //   count(n) { i = 0; while (i < n) i = i + 1; i }
 //
 // run once with n = 1000000 (OSR is what a loop in a function called once
-// needs). The loop polls every 1024 iterations; past the threshold (5000
-// iterations) the policy asks the compiler for the loop's OSR target, which
+// needs). The loop polls at its first iteration above the threshold (5000
+// iterations): the policy asks the compiler for the loop's OSR target, which
 // "compiles" it at once, and the poll enters the code: the rest of the loop
 // runs in C++ on the interpreter's frame. Prints what happened and exits
 // non-zero unless the OSR entry was taken and the result is right.

@@ -23,14 +23,40 @@ int OsrPolicy::PollInterval() const {
 }
 
 bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int count, int* status) {
+  if (!options_.always_osr && count <= options_.compilation_threshold) {
+    // Truffle's compilingLoop: an entry of a loop with an OSR target polls
+    // from its first iteration; below the threshold only installed code
+    // runs. A target without code that is not compiling sends the loop back
+    // to profiling (the threshold), where a later request counts as a
+    // re-attempt.
+    if (!loop.has_osr_target()) return false;
+    CallTarget* target = nullptr;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      auto it = loops_.find(&loop);
+      if (it != loops_.end() && !it->second.disabled) target = it->second.target;
+    }
+    if (target == nullptr) {
+      loop.set_has_osr_target(false);
+      return false;
+    }
+    if (InstalledCode* code = target->installed_code()) {
+      *status = host_->RunOsrCode(*target, *code, frame);
+      return true;
+    }
+    if (host_->OsrCompilationState(*target) != OsrHost::CompilationState::kCompiling) {
+      loop.set_has_osr_target(false);
+    }
+    return false;
+  }
   // Truffle's profilingLoop: `iterations + baseLoopCount > osrThreshold`.
-  if (!options_.always_osr && count <= options_.compilation_threshold) return false;
   RootNode* function_root = loop.GetRootNode();
   if (function_root == nullptr || function_root->call_target() == nullptr) return false;
-  CallTarget* target;
+  CallTarget* target = nullptr;
   InstalledCode* code =
       CodeToRun([&] { return &loops_[&loop]; },
                 [&] { return std::make_unique<OsrRootNode>(&loop, function_root); }, &target);
+  loop.set_has_osr_target(!IsDisabled(loop));
   if (code == nullptr) return false;
   *status = host_->RunOsrCode(*target, *code, frame);
   return true;

@@ -301,6 +301,22 @@ TEST(LoopOsrTest, TheThresholdIsExact) {
   EXPECT_EQ(runtime.counts[0], 3001);
   EXPECT_EQ(host.requests, 1);
   EXPECT_EQ(host.runs, 1);
+  // The loop has an OSR target: the next entry enters its code at the first
+  // iteration (Truffle's compilingLoop), without a new request.
+  runtime.counts.clear();
+  f->Call({Value::Long(10)});
+  ASSERT_EQ(runtime.counts.size(), 1u);
+  EXPECT_EQ(runtime.counts[0], 1);
+  EXPECT_EQ(host.requests, 1);
+  EXPECT_EQ(host.runs, 2);
+  // Without code (dropped) and not compiling: back to profiling; entries
+  // below the threshold then poll once and never request.
+  host.targets[0]->set_installed_code(nullptr);
+  runtime.counts.clear();
+  f->Call({Value::Long(2000)});
+  f->Call({Value::Long(2000)});
+  EXPECT_EQ(runtime.counts, std::vector<int>{1});
+  EXPECT_EQ(host.requests, 1);
 }
 
 TEST(LoopOsrTest, InnerLoopsCountTowardTheOuterLoop) {

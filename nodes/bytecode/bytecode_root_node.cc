@@ -32,6 +32,9 @@ class BackEdgeCounter {
   }
   // Counts a back edge; true when the batch is complete (then Flush()).
   bool Count() { return ++pending_ >= limit_; }
+  // The next batch ends where the next poll may come due (after TryOSR,
+  // which may have reset the method's count).
+  void Rearm() { limit_ = NextLimit(); }
   // Hands the batch out; returns whether an OSR poll is due.
   bool Flush() {
     const int batch = pending_;
@@ -184,6 +187,7 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
             // header, whose operand stack (sp values) is in the frame.
             std::optional<Value> result = BytecodeOSRNode::TryOSR(*this, target, sp, frame);
             if (result.has_value()) return *result;
+            back_edges.Rearm();
           }
         }
         bci = target;

@@ -320,12 +320,15 @@ TEST(BytecodeTest, BackEdgesPollForOsrWithTheHeadersStackInTheFrame) {
   }
   EXPECT_EQ(root->osr_back_edge_count(), 3000);
   // The count is the method's, across activations (Truffle's
-  // BytecodeOSRMetadata): the next poll is at 3072, the 72nd back edge.
+  // BytecodeOSRMetadata): the next polls are at 3072 and 4096, the 72nd
+  // and the 1096th back edge.
   runtime.tries.clear();
   EXPECT_EQ(target->Call({Value::Long(1500)}).AsLong(), 1507);
-  ASSERT_EQ(runtime.tries.size(), 1u);
+  ASSERT_EQ(runtime.tries.size(), 2u);
   EXPECT_EQ(runtime.tries[0].back_edges, 3072);
   EXPECT_EQ(runtime.tries[0].i, 72);
+  EXPECT_EQ(runtime.tries[1].back_edges, 4096);
+  EXPECT_EQ(runtime.tries[1].i, 1096);
   // A try that ran OSR code: its result is the function's.
   runtime.accept_at = 6144;
   runtime.osr_result = 99;
