@@ -99,7 +99,10 @@ int LoopNode::Execute(Frame& frame) {
       // The runtime may run the rest of this loop in OSR-compiled code.
       const int clamped = count > INT_MAX ? INT_MAX : static_cast<int>(count);
       if (runtime->PollOSR(*this, frame, clamped, &status)) return status;
-      next_poll = count + polling.interval;
+      // Then every interval while the loop has an OSR target or is past
+      // the threshold; else (the target went away) profiling again.
+      next_poll = has_osr_target() || count > polling.threshold ? count + polling.interval
+                                                                : int64_t{polling.threshold} + 1;
     }
   }
   return status;
