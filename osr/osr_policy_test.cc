@@ -319,6 +319,38 @@ TEST(LoopOsrTest, TheThresholdIsExact) {
   EXPECT_EQ(host.requests, 1);
 }
 
+TEST(LoopOsrTest, SiblingLoopsAreCompiledIndependently) {
+  PolicyRuntime runtime;
+  FakeHost host(&runtime);
+  host.install_on_request = true;
+  RecordingLog log;
+  OsrOptions options;
+  options.compilation_threshold = 3000;
+  OsrPolicy policy(options, &host, &log);
+  runtime.policy = &policy;
+  // f(n) { i = 0; while (i < n) i = i + 1; j = 0; while (j < n) j = j + 1; j }
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  const int i = descriptor->AddSlot("i");
+  const int j = descriptor->AddSlot("j");
+  CallTarget* f = DefineFunction(
+      runtime, "f",
+      Block(Write(i, Const(0)), While(LessThan(Read(i), Arg(0)), Write(i, Add(Read(i), Const(1)))),
+            Write(j, Const(0)), While(LessThan(Read(j), Arg(0)), Write(j, Add(Read(j), Const(1)))),
+            Read(j)),
+      std::move(descriptor));
+  // Each loop counts its own iterations: neither passes 3000 with n = 2000
+  // (a sibling's iterations are not an inner loop's).
+  f->Call({Value::Long(2000)});
+  EXPECT_TRUE(runtime.counts.empty());
+  // With n = 3001 each loop gets its own OSR target.
+  f->Call({Value::Long(3001)});
+  EXPECT_EQ(runtime.counts, (std::vector<int>{3001, 3001}));
+  ASSERT_EQ(host.targets.size(), 2u);
+  EXPECT_NE(dynamic_cast<OsrRootNode*>(host.targets[0]->root_node())->loop(),
+            dynamic_cast<OsrRootNode*>(host.targets[1]->root_node())->loop());
+  EXPECT_EQ(policy.Loops().size(), 2u);
+}
+
 TEST(LoopOsrTest, InnerLoopsCountTowardTheOuterLoop) {
   PolicyRuntime runtime;
   FakeHost host(&runtime);

@@ -166,13 +166,29 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       case Opcode::kBranchTrue: {
         // The language guarantees a Boolean operand (bytecode.h).
         ir::Value* condition = context().AsBoolean(pop());
-        Merge& target = merges[merge_of[code[bci + 1]]];
+        const int target_bci = code[bci + 1];
+        Merge& target = merges[merge_of[target_bci]];
         ir::Block* fall_through = builder_.CreateBlock();
-        std::vector<ir::Value*> taken = MergeArguments(Flatten(stack));
-        if (op == Opcode::kBranchTrue) {
-          builder_.Br(condition, target.block, taken, fall_through, {});
+        if (target_bci <= bci) {
+          // A conditional back edge: its safepoint (resuming at the loop's
+          // next iteration) on the taken edge only.
+          ir::Block* back_edge = builder_.CreateBlock();
+          if (op == Opcode::kBranchTrue) {
+            builder_.Br(condition, back_edge, {}, fall_through, {});
+          } else {
+            builder_.Br(condition, fall_through, {}, back_edge, {});
+          }
+          builder_.SetInsertionPoint(back_edge);
+          SetResumePosition(target_bci, stack);
+          BackEdge();
+          JumpTo(target, Flatten(stack));
         } else {
-          builder_.Br(condition, fall_through, {}, target.block, taken);
+          std::vector<ir::Value*> taken = MergeArguments(Flatten(stack));
+          if (op == Opcode::kBranchTrue) {
+            builder_.Br(condition, target.block, taken, fall_through, {});
+          } else {
+            builder_.Br(condition, fall_through, {}, target.block, taken);
+          }
         }
         builder_.SetInsertionPoint(fall_through);
         break;

@@ -120,6 +120,40 @@ std::unique_ptr<bytecode::BytecodeRootNode> Function(int* header_bci) {
                                                       std::move(*program));
 }
 
+// false in the interpreter, true in compiled code (Truffle's
+// CompilerDirectives.inCompiledCode()).
+class InCompiledCode final : public Node,
+                             public bytecode::BytecodeOperation,
+                             public pe::CompiledOperation {
+ public:
+  MOREL_NODE_KIND(InCompiledCode)
+  Value ExecuteOperation(Frame&, absl::Span<const Value>) override {
+    ++interpreted_operations;
+    return Value::Boolean(false);
+  }
+  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
+                                       absl::Span<const pe::PeValue>) override {
+    return pe.Constant(Value::Boolean(true));
+  }
+};
+
+// g(): while (!inCompiledCode()) {}; return 42 -- a loop the interpreter
+// never leaves (Truffle's BytecodeDSLOSRTest: an infinite interpreter loop
+// still returns through OSR).
+std::unique_ptr<bytecode::BytecodeRootNode> InfiniteLoop() {
+  bytecode::BytecodeBuilder b;
+  auto header = b.NewLabel();
+  b.Bind(header);
+  b.EmitOperation(std::make_unique<InCompiledCode>(), 0);
+  b.EmitBranchFalse(header);
+  b.EmitConstant(Value::Long(42));
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  EXPECT_TRUE(program.ok()) << program.status();
+  return std::make_unique<bytecode::BytecodeRootNode>(
+      SourceSection(), "g", std::make_unique<FrameDescriptor>(), std::move(*program));
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -184,6 +218,24 @@ TEST_P(BytecodeOsrTest, RunsTheRestOfTheFunctionFromTheLoopHeader) {
   EXPECT_EQ(CountLines(log, "[engine] opt done", "OSR"), 2) << log;
   // Fewer arguments: the argument's default (0) in compiled code too.
   EXPECT_EQ(target_->Call({}), Value::Long(7));
+}
+
+TEST_P(BytecodeOsrTest, AnInfiniteInterpreterLoopReturnsThroughOsr) {
+  // At the default threshold too: 100352 back edges, then the code.
+  for (bool always : {true, false}) {
+    config::EngineConfig config;
+    config.set_backend(GetParam());
+    config.set_always_osr(always);
+    config.set_background_compilation(false);
+    config.set_first_tier_compilation_threshold(100000000);
+    config.set_last_tier_compilation_threshold(100000000);
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(config);
+    ASSERT_TRUE(engine.ok()) << engine.status();
+    CallTarget* g = (*engine)->CreateCallTarget(InfiniteLoop());
+    interpreted_operations = 0;
+    EXPECT_EQ(g->Call({}), Value::Long(42));
+    EXPECT_EQ(interpreted_operations, always ? 1 : 100352) << "always_osr=" << always;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BytecodeOsrTest,

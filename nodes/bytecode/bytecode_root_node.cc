@@ -147,6 +147,24 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
   const absl::Span<const Value> arguments = frame.arguments();
   NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
   BackEdgeCounter back_edges(*this);
+  // A taken branch to `target` at or before it: a loop's back edge. Polls
+  // the safepoint and counts toward OSR; true when OSR code ran the rest of
+  // the call target from `target`, whose operand stack (sp values) is in
+  // the frame: then `*result` is the call target's result.
+  auto back_edge = [&](int target, Value* result) {
+    if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
+      runtime->OnSafepoint();
+    }
+    if (back_edges.Count() && back_edges.Flush()) [[unlikely]] {
+      std::optional<Value> osr_result = BytecodeOSRNode::TryOSR(*this, target, sp, frame);
+      if (osr_result.has_value()) {
+        *result = *osr_result;
+        return true;
+      }
+      back_edges.Rearm();
+    }
+    return false;
+  };
   for (;;) {
     switch (static_cast<Opcode>(code[bci])) {
       case Opcode::kConstant:
@@ -178,27 +196,29 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
         break;
       case Opcode::kBranch: {
         const int target = code[bci + 1];
-        if (target <= bci) {  // a back edge
-          if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
-            runtime->OnSafepoint();
-          }
-          if (back_edges.Count() && back_edges.Flush()) [[unlikely]] {
-            // OSR code may run the rest of the call target from the loop's
-            // header, whose operand stack (sp values) is in the frame.
-            std::optional<Value> result = BytecodeOSRNode::TryOSR(*this, target, sp, frame);
-            if (result.has_value()) return *result;
-            back_edges.Rearm();
-          }
+        Value result;
+        if (target <= bci && back_edge(target, &result)) [[unlikely]] {
+          return result;
         }
         bci = target;
         break;
       }
       case Opcode::kBranchFalse:
-        bci = stack[--sp].AsBoolean() ? bci + 2 : code[bci + 1];
+      case Opcode::kBranchTrue: {
+        const bool taken =
+            stack[--sp].AsBoolean() == (static_cast<Opcode>(code[bci]) == Opcode::kBranchTrue);
+        if (!taken) {
+          bci += 2;
+          break;
+        }
+        const int target = code[bci + 1];
+        Value result;
+        if (target <= bci && back_edge(target, &result)) [[unlikely]] {
+          return result;
+        }
+        bci = target;
         break;
-      case Opcode::kBranchTrue:
-        bci = stack[--sp].AsBoolean() ? code[bci + 1] : bci + 2;
-        break;
+      }
       case Opcode::kReturn:
         return stack[--sp];
       case Opcode::kOperation: {
