@@ -56,6 +56,23 @@ class BackEdgeCounter {
   int limit_;
 };
 
+// A batch of back edges is complete (BackEdgeCounter::Count): hands it out
+// and, when an OSR poll is due, tries OSR from `target` with the operand
+// stack's height `height`. True when OSR code ran the rest of the call
+// target (then `*result` is its result). Out of line: the interpreter loop
+// keeps only the count and the compare.
+[[gnu::noinline]] bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRootNode& root, int target,
+                                      int height, Frame& frame, Value* result) {
+  if (!counter.Flush()) return false;
+  std::optional<Value> osr_result = BytecodeOSRNode::TryOSR(root, target, height, frame);
+  if (osr_result.has_value()) {
+    *result = *osr_result;
+    return true;
+  }
+  counter.Rearm();
+  return false;
+}
+
 }  // namespace
 
 BytecodeRootNode::BytecodeRootNode(SourceSection source_section, std::string name,
@@ -149,89 +166,95 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
   BackEdgeCounter back_edges(*this);
   // A taken branch to `target` at or before it: a loop's back edge. Polls
   // the safepoint and counts toward OSR; true when OSR code ran the rest of
-  // the call target from `target`, whose operand stack (sp values) is in
-  // the frame: then `*result` is the call target's result.
-  auto back_edge = [&](int target, Value* result) {
+  // the call target from `target`, whose operand stack (`height` values)
+  // is in the frame: then `*result` is the call target's result. (`sp` is
+  // passed by value: captured, it would live in memory for the whole loop.)
+  auto back_edge = [this, runtime, &back_edges, &frame](int target, int height, Value* result) {
     if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
       runtime->OnSafepoint();
     }
-    if (back_edges.Count() && back_edges.Flush()) [[unlikely]] {
-      std::optional<Value> osr_result = BytecodeOSRNode::TryOSR(*this, target, sp, frame);
-      if (osr_result.has_value()) {
-        *result = *osr_result;
-        return true;
-      }
-      back_edges.Rearm();
+    if (back_edges.Count()) [[unlikely]] {
+      return FlushBackEdges(back_edges, *this, target, height, frame, result);
     }
     return false;
   };
-  for (;;) {
-    switch (static_cast<Opcode>(code[bci])) {
-      case Opcode::kConstant:
-        stack[sp++] = constants[code[bci + 1]];
-        bci += 2;
-        break;
-      case Opcode::kArgument: {
-        const size_t index = static_cast<size_t>(code[bci + 1]);
-        stack[sp++] = index < arguments.size() ? arguments[index] : constants[code[bci + 2]];
-        bci += 3;
-        break;
-      }
-      case Opcode::kLoadLocal:
-        stack[sp++] = frame.Get(code[bci + 1]);
-        bci += 2;
-        break;
-      case Opcode::kStoreLocal:
-        frame.Set(code[bci + 1], stack[--sp]);
-        bci += 2;
-        break;
-      case Opcode::kPop:
-        --sp;
-        bci += 1;
-        break;
-      case Opcode::kDup:
-        stack[sp] = stack[sp - 1];
-        ++sp;
-        bci += 1;
-        break;
-      case Opcode::kBranch: {
-        const int target = code[bci + 1];
-        Value result;
-        if (target <= bci && back_edge(target, &result)) [[unlikely]] {
-          return result;
-        }
-        bci = target;
-        break;
-      }
-      case Opcode::kBranchFalse:
-      case Opcode::kBranchTrue: {
-        const bool taken =
-            stack[--sp].AsBoolean() == (static_cast<Opcode>(code[bci]) == Opcode::kBranchTrue);
-        if (!taken) {
-          bci += 2;
-          break;
-        }
-        const int target = code[bci + 1];
-        Value result;
-        if (target <= bci && back_edge(target, &result)) [[unlikely]] {
-          return result;
-        }
-        bci = target;
-        break;
-      }
-      case Opcode::kReturn:
-        return stack[--sp];
-      case Opcode::kOperation: {
-        BytecodeOperation* op = operation(code[bci + 1]);
-        const int n = code[bci + 2];
-        sp -= n;
-        stack[sp] = op->ExecuteOperation(frame, absl::Span<const Value>(stack + sp, n));
-        ++sp;
-        bci += 3;
-        break;
-      }
-    }
+  // Threaded dispatch: each instruction jumps to the next one's handler
+  // through this table (one indirect jump per handler, which predicts
+  // better than one shared switch), indexed by opcode in the order of
+  // MOREL_BYTECODES.
+#define MOREL_BYTECODE_HANDLER(name, mnemonic, operands, pops, pushes) &&handle_##name,
+  static const void* const kHandlers[] = {MOREL_BYTECODES(MOREL_BYTECODE_HANDLER)};
+#undef MOREL_BYTECODE_HANDLER
+  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == kNumOpcodes);
+#define MOREL_NEXT() goto* kHandlers[code[bci]]
+  Value result;
+  MOREL_NEXT();
+handle_kConstant:
+  stack[sp++] = constants[code[bci + 1]];
+  bci += 2;
+  MOREL_NEXT();
+handle_kArgument: {
+  const size_t index = static_cast<size_t>(code[bci + 1]);
+  stack[sp++] = index < arguments.size() ? arguments[index] : constants[code[bci + 2]];
+  bci += 3;
+  MOREL_NEXT();
+}
+handle_kLoadLocal:
+  stack[sp++] = frame.Get(code[bci + 1]);
+  bci += 2;
+  MOREL_NEXT();
+handle_kStoreLocal:
+  frame.Set(code[bci + 1], stack[--sp]);
+  bci += 2;
+  MOREL_NEXT();
+handle_kPop:
+  --sp;
+  bci += 1;
+  MOREL_NEXT();
+handle_kDup:
+  stack[sp] = stack[sp - 1];
+  ++sp;
+  bci += 1;
+  MOREL_NEXT();
+handle_kBranch: {
+  const int target = code[bci + 1];
+  if (target <= bci && back_edge(target, sp, &result)) [[unlikely]] {
+    return result;
   }
+  bci = target;
+  MOREL_NEXT();
+}
+handle_kBranchFalse:
+  if (stack[--sp].AsBoolean()) {
+    bci += 2;
+    MOREL_NEXT();
+  }
+  goto taken_conditional;
+handle_kBranchTrue:
+  if (!stack[--sp].AsBoolean()) {
+    bci += 2;
+    MOREL_NEXT();
+  }
+taken_conditional: {
+  const int target = code[bci + 1];
+  if (target <= bci && back_edge(target, sp, &result)) [[unlikely]] {
+    return result;  // a conditional back edge
+  }
+  bci = target;
+  MOREL_NEXT();
+}
+handle_kReturn:
+  return stack[--sp];
+handle_kOperation: {
+  BytecodeOperation* op = operation(code[bci + 1]);
+  const int n = code[bci + 2];
+  sp -= n;
+  stack[sp] = op->ExecuteOperation(frame, absl::Span<const Value>(stack + sp, n));
+  ++sp;
+  bci += 3;
+  MOREL_NEXT();
+}
+#undef MOREL_NEXT
 }
 
 }  // namespace morel::bytecode
