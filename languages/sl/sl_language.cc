@@ -18,7 +18,7 @@
 #include "languages/sl/runtime/value_printing.h"
 #include "languages/sl/runtime/values.h"
 #include "languages/sl/sl_context.h"
-#include "languages/sl/sl_options.pb.h"
+#include "languages/sl/options/sl_options.pb.h"
 #include "languages/sl/sl_shared_code.h"
 #include "nodes/guest_error.h"
 

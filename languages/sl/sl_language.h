@@ -4,7 +4,7 @@
 // SL's implementation of the language interface (engine/api/language.h):
 // the Language "sl" (registered by //languages/sl:language) and its
 // LanguageContext, a wrapper of SLContext that turns SL's exceptions into
-// absl::Status. Its options are SLOptions (sl_options.proto). Its instance
+// absl::Status. Its options are SLOptions (options/sl_options.proto). Its instance
 // (CreateInstance) is SLSharedCode: contexts of an engine that has one
 // share code.
 
@@ -22,7 +22,7 @@ class SLLanguage : public api::Language {
   absl::string_view file_extension() const override { return ".sl"; }
   absl::string_view launcher_description() const override;
   std::unique_ptr<api::LanguageInstance> CreateInstance(runtime::Engine& engine) const override;
-  // SLOptions (sl_options.proto): --sl.UseBytecode.
+  // SLOptions (options/sl_options.proto): --sl.UseBytecode.
   const google::protobuf::Message* options_prototype() const override;
   absl::StatusOr<std::unique_ptr<api::LanguageContext>> CreateContext(
       runtime::Engine& engine, api::LanguageInstance* instance,
