@@ -275,100 +275,93 @@ class PolicyRuntime final : public test_language::TestRuntime {
   std::vector<int> counts;
 };
 
-TEST(LoopOsrTest, TheThresholdIsExact) {
-  PolicyRuntime runtime;
-  FakeHost host(&runtime);
-  host.install_on_request = true;
-  RecordingLog log;
-  OsrOptions options;
-  options.compilation_threshold = 3000;
-  OsrPolicy policy(options, &host, &log);
-  runtime.policy = &policy;
+class LoopOsrTest : public ::testing::Test {
+ protected:
+  LoopOsrTest() : host_(&runtime_) {
+    OsrOptions options;
+    options.compilation_threshold = 3000;
+    policy_ = std::make_unique<OsrPolicy>(options, &host_, &log_);
+    runtime_.policy = policy_.get();
+  }
+
+  // while (slot < limit) slot = slot + 1
+  static test_language::Expr CountTo(int slot, test_language::Expr limit) {
+    return While(LessThan(Read(slot), std::move(limit)), Write(slot, Add(Read(slot), Const(1))));
+  }
+
+  PolicyRuntime runtime_;
+  FakeHost host_;
+  RecordingLog log_;
+  std::unique_ptr<OsrPolicy> policy_;
+};
+
+TEST_F(LoopOsrTest, TheThresholdIsExact) {
+  host_.install_on_request = true;
   auto descriptor = std::make_unique<FrameDescriptor>();
   const int i = descriptor->AddSlot("i");
   CallTarget* f = DefineFunction(
-      runtime, "f",
-      Block(Write(i, Const(0)), While(LessThan(Read(i), Arg(0)), Write(i, Add(Read(i), Const(1)))),
-            Read(i)),
-      std::move(descriptor));
+      runtime_, "f", Block(Write(i, Const(0)), CountTo(i, Arg(0)), Read(i)), std::move(descriptor));
   // Exactly the threshold: no poll at all.
   EXPECT_EQ(f->Call({Value::Long(3000)}).AsLong(), 3000);
-  EXPECT_TRUE(runtime.counts.empty());
-  EXPECT_EQ(host.runs, 0);
+  EXPECT_TRUE(runtime_.counts.empty());
+  EXPECT_EQ(host_.runs, 0);
   // One more: the poll at iteration 3001 compiles (at once here) and enters.
   f->Call({Value::Long(3001)});
-  ASSERT_EQ(runtime.counts.size(), 1u);
-  EXPECT_EQ(runtime.counts[0], 3001);
-  EXPECT_EQ(host.requests, 1);
-  EXPECT_EQ(host.runs, 1);
+  ASSERT_EQ(runtime_.counts.size(), 1u);
+  EXPECT_EQ(runtime_.counts[0], 3001);
+  EXPECT_EQ(host_.requests, 1);
+  EXPECT_EQ(host_.runs, 1);
   // The loop has an OSR target: the next entry enters its code at the first
   // iteration (Truffle's compilingLoop), without a new request.
-  runtime.counts.clear();
+  runtime_.counts.clear();
   f->Call({Value::Long(10)});
-  ASSERT_EQ(runtime.counts.size(), 1u);
-  EXPECT_EQ(runtime.counts[0], 1);
-  EXPECT_EQ(host.requests, 1);
-  EXPECT_EQ(host.runs, 2);
+  ASSERT_EQ(runtime_.counts.size(), 1u);
+  EXPECT_EQ(runtime_.counts[0], 1);
+  EXPECT_EQ(host_.requests, 1);
+  EXPECT_EQ(host_.runs, 2);
   // Without code (dropped) and not compiling: back to profiling; entries
   // below the threshold then poll once and never request.
-  host.targets[0]->set_installed_code(nullptr);
-  runtime.counts.clear();
+  host_.targets[0]->set_installed_code(nullptr);
+  runtime_.counts.clear();
   f->Call({Value::Long(2000)});
   f->Call({Value::Long(2000)});
-  EXPECT_EQ(runtime.counts, std::vector<int>{1});
-  EXPECT_EQ(host.requests, 1);
+  EXPECT_EQ(runtime_.counts, std::vector<int>{1});
+  EXPECT_EQ(host_.requests, 1);
 }
 
-TEST(LoopOsrTest, SiblingLoopsAreCompiledIndependently) {
-  PolicyRuntime runtime;
-  FakeHost host(&runtime);
-  host.install_on_request = true;
-  RecordingLog log;
-  OsrOptions options;
-  options.compilation_threshold = 3000;
-  OsrPolicy policy(options, &host, &log);
-  runtime.policy = &policy;
+TEST_F(LoopOsrTest, SiblingLoopsAreCompiledIndependently) {
+  host_.install_on_request = true;
   // f(n) { i = 0; while (i < n) i = i + 1; j = 0; while (j < n) j = j + 1; j }
   auto descriptor = std::make_unique<FrameDescriptor>();
   const int i = descriptor->AddSlot("i");
   const int j = descriptor->AddSlot("j");
-  CallTarget* f = DefineFunction(
-      runtime, "f",
-      Block(Write(i, Const(0)), While(LessThan(Read(i), Arg(0)), Write(i, Add(Read(i), Const(1)))),
-            Write(j, Const(0)), While(LessThan(Read(j), Arg(0)), Write(j, Add(Read(j), Const(1)))),
-            Read(j)),
-      std::move(descriptor));
+  CallTarget* f = DefineFunction(runtime_, "f",
+                                 Block(Write(i, Const(0)), CountTo(i, Arg(0)), Write(j, Const(0)),
+                                       CountTo(j, Arg(0)), Read(j)),
+                                 std::move(descriptor));
   // Each loop counts its own iterations: neither passes 3000 with n = 2000
   // (a sibling's iterations are not an inner loop's).
   f->Call({Value::Long(2000)});
-  EXPECT_TRUE(runtime.counts.empty());
+  EXPECT_TRUE(runtime_.counts.empty());
   // With n = 3001 each loop gets its own OSR target.
   f->Call({Value::Long(3001)});
-  EXPECT_EQ(runtime.counts, (std::vector<int>{3001, 3001}));
-  ASSERT_EQ(host.targets.size(), 2u);
-  EXPECT_NE(dynamic_cast<OsrRootNode*>(host.targets[0]->root_node())->loop(),
-            dynamic_cast<OsrRootNode*>(host.targets[1]->root_node())->loop());
-  EXPECT_EQ(policy.Loops().size(), 2u);
+  EXPECT_EQ(runtime_.counts, (std::vector<int>{3001, 3001}));
+  ASSERT_EQ(host_.targets.size(), 2u);
+  EXPECT_NE(dynamic_cast<OsrRootNode*>(host_.targets[0]->root_node())->loop(),
+            dynamic_cast<OsrRootNode*>(host_.targets[1]->root_node())->loop());
+  EXPECT_EQ(policy_->Loops().size(), 2u);
 }
 
-TEST(LoopOsrTest, InnerLoopsCountTowardTheOuterLoop) {
-  PolicyRuntime runtime;
-  FakeHost host(&runtime);
-  RecordingLog log;
-  OsrOptions options;
-  options.compilation_threshold = 3000;
-  OsrPolicy policy(options, &host, &log);
-  runtime.policy = &policy;
+TEST_F(LoopOsrTest, InnerLoopsCountTowardTheOuterLoop) {
   // f(n) { i = 0; while (i < n) { j = 0; while (j < 1000) j = j + 1; i = i + 1 } }
   auto descriptor = std::make_unique<FrameDescriptor>();
   const int i = descriptor->AddSlot("i");
   const int j = descriptor->AddSlot("j");
   CallTarget* f = DefineFunction(
-      runtime, "f",
+      runtime_, "f",
       Block(Write(i, Const(0)),
             While(LessThan(Read(i), Arg(0)),
-                  Block(Write(j, Const(0)),
-                        While(LessThan(Read(j), Const(1000)), Write(j, Add(Read(j), Const(1)))),
+                  Block(Write(j, Const(0)), CountTo(j, Const(1000)),
                         Write(i, Add(Read(i), Const(1))))),
             Read(i)),
       std::move(descriptor));
@@ -380,10 +373,10 @@ TEST(LoopOsrTest, InnerLoopsCountTowardTheOuterLoop) {
   // No entry of the inner loop passes 1000 iterations; the outer loop's
   // count after its third iteration is 3 + 3 x 1000 > 3000: its poll.
   EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 5);
-  ASSERT_FALSE(runtime.counts.empty());
-  EXPECT_EQ(runtime.counts[0], 3003);
-  ASSERT_EQ(host.targets.size(), 1u);
-  auto* root = dynamic_cast<OsrRootNode*>(host.targets[0]->root_node());
+  ASSERT_FALSE(runtime_.counts.empty());
+  EXPECT_EQ(runtime_.counts[0], 3003);
+  ASSERT_EQ(host_.targets.size(), 1u);
+  auto* root = dynamic_cast<OsrRootNode*>(host_.targets[0]->root_node());
   ASSERT_NE(root, nullptr);
   EXPECT_TRUE(root->loop() == loops[0] || root->loop() == loops[1]);
   EXPECT_EQ(root->loop()->parent()->GetRootNode(), f->root_node());
