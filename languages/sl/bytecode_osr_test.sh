@@ -44,29 +44,16 @@ SL
 # A loop of n iterations takes n back edges. The count is the function's,
 # across its activations (Truffle's BytecodeOSRMetadata): 1000 + 1047 back
 # edges stay below 2048; one more reaches it.
-cat > "$dir/below.sl" <<'SL'
-function count(n) {
+count_sl='function count(n) {
   i = 0;
   while (i < n) { i = i + 1; }
   return i;
-}
-function main() {
-  println(count(1000));
-  println(count(1047));
-}
-SL
-cat > "$dir/exact.sl" <<'SL'
-function count(n) {
-  i = 0;
-  while (i < n) { i = i + 1; }
-  return i;
-}
-function main() {
-  println(count(1000));
-  println(count(1047));
-  println(count(1));
-}
-SL
+}'
+printf '%s\n%s\n' "$count_sl" \
+  'function main() { println(count(1000)); println(count(1047)); }' > "$dir/below.sl"
+printf '%s\n%s\n' "$count_sl" \
+  'function main() { println(count(1000)); println(count(1047)); println(count(1)); }' \
+  > "$dir/exact.sl"
 
 base=(--sl.UseBytecode=true --engine.BackgroundCompilation=false --engine.TraceCompilation)
 
