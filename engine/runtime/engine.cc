@@ -163,10 +163,11 @@ Engine::Engine(config::EngineConfig config, opt::PipelineOptions pipeline_option
         return raw;
       });
   osr_host_ = std::make_unique<OsrHostImpl>(this);
-  osr_policy_ = std::make_unique<osr::OsrPolicy>(OsrOptionsFromConfig(config_),
-                                                 osr_host_.get(), log_.get());
-  bytecode_osr_policy_ = std::make_unique<osr::BytecodeOsrPolicy>(
-      OsrOptionsFromConfig(config_), osr_host_.get(), log_.get());
+  // One set of OSR options for AST loops and bytecode methods alike.
+  const osr::OsrOptions osr_options = OsrOptionsFromConfig(config_);
+  osr_policy_ = std::make_unique<osr::OsrPolicy>(osr_options, osr_host_.get(), log_.get());
+  bytecode_osr_policy_ =
+      std::make_unique<osr::BytecodeOsrPolicy>(osr_options, osr_host_.get(), log_.get());
 }
 
 void Engine::Close() {
