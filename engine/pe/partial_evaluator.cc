@@ -171,6 +171,11 @@ bool PartialEvaluator::HasConstantTag(const PeValue& value, ValueTag tag) {
          static_cast<ValueTag>(definition->imm()) == tag;
 }
 
+bool PartialEvaluator::HasKnownTag(const PeValue& value) {
+  ir::Instruction* definition = value.tag->instruction();
+  return definition != nullptr && definition->opcode() == ir::Opcode::kIconst;
+}
+
 void PartialEvaluator::Enter(Node* node) { path_.push_back(PathEntry{node, {}, {}}); }
 
 void PartialEvaluator::SetResumePosition(int next_child, absl::Span<const PeValue> done_values) {

@@ -196,6 +196,8 @@ class PartialEvaluator {
   void SetLocal(int slot, PeValue value) { locals_[slot] = value; }
   // True if the tag of `value` is the constant `tag`.
   static bool HasConstantTag(const PeValue& value, ValueTag tag);
+  // True if the tag of `value` is a constant (any).
+  static bool HasKnownTag(const PeValue& value);
 
   // ---- the resume path
   void Enter(Node* node);

@@ -36,13 +36,10 @@ class BytecodeParser {
   void Function(const ast::Function& function) {
     b_.SetSource(Section(function.span));
     // Parameters: missing arguments are NULL (sl_spec §1.2), stored as the
-    // AST root stores them (recording the slot's kind).
+    // AST root stores them (store.local records the slot's kind).
     for (size_t i = 0; i < function.parameter_slots.size(); ++i) {
       b_.EmitArgument(static_cast<int>(i), NullValue());
-      b_.EmitOperation(
-          std::make_unique<SLWriteLocalNode>(SourceSection(), function.parameter_slots[i], nullptr),
-          1);
-      b_.EmitPop();
+      b_.EmitStoreLocal(function.parameter_slots[i]);
     }
     Statement(*function.body);
     b_.SetSource(Section(function.span));
@@ -55,6 +52,12 @@ class BytecodeParser {
     b_.SetSource(Section(s.span));
     switch (s.kind) {
       case K::kExpression:
+        if (s.expression->kind == ast::ExpressionKind::kWriteLocal) {
+          // The assignment's value is not used: store it without a copy.
+          Expression(*s.expression->value);
+          b_.EmitStoreLocal(s.expression->slot);
+          return;
+        }
         Expression(*s.expression);
         b_.EmitPop();
         return;
@@ -116,7 +119,30 @@ class BytecodeParser {
   // it: toBoolean errors point at the condition.
   void Condition(const ast::Expression& condition) {
     Expression(condition);
-    ToBoolean(condition.span);
+    if (!IsBoolean(condition)) ToBoolean(condition.span);
+  }
+
+  // Whether `e` always evaluates to a Boolean (or fails), so that the
+  // conversion of a condition would be the identity.
+  static bool IsBoolean(const ast::Expression& e) {
+    using K = ast::ExpressionKind;
+    switch (e.kind) {
+      case K::kParenthesized:
+        return IsBoolean(*e.operand);
+      case K::kLogical:  // converted (EmitShortCircuit)
+        return true;
+      case K::kBinary:
+        switch (e.binary_op) {
+          case ast::BinaryOp::kLess: case ast::BinaryOp::kLessEqual:
+          case ast::BinaryOp::kGreater: case ast::BinaryOp::kGreaterEqual:
+          case ast::BinaryOp::kEqual: case ast::BinaryOp::kNotEqual:
+            return true;
+          default:
+            return false;
+        }
+      default:
+        return false;
+    }
   }
 
   void ToBoolean(const ast::SourceSpan& span) {
@@ -135,11 +161,13 @@ class BytecodeParser {
         b_.EmitConstant(StringValue(e.string_value));
         return;
       case K::kReadLocal:
-        b_.EmitOperation(std::make_unique<SLReadLocalNode>(section, e.slot), 0);
+        // The node reports a read before the first assignment.
+        b_.EmitLoadLocalChecked(e.slot, std::make_unique<SLReadLocalNode>(section, e.slot));
         return;
       case K::kWriteLocal:
         Expression(*e.value);
-        b_.EmitOperation(std::make_unique<SLWriteLocalNode>(section, e.slot, nullptr), 1);
+        b_.EmitDup();
+        b_.EmitStoreLocal(e.slot);
         return;
       case K::kFunctionLiteral:
         if (binding_.shared_ids != nullptr) {

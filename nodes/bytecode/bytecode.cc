@@ -1,5 +1,7 @@
 #include "nodes/bytecode/bytecode.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace morel::bytecode {
@@ -31,6 +33,21 @@ int BranchTarget(absl::Span<const int32_t> code, int bci) {
   }
 }
 
+int OperationIndex(absl::Span<const int32_t> code, int bci) {
+  int operand;
+  switch (static_cast<Opcode>(code[bci])) {
+    case Opcode::kOperation:
+      operand = 1;
+      break;
+    case Opcode::kLoadLocalChecked:
+      operand = 2;
+      break;
+    default:
+      return -1;
+  }
+  return bci + operand < static_cast<int>(code.size()) ? code[bci + operand] : -1;
+}
+
 std::string Disassemble(absl::Span<const int32_t> code,
                         const std::function<std::string(int)>* describe_operation) {
   std::string out;
@@ -46,8 +63,10 @@ std::string Disassemble(absl::Span<const int32_t> code,
     for (int i = 1; i <= info.operands && bci + i < code.size(); ++i) {
       absl::StrAppend(&out, " ", code[bci + i]);
     }
-    if (op == Opcode::kOperation && describe_operation != nullptr && bci + 1 < code.size()) {
-      absl::StrAppend(&out, "   ; ", (*describe_operation)(code[bci + 1]));
+    if (const int k = OperationIndex(code.subspan(0, std::min(code.size(), bci + Length(op))),
+                                     static_cast<int>(bci));
+        k >= 0 && describe_operation != nullptr) {
+      absl::StrAppend(&out, "   ; ", (*describe_operation)(k));
     }
     out += "\n";
     bci += static_cast<size_t>(Length(op));

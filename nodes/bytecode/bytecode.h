@@ -37,9 +37,13 @@ namespace morel::bytecode {
   /* push argument i of the activation, or constants[c] if fewer were */     \
   /* passed: i, c */                                                         \
   X(kArgument, "argument", 2, 0, 1)                                          \
-  /* push local s (as it is: the language's read operation checks it) */    \
+  /* push local s as it is (also when never assigned) */                    \
   X(kLoadLocal, "load.local", 1, 0, 1)                                       \
-  /* pop into local s */                                                     \
+  /* push local s; if it was never assigned, run operation k on no */        \
+  /* operands instead and push its result (the language's error for an */   \
+  /* uninitialized read): s, k */                                            \
+  X(kLoadLocalChecked, "load.local.checked", 2, 0, 1)                        \
+  /* pop into local s, widening the slot's kind in the frame descriptor */   \
   X(kStoreLocal, "store.local", 1, 1, 0)                                     \
   /* drop the top */                                                         \
   X(kPop, "pop", 0, 1, 0)                                                    \
@@ -83,6 +87,10 @@ int Pops(absl::Span<const int32_t> code, int bci);
 inline bool EndsBlock(Opcode op) { return op == Opcode::kBranch || op == Opcode::kReturn; }
 // The branch target of a branch instruction, or -1.
 int BranchTarget(absl::Span<const int32_t> code, int bci);
+
+// The operation node an instruction runs (`op k n`, or the fallback of
+// `load.local.checked s k`), or -1.
+int OperationIndex(absl::Span<const int32_t> code, int bci);
 
 // One instruction per line: "  12: op 3 2   ; SLAddNode" (`describe_operation`
 // names operation k, when given).

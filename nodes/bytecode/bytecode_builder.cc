@@ -47,6 +47,9 @@ void BytecodeBuilder::EmitArgument(int index, Value missing) {
 }
 
 void BytecodeBuilder::EmitLoadLocal(int slot) { Emit(Opcode::kLoadLocal, {slot}); }
+void BytecodeBuilder::EmitLoadLocalChecked(int slot, OperationNode on_uninitialized) {
+  Emit(Opcode::kLoadLocalChecked, {slot, AddOperation(std::move(on_uninitialized))});
+}
 void BytecodeBuilder::EmitStoreLocal(int slot) { Emit(Opcode::kStoreLocal, {slot}); }
 void BytecodeBuilder::EmitPop() { Emit(Opcode::kPop, {}); }
 void BytecodeBuilder::EmitDup() { Emit(Opcode::kDup, {}); }
@@ -63,9 +66,12 @@ void BytecodeBuilder::EmitReturn() { Emit(Opcode::kReturn, {}); }
 
 void BytecodeBuilder::EmitOperation(OperationNode operation, int operands) {
   if (operands < 0) return Fail("an operation with a negative operand count");
+  Emit(Opcode::kOperation, {AddOperation(std::move(operation)), static_cast<int32_t>(operands)});
+}
+
+int32_t BytecodeBuilder::AddOperation(OperationNode operation) {
   program_.operations.push_back(std::move(operation));
-  Emit(Opcode::kOperation,
-       {static_cast<int32_t>(program_.operations.size() - 1), static_cast<int32_t>(operands)});
+  return static_cast<int32_t>(program_.operations.size() - 1);
 }
 
 void BytecodeBuilder::EmitShortCircuit(ShortCircuit kind, absl::FunctionRef<void()> left,

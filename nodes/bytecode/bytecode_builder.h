@@ -62,6 +62,13 @@ class BytecodeBuilder {
   void EmitConstant(Value value);
   void EmitArgument(int index, Value missing);
   void EmitLoadLocal(int slot);
+  // Pushes local `slot`; if it was never assigned, runs `on_uninitialized`
+  // (an operation of no operands: the language's error) instead.
+  template <typename T>
+  void EmitLoadLocalChecked(int slot, std::unique_ptr<T> on_uninitialized) {
+    EmitLoadLocalChecked(slot, OperationNode::Of(std::move(on_uninitialized)));
+  }
+  void EmitLoadLocalChecked(int slot, OperationNode on_uninitialized);
   void EmitStoreLocal(int slot);
   void EmitPop();
   void EmitDup();
@@ -92,6 +99,7 @@ class BytecodeBuilder {
 
  private:
   void Emit(Opcode op, std::initializer_list<int32_t> operands);
+  int32_t AddOperation(OperationNode operation);
   void EmitJump(Opcode op, Label target);
   void Fail(std::string message);
 

@@ -203,10 +203,23 @@ handle_kLoadLocal:
   stack[sp++] = frame.Get(code[bci + 1]);
   bci += 2;
   MOREL_NEXT();
-handle_kStoreLocal:
-  frame.Set(code[bci + 1], stack[--sp]);
+handle_kLoadLocalChecked: {
+  Value value = frame.Get(code[bci + 1]);
+  if (value.IsIllegal()) [[unlikely]] {
+    value = operation(code[bci + 2])->ExecuteOperation(frame, {});
+  }
+  stack[sp++] = value;
+  bci += 3;
+  MOREL_NEXT();
+}
+handle_kStoreLocal: {
+  const int slot = code[bci + 1];
+  const Value value = stack[--sp];
+  frame.descriptor().RecordWrite(slot, value);
+  frame.Set(slot, value);
   bci += 2;
   MOREL_NEXT();
+}
 handle_kPop:
   --sp;
   bci += 1;

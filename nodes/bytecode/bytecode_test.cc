@@ -396,6 +396,51 @@ TEST(BytecodeTest, AnOperationReplacedByAnotherRunsTheReplacement) {
   EXPECT_EQ(raw->operation_node(0)->parent(), raw);
 }
 
+// The language's error for a read before the first assignment.
+class UninitializedReadOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(UninitializedReadOperation)
+  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+    EXPECT_TRUE(operands.empty());
+    ++runs;
+    return Value::Long(-1);
+  }
+  int runs = 0;
+};
+
+// if (argument 0) l0 = 7; return l0 (checked): the fallback runs only for
+// an unassigned local; stores widen the slot's kind in the descriptor.
+TEST(BytecodeTest, CheckedLoadRunsItsOperationOnlyForAnUnassignedLocal) {
+  test_language::TestRuntime runtime;
+  BytecodeBuilder b;
+  auto skip = b.NewLabel();
+  b.EmitArgument(0, Value::Boolean(false));
+  b.EmitBranchFalse(skip);
+  b.EmitArgument(1, Value::Long(0));
+  b.EmitStoreLocal(0);
+  b.Bind(skip);
+  auto fallback = std::make_unique<UninitializedReadOperation>();
+  UninitializedReadOperation* raw_fallback = fallback.get();
+  b.EmitLoadLocalChecked(0, std::move(fallback));
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  auto root = Root(std::move(*program), 1);
+  const FrameDescriptor& descriptor = root->frame_descriptor();
+  const std::string text = root->Disassemble();
+  EXPECT_NE(text.find("load.local.checked 0 0   ; UninitializedReadOperation"), std::string::npos)
+      << text;
+  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  EXPECT_EQ(target->Call({Value::Boolean(true), Value::Long(7)}).AsLong(), 7);
+  EXPECT_EQ(raw_fallback->runs, 0);
+  EXPECT_EQ(descriptor.kind(0), FrameSlotKind::kLong);
+  EXPECT_EQ(target->Call({Value::Boolean(false)}).AsLong(), -1);
+  EXPECT_EQ(raw_fallback->runs, 1);
+  EXPECT_EQ(target->Call({Value::Boolean(true), Value::Boolean(true)}).AsBoolean(), true);
+  EXPECT_EQ(descriptor.kind(0), FrameSlotKind::kObject);
+  EXPECT_EQ(raw_fallback->runs, 1);
+}
+
 TEST(BytecodeTest, BuilderErrorsNameTheBci) {
   {
     BytecodeBuilder b;

@@ -92,9 +92,7 @@ PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {
     return pe.context().Unreachable();
   }
   pe::PeContext& c = pe.context();
-  bool known_initialized = value.tag->instruction() != nullptr &&
-                           value.tag->instruction()->opcode() == ir::Opcode::kIconst;
-  if (!known_initialized) {
+  if (!PartialEvaluator::HasKnownTag(value)) {
     pe.Enter(this);
     c.Speculate(c.Not(c.HasTag(value, kIllegalTag)), "uninitialized local");
     pe.Leave();
