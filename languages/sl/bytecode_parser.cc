@@ -133,9 +133,12 @@ class BytecodeParser {
         return true;
       case K::kBinary:
         switch (e.binary_op) {
-          case ast::BinaryOp::kLess: case ast::BinaryOp::kLessEqual:
-          case ast::BinaryOp::kGreater: case ast::BinaryOp::kGreaterEqual:
-          case ast::BinaryOp::kEqual: case ast::BinaryOp::kNotEqual:
+          case ast::BinaryOp::kLess:
+          case ast::BinaryOp::kLessEqual:
+          case ast::BinaryOp::kGreater:
+          case ast::BinaryOp::kGreaterEqual:
+          case ast::BinaryOp::kEqual:
+          case ast::BinaryOp::kNotEqual:
             return true;
           default:
             return false;

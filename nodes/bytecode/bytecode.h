@@ -31,34 +31,34 @@ namespace morel::bytecode {
 
 //   X(name, mnemonic, operands, pops, pushes)  semantics
 // pops -1: the instruction's last operand says how many.
-#define MOREL_BYTECODES(X)                                                   \
-  /* push constants[c] */                                                    \
-  X(kConstant, "constant", 1, 0, 1)                                          \
-  /* push argument i of the activation, or constants[c] if fewer were */     \
-  /* passed: i, c */                                                         \
-  X(kArgument, "argument", 2, 0, 1)                                          \
+#define MOREL_BYTECODES(X)                                                  \
+  /* push constants[c] */                                                   \
+  X(kConstant, "constant", 1, 0, 1)                                         \
+  /* push argument i of the activation, or constants[c] if fewer were */    \
+  /* passed: i, c */                                                        \
+  X(kArgument, "argument", 2, 0, 1)                                         \
   /* push local s as it is (also when never assigned) */                    \
-  X(kLoadLocal, "load.local", 1, 0, 1)                                       \
-  /* push local s; if it was never assigned, run operation k on no */        \
+  X(kLoadLocal, "load.local", 1, 0, 1)                                      \
+  /* push local s; if it was never assigned, run operation k on no */       \
   /* operands instead and push its result (the language's error for an */   \
-  /* uninitialized read): s, k */                                            \
-  X(kLoadLocalChecked, "load.local.checked", 2, 0, 1)                        \
-  /* pop into local s, widening the slot's kind in the frame descriptor */   \
-  X(kStoreLocal, "store.local", 1, 1, 0)                                     \
-  /* drop the top */                                                         \
-  X(kPop, "pop", 0, 1, 0)                                                    \
-  /* push a copy of the top */                                               \
-  X(kDup, "dup", 0, 1, 2)                                                    \
-  /* continue at bci t (t <= this bci: a back edge, which counts a loop */   \
-  /* iteration, polls the safepoint and may enter OSR code) */               \
-  X(kBranch, "branch", 1, 0, 0)                                              \
-  /* pop a boolean; continue at t if it is false */                          \
-  X(kBranchFalse, "branch.false", 1, 1, 0)                                   \
-  /* pop a boolean; continue at t if it is true */                           \
-  X(kBranchTrue, "branch.true", 1, 1, 0)                                     \
+  /* uninitialized read): s, k */                                           \
+  X(kLoadLocalChecked, "load.local.checked", 2, 0, 1)                       \
+  /* pop into local s, widening the slot's kind in the frame descriptor */  \
+  X(kStoreLocal, "store.local", 1, 1, 0)                                    \
+  /* drop the top */                                                        \
+  X(kPop, "pop", 0, 1, 0)                                                   \
+  /* push a copy of the top */                                              \
+  X(kDup, "dup", 0, 1, 2)                                                   \
+  /* continue at bci t (t <= this bci: a back edge, which counts a loop */  \
+  /* iteration, polls the safepoint and may enter OSR code) */              \
+  X(kBranch, "branch", 1, 0, 0)                                             \
+  /* pop a boolean; continue at t if it is false */                         \
+  X(kBranchFalse, "branch.false", 1, 1, 0)                                  \
+  /* pop a boolean; continue at t if it is true */                          \
+  X(kBranchTrue, "branch.true", 1, 1, 0)                                    \
   /* pop the activation's result and return it */                           \
-  X(kReturn, "return", 0, 1, 0)                                              \
-  /* run operation k on the top n values (popped), push its result: k, n */  \
+  X(kReturn, "return", 0, 1, 0)                                             \
+  /* run operation k on the top n values (popped), push its result: k, n */ \
   X(kOperation, "op", 2, -1, 1)
 
 enum class Opcode : int32_t {
