@@ -41,7 +41,6 @@ CallTarget::~CallTarget() {
   holder_token_->target_.store(nullptr, std::memory_order_release);
 }
 
-thread_local int CallTarget::stack_frames_ = 0;
 
 [[noreturn]] void NodeRuntime::OnStackFramesExceeded(const CallTarget& target) {
   throw ResourceLimitError(

@@ -165,7 +165,7 @@ class CallTarget {
   [[gnu::noinline]] Value CallCountingFrames(absl::Span<const Value> arguments);
   [[gnu::always_inline]] inline Value CallUnchecked(absl::Span<const Value> arguments);
 
-  static thread_local int stack_frames_;
+  static inline thread_local int stack_frames_ = 0;
 
   // ~CallTarget clears it before the tree dies.
   std::shared_ptr<Token> holder_token_;

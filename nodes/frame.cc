@@ -1,10 +1,6 @@
 #include "nodes/frame.h"
 
 namespace morel {
-namespace {
-thread_local Frame* current_frame = nullptr;
-}  // namespace
-
 const char* FrameSlotKindName(FrameSlotKind kind) {
   switch (kind) {
     case FrameSlotKind::kIllegal:
@@ -53,12 +49,5 @@ std::unique_ptr<FrameDescriptor> FrameDescriptor::CopyUninitialized() const {
   for (const std::string& name : names_) copy->AddSlot(name);
   return copy;
 }
-
-Frame* Frame::Current() { return current_frame; }
-
-FrameScope::FrameScope(Frame* frame) : previous_(current_frame) {
-  current_frame = frame;
-}
-FrameScope::~FrameScope() { current_frame = previous_; }
 
 }  // namespace morel

@@ -106,10 +106,13 @@ class Frame {
   Frame* caller() const { return caller_; }
 
   // The innermost frame executing on this thread, or null.
-  static Frame* Current();
+  static Frame* Current() { return current_; }
 
  private:
   friend class FrameScope;
+  // Defined here, constant-initialized: other files read it without a call
+  // to a thread_local wrapper (a guest call pushes and pops it).
+  static inline thread_local Frame* current_ = nullptr;
   const FrameDescriptor* descriptor_;
   Value* slots_;
   absl::Span<const Value> arguments_;
@@ -121,8 +124,8 @@ class Frame {
 // Makes a frame the current one for its lifetime.
 class FrameScope {
  public:
-  explicit FrameScope(Frame* frame);
-  ~FrameScope();
+  explicit FrameScope(Frame* frame) : previous_(Frame::current_) { Frame::current_ = frame; }
+  ~FrameScope() { Frame::current_ = previous_; }
   FrameScope(const FrameScope&) = delete;
   FrameScope& operator=(const FrameScope&) = delete;
 

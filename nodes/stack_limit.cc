@@ -7,7 +7,6 @@
 
 namespace morel {
 
-thread_local uintptr_t StackLimit::limit_ = 0;
 
 void StackLimit::InitializeForCurrentThread() {
   pthread_attr_t attributes;

@@ -38,7 +38,9 @@ class StackLimit {
   }
 
  private:
-  static thread_local uintptr_t limit_;
+  // Defined here, constant-initialized: IsExceeded() in other files reads
+  // it without a call to a thread_local wrapper.
+  static inline thread_local uintptr_t limit_ = 0;
 };
 
 }  // namespace morel
