@@ -212,9 +212,16 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       case Opcode::kReturn:
         Return(pop());
         break;
-      case Opcode::kOperation: {
+      case Opcode::kOperation:
+      case Opcode::kOperationConstant:
+      case Opcode::kOperationStore:
+      case Opcode::kOperationConstantStore: {
         const int index = code[bci + 1];
-        const int count = code[bci + 2];
+        int count = code[bci + 2];
+        if (op == Opcode::kOperationConstant || op == Opcode::kOperationConstantStore) {
+          stack.push_back(Constant(root.constant(code[bci + 2])));
+          count = code[bci + 3] + 1;
+        }
         auto* operation = dynamic_cast<CompiledOperation*>(root.operation_node(index));
         if (operation == nullptr) {
           Leave();
@@ -232,7 +239,11 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
           Leave();
           return absl::OkStatus();  // Run() reports the bailout
         }
-        stack.push_back(result);
+        if (bytecode::StoresResult(op)) {
+          SetLocal(code[next - 1], result);  // the fused store.local
+        } else {
+          stack.push_back(result);
+        }
         break;
       }
     }

@@ -64,8 +64,7 @@ class BytecodeParser {
       case K::kWhile: {
         Loop loop{b_.NewLabel(), b_.NewLabel()};
         b_.Bind(loop.header);
-        Condition(*s.condition);
-        b_.EmitBranchFalse(loop.exit);
+        BranchUnless(*s.condition, loop.exit);
         loops_.push_back(loop);
         Statement(*s.body);
         loops_.pop_back();
@@ -75,8 +74,7 @@ class BytecodeParser {
       }
       case K::kIf: {
         auto otherwise = b_.NewLabel(), end = b_.NewLabel();
-        Condition(*s.condition);
-        b_.EmitBranchFalse(otherwise);
+        BranchUnless(*s.condition, otherwise);
         Statement(*s.body);
         b_.EmitBranch(end);
         b_.Bind(otherwise);
@@ -116,10 +114,35 @@ class BytecodeParser {
   };
 
   // An if/while condition, converted as the AST's statement nodes convert
-  // it: toBoolean errors point at the condition.
-  void Condition(const ast::Expression& condition) {
+  // it (toBoolean errors point at the condition), then a branch to `target`
+  // if it is false. A comparison is a Boolean already; one evaluated as the
+  // negation of another (`>` is NOT `<=`) branches if the other is true.
+  void BranchUnless(const ast::Expression& condition, BytecodeBuilder::Label target) {
+    const ast::Expression* e = &condition;
+    while (e->kind == ast::ExpressionKind::kParenthesized) e = e->operand.get();
+    if (e->kind == ast::ExpressionKind::kBinary && IsBoolean(*e)) {
+      if (Binary(*e)) {
+        b_.EmitBranchTrue(target);
+      } else {
+        b_.EmitBranchFalse(target);
+      }
+      return;
+    }
     Expression(condition);
     if (!IsBoolean(condition)) ToBoolean(condition.span);
+    b_.EmitBranchFalse(target);
+  }
+
+  // The operands and operator of a binary expression; true if the result
+  // still needs negating (sl_spec §6.4: `>` is NOT `<=`).
+  bool Binary(const ast::Expression& e) {
+    Expression(*e.left);
+    Expression(*e.right);
+    SourceSection section = Section(e.span);
+    BinaryOperator op = MakeBinaryOperator(e.binary_op, section, nullptr, nullptr);
+    b_.SetSource(section);
+    b_.EmitOperation(bytecode::OperationNode::OfNode(std::move(op.node)), 2);
+    return op.negated;
   }
 
   // Whether `e` always evaluates to a Boolean (or fails), so that the
@@ -181,15 +204,9 @@ class BytecodeParser {
           b_.EmitConstant(binding_.context->functions().Lookup(e.name)->AsValue());
         }
         return;
-      case K::kBinary: {
-        Expression(*e.left);
-        Expression(*e.right);
-        BinaryOperator op = MakeBinaryOperator(e.binary_op, section, nullptr, nullptr);
-        b_.SetSource(section);
-        b_.EmitOperation(bytecode::OperationNode::OfNode(std::move(op.node)), 2);
-        if (op.negated) b_.EmitOperation(std::make_unique<SLNotNode>(section, nullptr), 1);
+      case K::kBinary:
+        if (Binary(e)) b_.EmitOperation(std::make_unique<SLNotNode>(section, nullptr), 1);
         return;
-      }
       case K::kLogical:
         b_.EmitShortCircuit(
             e.logical_op == ast::LogicalOp::kAnd ? BytecodeBuilder::ShortCircuit::kAnd

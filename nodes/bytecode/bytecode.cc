@@ -21,7 +21,7 @@ const OpcodeInfo& Info(Opcode op) { return kInfo[static_cast<int>(op)]; }
 int Pops(absl::Span<const int32_t> code, int bci) {
   const Opcode op = static_cast<Opcode>(code[bci]);
   const OpcodeInfo& info = Info(op);
-  return info.pops >= 0 ? info.pops : code[bci + info.operands];
+  return info.pops >= 0 ? info.pops : code[bci - info.pops];
 }
 
 int BranchTarget(absl::Span<const int32_t> code, int bci) {
@@ -37,6 +37,9 @@ int OperationIndex(absl::Span<const int32_t> code, int bci) {
   int operand;
   switch (static_cast<Opcode>(code[bci])) {
     case Opcode::kOperation:
+    case Opcode::kOperationConstant:
+    case Opcode::kOperationStore:
+    case Opcode::kOperationConstantStore:
       operand = 1;
       break;
     case Opcode::kLoadLocalChecked:

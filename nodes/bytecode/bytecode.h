@@ -30,7 +30,7 @@
 namespace morel::bytecode {
 
 //   X(name, mnemonic, operands, pops, pushes)  semantics
-// pops -1: the instruction's last operand says how many.
+// pops -i: the instruction's operand i (1-based) says how many.
 #define MOREL_BYTECODES(X)                                                  \
   /* push constants[c] */                                                   \
   X(kConstant, "constant", 1, 0, 1)                                         \
@@ -59,7 +59,14 @@ namespace morel::bytecode {
   /* pop the activation's result and return it */                           \
   X(kReturn, "return", 0, 1, 0)                                             \
   /* run operation k on the top n values (popped), push its result: k, n */ \
-  X(kOperation, "op", 2, -1, 1)
+  X(kOperation, "op", 2, -2, 1)                                             \
+  /* `constant c` then `op k m+1` as one instruction (the builder fuses */  \
+  /* them): operation k on the top m values and constants[c]: k, c, m */   \
+  X(kOperationConstant, "op.const", 3, -3, 1)                               \
+  /* `op k n` then `store.local s` as one instruction (fused): k, n, s */   \
+  X(kOperationStore, "op.store", 3, -2, 0)                                  \
+  /* `op.const k c m` then `store.local s` (fused): k, c, m, s */           \
+  X(kOperationConstantStore, "op.const.store", 4, -3, 0)
 
 enum class Opcode : int32_t {
 #define MOREL_BYTECODE_ENUM(name, mnemonic, operands, pops, pushes) name,
@@ -75,7 +82,7 @@ inline constexpr int kNumOpcodes = 0
 struct OpcodeInfo {
   absl::string_view mnemonic;
   int operands;  // words after the opcode
-  int pops;      // -1: the last operand
+  int pops;      // -i: operand i says how many
   int pushes;
 };
 const OpcodeInfo& Info(Opcode op);
@@ -83,6 +90,18 @@ const OpcodeInfo& Info(Opcode op);
 inline int Length(Opcode op) { return 1 + Info(op).operands; }
 // Values the instruction at `code[bci]` pops.
 int Pops(absl::Span<const int32_t> code, int bci);
+// Whether the instruction runs an operation (`op` and its fused forms): a
+// deoptimization inside it resumes after the operation, with its result
+// on the stack (BytecodeRootNode::Resume).
+inline bool IsOperation(Opcode op) {
+  return op == Opcode::kOperation || op == Opcode::kOperationConstant ||
+         op == Opcode::kOperationStore || op == Opcode::kOperationConstantStore;
+}
+// The fused forms that store the operation's result into a local (their
+// last operand) instead of pushing it.
+inline bool StoresResult(Opcode op) {
+  return op == Opcode::kOperationStore || op == Opcode::kOperationConstantStore;
+}
 // Whether the instruction never falls through to the next one.
 inline bool EndsBlock(Opcode op) { return op == Opcode::kBranch || op == Opcode::kReturn; }
 // The branch target of a branch instruction, or -1.

@@ -21,6 +21,7 @@ void BytecodeBuilder::Bind(Label label) {
   LabelState& state = labels_[label.id];
   if (state.bci >= 0) return Fail(absl::StrCat("label ", label.id, " bound twice"));
   state.bci = bci();
+  last_bound_bci_ = bci();
 }
 
 void BytecodeBuilder::SetSource(SourceSection section) {
@@ -30,6 +31,7 @@ void BytecodeBuilder::SetSource(SourceSection section) {
 
 void BytecodeBuilder::Emit(Opcode op, std::initializer_list<int32_t> operands) {
   const int start = bci();
+  last_instruction_bci_ = start;
   program_.code.push_back(static_cast<int32_t>(op));
   for (int32_t w : operands) program_.code.push_back(w);
   program_.source_index.resize(program_.code.size(), -1);
@@ -50,7 +52,22 @@ void BytecodeBuilder::EmitLoadLocal(int slot) { Emit(Opcode::kLoadLocal, {slot})
 void BytecodeBuilder::EmitLoadLocalChecked(int slot, OperationNode on_uninitialized) {
   Emit(Opcode::kLoadLocalChecked, {slot, AddOperation(std::move(on_uninitialized))});
 }
-void BytecodeBuilder::EmitStoreLocal(int slot) { Emit(Opcode::kStoreLocal, {slot}); }
+void BytecodeBuilder::EmitStoreLocal(int slot) {
+  // Right after an operation (and no branch to here, which would skip the
+  // operation): the operation stores its result itself.
+  const int previous = last_instruction_bci_;
+  if (previous >= 0 && last_bound_bci_ != bci()) {
+    const Opcode op = static_cast<Opcode>(program_.code[previous]);
+    if (op == Opcode::kOperation || op == Opcode::kOperationConstant) {
+      program_.code[previous] = static_cast<int32_t>(
+          op == Opcode::kOperation ? Opcode::kOperationStore : Opcode::kOperationConstantStore);
+      program_.code.push_back(slot);
+      program_.source_index.push_back(-1);
+      return;
+    }
+  }
+  Emit(Opcode::kStoreLocal, {slot});
+}
 void BytecodeBuilder::EmitPop() { Emit(Opcode::kPop, {}); }
 void BytecodeBuilder::EmitDup() { Emit(Opcode::kDup, {}); }
 
@@ -66,6 +83,18 @@ void BytecodeBuilder::EmitReturn() { Emit(Opcode::kReturn, {}); }
 
 void BytecodeBuilder::EmitOperation(OperationNode operation, int operands) {
   if (operands < 0) return Fail("an operation with a negative operand count");
+  // A constant operand right before (and no branch to the operation, which
+  // would skip it) fuses into the operation: one dispatch fewer.
+  const int previous = last_instruction_bci_;
+  if (operands > 0 && previous >= 0 && last_bound_bci_ != bci() &&
+      static_cast<Opcode>(program_.code[previous]) == Opcode::kConstant) {
+    const int32_t constant = program_.code[previous + 1];
+    program_.code.resize(previous);
+    program_.source_index.resize(previous);
+    Emit(Opcode::kOperationConstant,
+         {AddOperation(std::move(operation)), constant, static_cast<int32_t>(operands - 1)});
+    return;
+  }
   Emit(Opcode::kOperation, {AddOperation(std::move(operation)), static_cast<int32_t>(operands)});
 }
 
@@ -140,7 +169,11 @@ absl::StatusOr<BytecodeProgram> BytecodeBuilder::Build() && {
                        " values of a stack of ", height[at]));
     }
     const int after = height[at] - pops + Info(op).pushes;
-    program_.max_stack = std::max(program_.max_stack, after);
+    // op.const puts its constant on the stack above its other operands.
+    const bool constant_operand =
+        op == Opcode::kOperationConstant || op == Opcode::kOperationConstantStore;
+    const int peak = constant_operand ? height[at] + 1 : after;
+    program_.max_stack = std::max({program_.max_stack, after, peak});
     if (op == Opcode::kReturn) continue;
     if (const int target = BranchTarget(program_.code, at); target >= 0) {
       if (absl::Status s = reach(at, target, after); !s.ok()) return s;

@@ -77,7 +77,9 @@ class BytecodeBuilder {
   void EmitBranchTrue(Label target);
   void EmitReturn();
   // Runs `operation` (a Node implementing BytecodeOperation) on the top
-  // `operands` values, pushes its result.
+  // `operands` values, pushes its result. Right after EmitConstant (with no
+  // label bound in between) the two become one `op.const`; an EmitStoreLocal
+  // right after fuses into it too (`op.store`, `op.const.store`).
   template <typename T>
   void EmitOperation(std::unique_ptr<T> operation, int operands) {
     EmitOperation(OperationNode::Of(std::move(operation)), operands);
@@ -105,6 +107,11 @@ class BytecodeBuilder {
 
   BytecodeProgram program_;
   int current_source_ = -1;
+  // The start of the last instruction emitted, and the last bci a label
+  // was bound to (-1: none): what fusing an instruction into its
+  // predecessor checks.
+  int last_instruction_bci_ = -1;
+  int last_bound_bci_ = -1;
   struct LabelState {
     int bci = -1;
     std::vector<int> uses;  // operand words to patch

@@ -142,33 +142,46 @@ Outcome BytecodeRootNode::Resume(Frame& frame, int next_child, absl::Span<const 
     return Outcome::OfValue(Dispatch(frame, next_child, sp));
   }
   // After the operation at bci = next_child - 1 (never an instruction's
-  // start when next_child is: operations take three words): the stack
-  // below its operands, then its result.
+  // start when next_child is: operations take three or four words): the
+  // stack below its operands, then its result.
   const int bci = next_child - 1;
   MOREL_CHECK_MSG(bci >= 0 && bci < size && stack_height(bci) >= 0 &&
-                      static_cast<Opcode>(program_.code[bci]) == Opcode::kOperation &&
+                      IsOperation(static_cast<Opcode>(program_.code[bci])) &&
                       sp == stack_height(bci) - Pops(program_.code, bci) + 1,
                   "bytecode resumed at no instruction, or with a stack of the "
                   "wrong height");
   restore();
-  return Outcome::OfValue(Dispatch(frame, bci + Length(Opcode::kOperation), sp));
+  const Opcode op = static_cast<Opcode>(program_.code[bci]);
+  const int next = bci + Length(op);
+  if (StoresResult(op)) {
+    // The fused store.local: its local is the instruction's last word.
+    const int slot = program_.code[next - 1];
+    frame.descriptor().RecordWrite(slot, stack[sp - 1]);
+    frame.Set(slot, stack[sp - 1]);
+    return Outcome::OfValue(Dispatch(frame, next, sp - 1));
+  }
+  return Outcome::OfValue(Dispatch(frame, next, sp));
 }
 
-// The interpreter loop. `stack` is the frame's operand stack, `sp` its
-// height; operands stay in the frame until the instruction that consumes
-// them is done (a collection during an operation sees them).
-Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
-  const int32_t* code = program_.code.data();
-  const Value* constants = program_.constants.data();
-  Value* stack = frame.slot_storage() + stack_base();
+// The interpreter loop. `ip` points at the instruction, `sp` past the top
+// of the operand stack, which is the frame's (`stack`); operands stay in the
+// frame until the instruction that consumes them is done (a collection
+// during an operation sees them).
+Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int height) {
+  const int32_t* const code = program_.code.data();
+  const int32_t* ip = code + bci;
+  const Value* const constants = program_.constants.data();
+  Value* const locals = frame.slot_storage();
+  Value* const stack = locals + stack_base();
+  Value* sp = stack + height;
+  const FrameDescriptor& descriptor = frame.descriptor();
   const absl::Span<const Value> arguments = frame.arguments();
   NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
   BackEdgeCounter back_edges(*this);
   // A taken branch to `target` at or before it: a loop's back edge. Polls
   // the safepoint and counts toward OSR; true when OSR code ran the rest of
   // the call target from `target`, whose operand stack (`height` values)
-  // is in the frame: then `*result` is the call target's result. (`sp` is
-  // passed by value: captured, it would live in memory for the whole loop.)
+  // is in the frame: then `*result` is the call target's result.
   auto back_edge = [this, runtime, &back_edges, &frame](int target, int height, Value* result) {
     if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
       runtime->OnSafepoint();
@@ -186,85 +199,120 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int sp) {
   static const void* const kHandlers[] = {MOREL_BYTECODES(MOREL_BYTECODE_HANDLER)};
 #undef MOREL_BYTECODE_HANDLER
   static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == kNumOpcodes);
-#define MOREL_NEXT() goto* kHandlers[code[bci]]
+#define MOREL_NEXT() goto* kHandlers[*ip]
   Value result;
   MOREL_NEXT();
 handle_kConstant:
-  stack[sp++] = constants[code[bci + 1]];
-  bci += 2;
+  *sp++ = constants[ip[1]];
+  ip += 2;
   MOREL_NEXT();
 handle_kArgument: {
-  const size_t index = static_cast<size_t>(code[bci + 1]);
-  stack[sp++] = index < arguments.size() ? arguments[index] : constants[code[bci + 2]];
-  bci += 3;
+  const size_t index = static_cast<size_t>(ip[1]);
+  *sp++ = index < arguments.size() ? arguments[index] : constants[ip[2]];
+  ip += 3;
   MOREL_NEXT();
 }
 handle_kLoadLocal:
-  stack[sp++] = frame.Get(code[bci + 1]);
-  bci += 2;
+  *sp++ = locals[ip[1]];
+  ip += 2;
   MOREL_NEXT();
 handle_kLoadLocalChecked: {
-  Value value = frame.Get(code[bci + 1]);
+  Value value = locals[ip[1]];
   if (value.IsIllegal()) [[unlikely]] {
-    value = operation(code[bci + 2])->ExecuteOperation(frame, {});
+    value = operation(ip[2])->ExecuteOperation(frame, {});
   }
-  stack[sp++] = value;
-  bci += 3;
+  *sp++ = value;
+  ip += 3;
   MOREL_NEXT();
 }
 handle_kStoreLocal: {
-  const int slot = code[bci + 1];
-  const Value value = stack[--sp];
-  frame.descriptor().RecordWrite(slot, value);
-  frame.Set(slot, value);
-  bci += 2;
+  const int slot = ip[1];
+  const Value value = *--sp;
+  descriptor.RecordWrite(slot, value);
+  locals[slot] = value;
+  ip += 2;
   MOREL_NEXT();
 }
 handle_kPop:
   --sp;
-  bci += 1;
+  ip += 1;
   MOREL_NEXT();
 handle_kDup:
-  stack[sp] = stack[sp - 1];
+  sp[0] = sp[-1];
   ++sp;
-  bci += 1;
+  ip += 1;
   MOREL_NEXT();
 handle_kBranch: {
-  const int target = code[bci + 1];
-  if (target <= bci && back_edge(target, sp, &result)) [[unlikely]] {
+  const int target = ip[1];
+  if (target <= ip - code &&
+      back_edge(target, static_cast<int>(sp - stack), &result)) [[unlikely]] {
     return result;
   }
-  bci = target;
+  ip = code + target;
   MOREL_NEXT();
 }
 handle_kBranchFalse:
-  if (stack[--sp].AsBoolean()) {
-    bci += 2;
+  if ((--sp)->AsBoolean()) {
+    ip += 2;
     MOREL_NEXT();
   }
   goto taken_conditional;
 handle_kBranchTrue:
-  if (!stack[--sp].AsBoolean()) {
-    bci += 2;
+  if (!(--sp)->AsBoolean()) {
+    ip += 2;
     MOREL_NEXT();
   }
 taken_conditional: {
-  const int target = code[bci + 1];
-  if (target <= bci && back_edge(target, sp, &result)) [[unlikely]] {
+  const int target = ip[1];
+  if (target <= ip - code &&
+      back_edge(target, static_cast<int>(sp - stack), &result)) [[unlikely]] {
     return result;  // a conditional back edge
   }
-  bci = target;
+  ip = code + target;
   MOREL_NEXT();
 }
 handle_kReturn:
-  return stack[--sp];
+  return *--sp;
 handle_kOperation: {
-  BytecodeOperation* op = operation(code[bci + 1]);
-  const int n = code[bci + 2];
+  BytecodeOperation* op = operation(ip[1]);
+  const int n = ip[2];
   sp -= n;
-  stack[sp] = op->ExecuteOperation(frame, absl::Span<const Value>(stack + sp, n));
+  *sp = op->ExecuteOperation(frame, absl::Span<const Value>(sp, n));
   ++sp;
-  bci += 3;
+  ip += 3;
+  MOREL_NEXT();
+}
+handle_kOperationConstant: {
+  BytecodeOperation* op = operation(ip[1]);
+  const int m = ip[3];
+  *sp = constants[ip[2]];  // the last operand, above the others
+  sp -= m;
+  *sp = op->ExecuteOperation(frame, absl::Span<const Value>(sp, m + 1));
+  ++sp;
+  ip += 4;
+  MOREL_NEXT();
+}
+handle_kOperationStore: {
+  BytecodeOperation* op = operation(ip[1]);
+  const int n = ip[2];
+  sp -= n;
+  const Value value = op->ExecuteOperation(frame, absl::Span<const Value>(sp, n));
+  const int slot = ip[3];
+  descriptor.RecordWrite(slot, value);
+  locals[slot] = value;
+  ip += 4;
+  MOREL_NEXT();
+}
+handle_kOperationConstantStore: {
+  BytecodeOperation* op = operation(ip[1]);
+  const int m = ip[3];
+  *sp = constants[ip[2]];
+  sp -= m;
+  const Value value = op->ExecuteOperation(frame, absl::Span<const Value>(sp, m + 1));
+  const int slot = ip[4];
+  descriptor.RecordWrite(slot, value);
+  locals[slot] = value;
+  ip += 5;
   MOREL_NEXT();
 }
 #undef MOREL_NEXT

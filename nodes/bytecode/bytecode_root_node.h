@@ -91,7 +91,7 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
 
  private:
   // The interpreter: runs from `bci` with `sp` values on the operand stack.
-  Value Dispatch(Frame& frame, int bci, int sp);
+  Value Dispatch(Frame& frame, int bci, int height);
 
   BytecodeProgram program_;
   // The operations' nodes, owned as children (program_.operations moves

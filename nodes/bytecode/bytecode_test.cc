@@ -205,7 +205,7 @@ TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   int add_bci = -1;
   for (int bci = 0; bci < static_cast<int>(raw->code().size());
        bci += Length(static_cast<Opcode>(raw->code()[bci]))) {
-    if (static_cast<Opcode>(raw->code()[bci]) == Opcode::kOperation &&
+    if (IsOperation(static_cast<Opcode>(raw->code()[bci])) &&
         raw->operation_node(raw->code()[bci + 1])->kind_name() == "AddOperation") {
       add_bci = bci;
       break;
@@ -227,6 +227,52 @@ TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   frame.Set(1, Value::Long(4));
   std::vector<Outcome> after = {Outcome::OfValue(Value::Long(10))};
   EXPECT_EQ(raw->Resume(frame, add_bci + 1, after).value.AsLong(), 45);
+}
+
+// `constant; op` is one instruction (op.const), unless a label lies between
+// them, and so is `op; store.local` (op.store); they resume at their start
+// and after the operation as an op does.
+TEST(BytecodeTest, AConstantOperandFusesIntoItsOperation) {
+  test_language::TestRuntime runtime;
+  auto root = Root(SumProgram(), 2);
+  BytecodeRootNode* raw = root.get();
+  runtime.CreateCallTarget(std::move(root));
+  const std::string text = raw->Disassemble();
+  // i = i + 1: operation 2 with the top value and constant 3, stored into
+  // local 1 (op.const and store.local fused, too).
+  EXPECT_NE(text.find("op.const.store 2 3 1 1   ; AddOperation"), std::string::npos) << text;
+  // s = s + i: op and store.local.
+  EXPECT_NE(text.find("op.store 1 2 0   ; AddOperation"), std::string::npos) << text;
+  int bci = 0;
+  while (static_cast<Opcode>(raw->code()[bci]) != Opcode::kOperationConstantStore) {
+    bci += Length(static_cast<Opcode>(raw->code()[bci]));
+  }
+  EXPECT_EQ(raw->stack_height(bci), 1);
+  std::vector<Value> storage(raw->frame_storage_size(), Value::Illegal());
+  std::vector<Value> args = {Value::Long(10)};
+  Frame frame(&raw->frame_descriptor(), storage.data(), args, raw, nullptr);
+  // Iteration i = 4 after s = s + i (s = 10): at op.const with i on the
+  // stack, and after it with its result 5.
+  frame.Set(0, Value::Long(10));
+  frame.Set(1, Value::Long(4));
+  std::vector<Outcome> before = {Outcome::OfValue(Value::Long(4))};
+  EXPECT_EQ(raw->Resume(frame, bci, before).value.AsLong(), 45);
+  frame.Set(0, Value::Long(10));
+  frame.Set(1, Value::Long(4));
+  std::vector<Outcome> after = {Outcome::OfValue(Value::Long(5))};
+  EXPECT_EQ(raw->Resume(frame, bci + 1, after).value.AsLong(), 45);
+
+  // A label at the operation: a branch there must not skip the constant.
+  BytecodeBuilder b;
+  b.EmitConstant(Value::Long(1));
+  b.EmitConstant(Value::Long(2));
+  b.Bind(b.NewLabel());
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_NE(bytecode::Disassemble(program->code).find("4: op 0 2"), std::string::npos)
+      << bytecode::Disassemble(program->code);
 }
 
 // c + count(n), with c = 7 kept on the operand stack across the loop:
