@@ -8,10 +8,11 @@
 // so both interpreters run the same specializations:
 //
 //   construct            bytecode
-//   parameter i -> s     argument i NULL; op WriteLocal(s) 1; pop
+//   parameter i -> s     argument i NULL; store.local s
 //   number/string        constant
-//   read local s         op ReadLocal(s) 0       (uninitialized: its error)
-//   write local s        <value>; op WriteLocal(s) 1
+//   read local s         load.local.checked s ReadLocal(s) (its error if
+//                        never assigned)
+//   write local s        <value>; dup; store.local s
 //   function literal     constant (single-context) | op FunctionLiteral 0
 //   a + b (etc.)         <a>; <b>; op Add 2 (> >= != : op Not 1 after)
 //   a && b, a || b       short circuit with op ToBoolean 1 on each operand
@@ -19,10 +20,16 @@
 //   o.k, o[k]            <o>; <k>; op ReadProperty 2
 //   o.k = v              <o>; <k>; <v>; op WriteProperty 3
 //   expression;          <e>; pop
+//   s = v;               <value>; store.local s
 //   if / while           <c>; op ToBoolean 1; branch.false ...; branches
+//                        (a comparison c: no ToBoolean; a negated one,
+//                        `a > b`: op LessEqual 2; branch.true ...)
 //   break / continue     branch to the loop's exit / header
 //   return e             <e or NULL>; return
 //   end of the function  constant NULL; return
+//
+// The builder fuses `constant; op` into op.const and `op; store.local` into
+// op.store (nodes/bytecode/bytecode.h).
 //
 // Error locations come from the operations' source sections, which are the
 // AST nodes' (node_builder.cc), so messages are identical in both modes.
