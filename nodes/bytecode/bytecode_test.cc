@@ -196,6 +196,20 @@ TEST(BytecodeTest, ShortCircuitAndOr) {
   }
 }
 
+// Resumes SumProgram's code for sum(10) at `next_child` (Resume's two
+// forms) with locals s and i and the operand stack `stack`; its result.
+int64_t ResumeSum(BytecodeRootNode* raw, int next_child, int64_t s, int64_t i,
+                  const std::vector<int64_t>& stack) {
+  std::vector<Value> storage(raw->frame_storage_size(), Value::Illegal());
+  std::vector<Value> args = {Value::Long(10)};
+  Frame frame(&raw->frame_descriptor(), storage.data(), args, raw, nullptr);
+  frame.Set(0, Value::Long(s));
+  frame.Set(1, Value::Long(i));
+  std::vector<Outcome> done;
+  for (int64_t v : stack) done.push_back(Outcome::OfValue(Value::Long(v)));
+  return raw->Resume(frame, next_child, done).value.AsLong();
+}
+
 TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   test_language::TestRuntime runtime;
   auto root = Root(SumProgram(), 2);
@@ -213,20 +227,11 @@ TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   }
   ASSERT_GE(add_bci, 0);
   EXPECT_EQ(raw->stack_height(add_bci), 2);
-  std::vector<Value> storage(raw->frame_storage_size(), Value::Illegal());
-  std::vector<Value> args = {Value::Long(10)};
-  Frame frame(&raw->frame_descriptor(), storage.data(), args, raw, nullptr);
   // In the middle of iteration i = 4 (s = 6): the stack holds s and i.
-  frame.Set(0, Value::Long(6));
-  frame.Set(1, Value::Long(4));
-  std::vector<Outcome> stack = {Outcome::OfValue(Value::Long(6)), Outcome::OfValue(Value::Long(4))};
-  EXPECT_EQ(raw->Resume(frame, add_bci, stack).value.AsLong(), 45);
+  EXPECT_EQ(ResumeSum(raw, add_bci, 6, 4, {6, 4}), 45);
   // The same point, the add having run elsewhere with result 10: the
   // stack below its operands (empty), then the result, after the add.
-  frame.Set(0, Value::Long(6));
-  frame.Set(1, Value::Long(4));
-  std::vector<Outcome> after = {Outcome::OfValue(Value::Long(10))};
-  EXPECT_EQ(raw->Resume(frame, add_bci + 1, after).value.AsLong(), 45);
+  EXPECT_EQ(ResumeSum(raw, add_bci + 1, 6, 4, {10}), 45);
 }
 
 // `constant; op` is one instruction (op.const), unless a label lies between
@@ -248,19 +253,10 @@ TEST(BytecodeTest, AConstantOperandFusesIntoItsOperation) {
     bci += Length(static_cast<Opcode>(raw->code()[bci]));
   }
   EXPECT_EQ(raw->stack_height(bci), 1);
-  std::vector<Value> storage(raw->frame_storage_size(), Value::Illegal());
-  std::vector<Value> args = {Value::Long(10)};
-  Frame frame(&raw->frame_descriptor(), storage.data(), args, raw, nullptr);
   // Iteration i = 4 after s = s + i (s = 10): at op.const with i on the
   // stack, and after it with its result 5.
-  frame.Set(0, Value::Long(10));
-  frame.Set(1, Value::Long(4));
-  std::vector<Outcome> before = {Outcome::OfValue(Value::Long(4))};
-  EXPECT_EQ(raw->Resume(frame, bci, before).value.AsLong(), 45);
-  frame.Set(0, Value::Long(10));
-  frame.Set(1, Value::Long(4));
-  std::vector<Outcome> after = {Outcome::OfValue(Value::Long(5))};
-  EXPECT_EQ(raw->Resume(frame, bci + 1, after).value.AsLong(), 45);
+  EXPECT_EQ(ResumeSum(raw, bci, 10, 4, {4}), 45);
+  EXPECT_EQ(ResumeSum(raw, bci + 1, 10, 4, {5}), 45);
 
   // A label at the operation: a branch there must not skip the constant.
   BytecodeBuilder b;
