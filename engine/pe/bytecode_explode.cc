@@ -216,12 +216,12 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       case Opcode::kOperationConstant:
       case Opcode::kOperationStore:
       case Opcode::kOperationConstantStore: {
-        const int index = code[bci + 1];
-        int count = code[bci + 2];
-        if (op == Opcode::kOperationConstant || op == Opcode::kOperationConstantStore) {
-          stack.push_back(Constant(root.constant(code[bci + 2])));
-          count = code[bci + 3] + 1;
+        const bytecode::OperationInstruction instruction = bytecode::DecodeOperation(code, bci);
+        const int index = instruction.operation;
+        if (instruction.constant >= 0) {
+          stack.push_back(Constant(root.constant(instruction.constant)));
         }
+        const int count = instruction.operand_count();
         auto* operation = dynamic_cast<CompiledOperation*>(root.operation_node(index));
         if (operation == nullptr) {
           Leave();
@@ -239,8 +239,8 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
           Leave();
           return absl::OkStatus();  // Run() reports the bailout
         }
-        if (bytecode::StoresResult(op)) {
-          SetLocal(code[next - 1], result);  // the fused store.local
+        if (instruction.store_slot >= 0) {
+          SetLocal(instruction.store_slot, result);  // the fused store.local
         } else {
           stack.push_back(result);
         }

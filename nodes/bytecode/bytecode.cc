@@ -1,8 +1,7 @@
 #include "nodes/bytecode/bytecode.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 
 namespace morel::bytecode {
 namespace {
@@ -33,22 +32,28 @@ int BranchTarget(absl::Span<const int32_t> code, int bci) {
   }
 }
 
-int OperationIndex(absl::Span<const int32_t> code, int bci) {
-  int operand;
-  switch (static_cast<Opcode>(code[bci])) {
+OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci) {
+  const int32_t* w = code.data() + bci;
+  switch (static_cast<Opcode>(w[0])) {
     case Opcode::kOperation:
+      return {w[1], -1, w[2], -1};
     case Opcode::kOperationConstant:
+      return {w[1], w[2], w[3], -1};
     case Opcode::kOperationStore:
+      return {w[1], -1, w[2], w[3]};
     case Opcode::kOperationConstantStore:
-      operand = 1;
-      break;
-    case Opcode::kLoadLocalChecked:
-      operand = 2;
-      break;
+      return {w[1], w[2], w[3], w[4]};
     default:
-      return -1;
+      MOREL_CHECK_MSG(false, "DecodeOperation of an instruction that runs no operation");
+      return {};
   }
-  return bci + operand < static_cast<int>(code.size()) ? code[bci + operand] : -1;
+}
+
+int OperationIndex(absl::Span<const int32_t> code, int bci) {
+  const Opcode op = static_cast<Opcode>(code[bci]);
+  if (bci + Length(op) > static_cast<int>(code.size())) return -1;  // truncated
+  if (IsOperation(op)) return DecodeOperation(code, bci).operation;
+  return op == Opcode::kLoadLocalChecked ? code[bci + 2] : -1;
 }
 
 std::string Disassemble(absl::Span<const int32_t> code,
@@ -66,8 +71,7 @@ std::string Disassemble(absl::Span<const int32_t> code,
     for (int i = 1; i <= info.operands && bci + i < code.size(); ++i) {
       absl::StrAppend(&out, " ", code[bci + i]);
     }
-    if (const int k = OperationIndex(code.subspan(0, std::min(code.size(), bci + Length(op))),
-                                     static_cast<int>(bci));
+    if (const int k = OperationIndex(code, static_cast<int>(bci));
         k >= 0 && describe_operation != nullptr) {
       absl::StrAppend(&out, "   ; ", (*describe_operation)(k));
     }

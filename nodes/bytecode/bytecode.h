@@ -97,11 +97,19 @@ inline bool IsOperation(Opcode op) {
   return op == Opcode::kOperation || op == Opcode::kOperationConstant ||
          op == Opcode::kOperationStore || op == Opcode::kOperationConstantStore;
 }
-// The fused forms that store the operation's result into a local (their
-// last operand) instead of pushing it.
-inline bool StoresResult(Opcode op) {
-  return op == Opcode::kOperationStore || op == Opcode::kOperationConstantStore;
-}
+// The parts of an operation instruction (IsOperation), wherever its form
+// keeps them: operation node k runs on `stack_operands` values popped from
+// the stack followed by constants[constant] if the form fused a constant
+// (else -1); the result is pushed, or stored into local `store_slot` by the
+// forms that fused a store.local (else -1).
+struct OperationInstruction {
+  int operation;
+  int constant;
+  int stack_operands;
+  int store_slot;
+  int operand_count() const { return stack_operands + (constant >= 0 ? 1 : 0); }
+};
+OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci);
 // Whether the instruction never falls through to the next one.
 inline bool EndsBlock(Opcode op) { return op == Opcode::kBranch || op == Opcode::kReturn; }
 // The branch target of a branch instruction, or -1.

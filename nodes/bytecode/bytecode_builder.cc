@@ -52,19 +52,20 @@ void BytecodeBuilder::EmitLoadLocal(int slot) { Emit(Opcode::kLoadLocal, {slot})
 void BytecodeBuilder::EmitLoadLocalChecked(int slot, OperationNode on_uninitialized) {
   Emit(Opcode::kLoadLocalChecked, {slot, AddOperation(std::move(on_uninitialized))});
 }
+std::optional<Opcode> BytecodeBuilder::FusablePrevious() const {
+  if (last_instruction_bci_ < 0 || last_bound_bci_ == bci()) return std::nullopt;
+  return static_cast<Opcode>(program_.code[last_instruction_bci_]);
+}
+
 void BytecodeBuilder::EmitStoreLocal(int slot) {
-  // Right after an operation (and no branch to here, which would skip the
-  // operation): the operation stores its result itself.
-  const int previous = last_instruction_bci_;
-  if (previous >= 0 && last_bound_bci_ != bci()) {
-    const Opcode op = static_cast<Opcode>(program_.code[previous]);
-    if (op == Opcode::kOperation || op == Opcode::kOperationConstant) {
-      program_.code[previous] = static_cast<int32_t>(
-          op == Opcode::kOperation ? Opcode::kOperationStore : Opcode::kOperationConstantStore);
-      program_.code.push_back(slot);
-      program_.source_index.push_back(-1);
-      return;
-    }
+  // Right after an operation, the operation stores its result itself.
+  const std::optional<Opcode> previous = FusablePrevious();
+  if (previous == Opcode::kOperation || previous == Opcode::kOperationConstant) {
+    program_.code[last_instruction_bci_] = static_cast<int32_t>(
+        previous == Opcode::kOperation ? Opcode::kOperationStore : Opcode::kOperationConstantStore);
+    program_.code.push_back(slot);
+    program_.source_index.push_back(-1);
+    return;
   }
   Emit(Opcode::kStoreLocal, {slot});
 }
@@ -83,11 +84,9 @@ void BytecodeBuilder::EmitReturn() { Emit(Opcode::kReturn, {}); }
 
 void BytecodeBuilder::EmitOperation(OperationNode operation, int operands) {
   if (operands < 0) return Fail("an operation with a negative operand count");
-  // A constant operand right before (and no branch to the operation, which
-  // would skip it) fuses into the operation: one dispatch fewer.
-  const int previous = last_instruction_bci_;
-  if (operands > 0 && previous >= 0 && last_bound_bci_ != bci() &&
-      static_cast<Opcode>(program_.code[previous]) == Opcode::kConstant) {
+  // A constant operand right before fuses into the operation.
+  if (operands > 0 && FusablePrevious() == Opcode::kConstant) {
+    const int previous = last_instruction_bci_;
     const int32_t constant = program_.code[previous + 1];
     program_.code.resize(previous);
     program_.source_index.resize(previous);
@@ -169,11 +168,11 @@ absl::StatusOr<BytecodeProgram> BytecodeBuilder::Build() && {
                        " values of a stack of ", height[at]));
     }
     const int after = height[at] - pops + Info(op).pushes;
-    // op.const puts its constant on the stack above its other operands.
-    const bool constant_operand =
-        op == Opcode::kOperationConstant || op == Opcode::kOperationConstantStore;
-    const int peak = constant_operand ? height[at] + 1 : after;
-    program_.max_stack = std::max({program_.max_stack, after, peak});
+    program_.max_stack = std::max(program_.max_stack, after);
+    // A fused constant operand goes on the stack above the other operands.
+    if (IsOperation(op) && DecodeOperation(program_.code, at).constant >= 0) {
+      program_.max_stack = std::max(program_.max_stack, height[at] + 1);
+    }
     if (op == Opcode::kReturn) continue;
     if (const int target = BranchTarget(program_.code, at); target >= 0) {
       if (absl::Status s = reach(at, target, after); !s.ok()) return s;

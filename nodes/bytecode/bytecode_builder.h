@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,10 @@ class BytecodeBuilder {
  private:
   void Emit(Opcode op, std::initializer_list<int32_t> operands);
   int32_t AddOperation(OperationNode operation);
+  // The opcode of the last instruction emitted if the next one may fuse
+  // into it: none when a label is bound here (a branch to the next
+  // instruction would skip the fused part).
+  std::optional<Opcode> FusablePrevious() const;
   void EmitJump(Opcode op, Label target);
   void Fail(std::string message);
 

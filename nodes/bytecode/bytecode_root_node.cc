@@ -73,6 +73,13 @@ class BackEdgeCounter {
   return false;
 }
 
+// store.local: widens the slot's kind in the frame descriptor (as a
+// language's write node does), then stores. Also the fused forms' store.
+inline void StoreLocal(const FrameDescriptor& descriptor, Value* locals, int slot, Value value) {
+  descriptor.RecordWrite(slot, value);
+  locals[slot] = value;
+}
+
 }  // namespace
 
 BytecodeRootNode::BytecodeRootNode(SourceSection source_section, std::string name,
@@ -151,13 +158,10 @@ Outcome BytecodeRootNode::Resume(Frame& frame, int next_child, absl::Span<const 
                   "bytecode resumed at no instruction, or with a stack of the "
                   "wrong height");
   restore();
-  const Opcode op = static_cast<Opcode>(program_.code[bci]);
-  const int next = bci + Length(op);
-  if (StoresResult(op)) {
-    // The fused store.local: its local is the instruction's last word.
-    const int slot = program_.code[next - 1];
-    frame.descriptor().RecordWrite(slot, stack[sp - 1]);
-    frame.Set(slot, stack[sp - 1]);
+  const int next = bci + Length(static_cast<Opcode>(program_.code[bci]));
+  if (const int slot = DecodeOperation(program_.code, bci).store_slot; slot >= 0) {
+    // The fused store.local's part.
+    StoreLocal(frame.descriptor(), frame.slot_storage(), slot, stack[sp - 1]);
     return Outcome::OfValue(Dispatch(frame, next, sp - 1));
   }
   return Outcome::OfValue(Dispatch(frame, next, sp));
@@ -225,14 +229,10 @@ handle_kLoadLocalChecked: {
   ip += 3;
   MOREL_NEXT();
 }
-handle_kStoreLocal: {
-  const int slot = ip[1];
-  const Value value = *--sp;
-  descriptor.RecordWrite(slot, value);
-  locals[slot] = value;
+handle_kStoreLocal:
+  StoreLocal(descriptor, locals, ip[1], *--sp);
   ip += 2;
   MOREL_NEXT();
-}
 handle_kPop:
   --sp;
   ip += 1;
@@ -282,12 +282,14 @@ handle_kOperation: {
   ip += 3;
   MOREL_NEXT();
 }
+// The fused forms (layouts: bytecode.h). A constant operand goes on the
+// stack above the others, so the operation sees one span.
 handle_kOperationConstant: {
   BytecodeOperation* op = operation(ip[1]);
-  const int m = ip[3];
-  *sp = constants[ip[2]];  // the last operand, above the others
-  sp -= m;
-  *sp = op->ExecuteOperation(frame, absl::Span<const Value>(sp, m + 1));
+  *sp++ = constants[ip[2]];
+  const int n = ip[3] + 1;
+  sp -= n;
+  *sp = op->ExecuteOperation(frame, absl::Span<const Value>(sp, n));
   ++sp;
   ip += 4;
   MOREL_NEXT();
@@ -297,21 +299,17 @@ handle_kOperationStore: {
   const int n = ip[2];
   sp -= n;
   const Value value = op->ExecuteOperation(frame, absl::Span<const Value>(sp, n));
-  const int slot = ip[3];
-  descriptor.RecordWrite(slot, value);
-  locals[slot] = value;
+  StoreLocal(descriptor, locals, ip[3], value);
   ip += 4;
   MOREL_NEXT();
 }
 handle_kOperationConstantStore: {
   BytecodeOperation* op = operation(ip[1]);
-  const int m = ip[3];
-  *sp = constants[ip[2]];
-  sp -= m;
-  const Value value = op->ExecuteOperation(frame, absl::Span<const Value>(sp, m + 1));
-  const int slot = ip[4];
-  descriptor.RecordWrite(slot, value);
-  locals[slot] = value;
+  *sp++ = constants[ip[2]];
+  const int n = ip[3] + 1;
+  sp -= n;
+  const Value value = op->ExecuteOperation(frame, absl::Span<const Value>(sp, n));
+  StoreLocal(descriptor, locals, ip[4], value);
   ip += 5;
   MOREL_NEXT();
 }
