@@ -143,22 +143,12 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       case Opcode::kLoadLocal:
         stack.push_back(Local(code[bci + 1]));
         break;
-      case Opcode::kLoadLocalChecked: {
-        PeValue value = Local(code[bci + 1]);
-        // An uninitialized read deoptimizes, so that the interpreter runs
-        // the instruction's operation (the language's error) at this bci.
-        if (HasConstantTag(value, kIllegalTag)) {
-          SetResumePosition(bci, stack);
-          Deopt("uninitialized local");
-          value = context().Unreachable();
-        } else if (!HasKnownTag(value)) {
-          SetResumePosition(bci, stack);
-          PeContext& c = context();
-          c.Speculate(c.Not(c.HasTag(value, kIllegalTag)), "uninitialized local");
-        }
-        stack.push_back(value);
+      case Opcode::kLoadLocalChecked:
+        // An uninitialized read deoptimizes to this bci, where the
+        // interpreter runs the instruction's operation (the language's error).
+        SetResumePosition(bci, stack);
+        stack.push_back(AssignedLocal(code[bci + 1]));
         break;
-      }
       case Opcode::kStoreLocal:
         SetLocal(code[bci + 1], pop());
         break;

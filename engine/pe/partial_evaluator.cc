@@ -171,6 +171,19 @@ bool PartialEvaluator::HasConstantTag(const PeValue& value, ValueTag tag) {
          static_cast<ValueTag>(definition->imm()) == tag;
 }
 
+PeValue PartialEvaluator::AssignedLocal(int slot) {
+  PeValue value = Local(slot);
+  if (HasConstantTag(value, kIllegalTag)) {
+    Deopt("uninitialized local");
+    return context().Unreachable();
+  }
+  if (!HasKnownTag(value)) {
+    PeContext& c = context();
+    c.Speculate(c.Not(c.HasTag(value, kIllegalTag)), "uninitialized local");
+  }
+  return value;
+}
+
 bool PartialEvaluator::HasKnownTag(const PeValue& value) {
   ir::Instruction* definition = value.tag->instruction();
   return definition != nullptr && definition->opcode() == ir::Opcode::kIconst;

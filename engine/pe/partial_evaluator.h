@@ -194,6 +194,11 @@ class PartialEvaluator {
   std::vector<PeValue> SaveLocals() const { return locals_; }
   void RestoreLocals(std::vector<PeValue> locals) { locals_ = std::move(locals); }
   void SetLocal(int slot, PeValue value) { locals_[slot] = value; }
+  // Local `slot` for a read that is an error before the first assignment
+  // (which the interpreter reports): deoptimizes at the current path if the
+  // slot is unassigned here (the result is then a placeholder), speculates
+  // that it is assigned if that is not known.
+  PeValue AssignedLocal(int slot);
   // True if the tag of `value` is the constant `tag`.
   static bool HasConstantTag(const PeValue& value, ValueTag tag);
   // True if the tag of `value` is a constant (any).

@@ -83,20 +83,10 @@ PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator& pe) {
 }
 
 PeValue SLReadLocalNode::PartialEvaluate(PartialEvaluator& pe) {
-  PeValue value = pe.Local(slot_);
-  if (PartialEvaluator::HasConstantTag(value, kIllegalTag)) {
-    // Never assigned on this path: the interpreter reports the error.
-    pe.Enter(this);
-    pe.Deopt("uninitialized local");
-    pe.Leave();
-    return pe.context().Unreachable();
-  }
-  pe::PeContext& c = pe.context();
-  if (!PartialEvaluator::HasKnownTag(value)) {
-    pe.Enter(this);
-    c.Speculate(c.Not(c.HasTag(value, kIllegalTag)), "uninitialized local");
-    pe.Leave();
-  }
+  // Unassigned: this node reports the error in the interpreter.
+  pe.Enter(this);
+  PeValue value = pe.AssignedLocal(slot_);
+  pe.Leave();
   return value;
 }
 
@@ -316,16 +306,6 @@ void SLReturnNode::PartialEvaluate(PartialEvaluator& pe) {
 PeValue SLFunctionLiteralNode::PartialEvaluateOperation(PartialEvaluator& pe,
                                                         absl::Span<const PeValue>) {
   return PartialEvaluate(pe);
-}
-
-PeValue SLReadLocalNode::PartialEvaluateOperation(PartialEvaluator& pe, absl::Span<const PeValue>) {
-  return PartialEvaluate(pe);
-}
-
-PeValue SLWriteLocalNode::PartialEvaluateOperation(PartialEvaluator& pe,
-                                                   absl::Span<const PeValue> operands) {
-  pe.SetLocal(slot_, operands[0]);
-  return operands[0];
 }
 
 PeValue SLNotNode::PartialEvaluateOperation(PartialEvaluator& pe,
