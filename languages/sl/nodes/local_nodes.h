@@ -10,7 +10,6 @@
 #include <atomic>
 #include <memory>
 
-#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "nodes/bytecode/bytecode_operation.h"
 
@@ -20,14 +19,12 @@ class SLReadLocalNode;
 [[noreturn]] void ThrowUninitializedLocal(const SLReadLocalNode& node, const Frame& frame,
                                           int slot);
 
-class SLReadLocalNode final : public SLExpressionNode,
-                              public bytecode::BytecodeOperation,
-                              public pe::CompiledOperation {
+class SLReadLocalNode final : public SLExpressionNode, public bytecode::BytecodeOperation {
  public:
   MOREL_NODE_KIND(SLReadLocalNode)
+  // The operation of bytecode's load.local.checked, which runs it only for
+  // an unassigned slot (never compiled: compiled code deoptimizes first).
   Value ExecuteOperation(Frame& frame, absl::Span<const Value>) override { return Execute(frame); }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue>) override;
   pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLReadLocalNode(SourceSection section, int slot)
       : SLExpressionNode(std::move(section)), slot_(slot) {
@@ -44,17 +41,10 @@ class SLReadLocalNode final : public SLExpressionNode,
   int slot_;
 };
 
-class SLWriteLocalNode final : public SLExpressionNode,
-                               public bytecode::BytecodeOperation,
-                               public pe::CompiledOperation {
+// (Bytecode writes locals with store.local, nodes/bytecode/bytecode.h.)
+class SLWriteLocalNode final : public SLExpressionNode {
  public:
   MOREL_NODE_KIND(SLWriteLocalNode)
-  // The bytecode interpreter's `op` (one operand, the value): stores it.
-  Value ExecuteOperation(Frame& frame, absl::Span<const Value> operands) override {
-    return Store(frame, operands[0]);
-  }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue> operands) override;
   pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLWriteLocalNode(SourceSection section, int slot, std::unique_ptr<SLExpressionNode> value)
       : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
