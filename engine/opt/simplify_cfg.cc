@@ -1,9 +1,11 @@
 #include "engine/opt/simplify_cfg.h"
 
+#include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "engine/ir/cfg.h"
+#include "engine/ir/dominators.h"
 #include "engine/opt/rewrite_util.h"
 
 namespace morel::opt {
@@ -12,6 +14,18 @@ using ir::Block;
 using ir::Instruction;
 using ir::Opcode;
 using ir::Value;
+
+namespace {
+
+// Whether `a` and `b` are constants of the same kind, type and value.
+bool EqualConstants(const Value* a, const Value* b) {
+  const std::optional<int64_t> ca = ConstantOf(a);
+  const std::optional<int64_t> cb = ConstantOf(b);
+  return ca.has_value() && cb.has_value() && *ca == *cb && a->type() == b->type() &&
+         a->instruction()->opcode() == b->instruction()->opcode();
+}
+
+}  // namespace
 
 absl::StatusOr<bool> SimplifyCfg::Run(ir::Function& function, PassContext& ctx) {
   bool changed = false;
@@ -28,36 +42,61 @@ absl::StatusOr<bool> SimplifyCfg::Run(ir::Function& function, PassContext& ctx) 
   // Parameters that receive the same value on every incoming edge (a
   // block with one incoming edge is the common case). Substitutions apply
   // at once at the end; arguments are compared through them, so chains of
-  // such parameters resolve in one pass.
+  // such parameters resolve in one sweep in reverse postorder. A loop
+  // header's back-edge argument may be a parameter of a later block that
+  // the same sweep removes: sweeps repeat until one removes nothing.
   Substitution subst;
-  for (Block* b : rpo) {
-    auto in = preds.find(b);
-    if (b == entry || in == preds.end() || in->second.empty()) continue;
-    for (int i = static_cast<int>(b->params().size()) - 1; i >= 0; --i) {
-      Value* param = b->params()[i];
-      Value* unique = nullptr;
-      bool same = true;
-      absl::flat_hash_set<Block*> seen;
-      for (Block* p : in->second) {
-        if (!seen.insert(p).second) continue;
-        for (const ir::BlockCall& t : p->terminator()->targets()) {
-          if (t.block != b) continue;
-          Value* arg = subst.Resolve(t.args[i]);
-          if (arg == param) continue;  // a back edge passing it on
-          if (unique == nullptr) unique = arg;
-          same &= arg == unique;
+  std::optional<ir::DominatorTree> dominators;  // built when first needed
+  for (bool removed = true; removed;) {
+    removed = false;
+    for (Block* b : rpo) {
+      auto in = preds.find(b);
+      if (b == entry || in == preds.end() || in->second.empty()) continue;
+      for (int i = static_cast<int>(b->params().size()) - 1; i >= 0; --i) {
+        Value* param = b->params()[i];
+        Value* unique = nullptr;
+        bool same = true;
+        bool equal_constants = true;  // every argument a constant equal to the first
+        std::vector<Value*> args;
+        absl::flat_hash_set<Block*> seen;
+        for (Block* p : in->second) {
+          if (!seen.insert(p).second) continue;
+          for (const ir::BlockCall& t : p->terminator()->targets()) {
+            if (t.block != b) continue;
+            Value* arg = subst.Resolve(t.args[i]);
+            if (arg == param) continue;  // a back edge passing it on
+            if (unique == nullptr) unique = arg;
+            same &= arg == unique;
+            equal_constants &= EqualConstants(arg, unique);
+            args.push_back(arg);
+          }
         }
+        if (!same && equal_constants) {
+          // The same constant from different instructions (a loop's entry and
+          // its back edge): one defined in a block that strictly dominates b
+          // stands for all.
+          if (!dominators.has_value()) dominators.emplace(function);
+          for (Value* arg : args) {
+            Block* def = arg->instruction()->block();
+            if (def != b && dominators->Dominates(def, b)) {
+              unique = arg;
+              same = true;
+              break;
+            }
+          }
+        }
+        // Another parameter of b is the value of the previous visit, not of
+        // this one.
+        if (!same || unique == nullptr || unique->param_block() == b) continue;
+        if (!ctx.ConsumeFuel()) {
+          subst.ApplyTo(function);
+          return changed;
+        }
+        subst.Replace(param, unique);
+        function.RemoveBlockParam(b, i);
+        changed = true;
+        removed = true;
       }
-      // Another parameter of b is the value of the previous visit, not of
-      // this one.
-      if (!same || unique == nullptr || unique->param_block() == b) continue;
-      if (!ctx.ConsumeFuel()) {
-        subst.ApplyTo(function);
-        return changed;
-      }
-      subst.Replace(param, unique);
-      function.RemoveBlockParam(b, i);
-      changed = true;
     }
   }
   subst.ApplyTo(function);

@@ -6,7 +6,10 @@
 //   - a parameter of a block (not the entry) whose incoming edges all pass
 //     the same value v (or the parameter itself, around a loop), v not
 //     another parameter of the block, is replaced by v and removed: a block
-//     with one incoming edge takes that edge's arguments;
+//     with one incoming edge takes that edge's arguments. Equal constants
+//     count as the same value when one of them is defined in a block that
+//     strictly dominates the parameter's (a loop entered and continued with
+//     the same constant): that one replaces the parameter;
 //   - a block ending in `jump B`, where B (not the entry, not itself) has no
 //     other incoming edge and no parameters, absorbs B's instructions; B
 //     leaves the layout.
