@@ -129,6 +129,11 @@ std::optional<Value> BytecodeOsrPolicy::TryOSR(BytecodeOSRNode& node, int target
       metadata->entries[target_bci].creating = false;
       throw;
     }
+    // Truffle seeds the OSR target's callAndLoopCount with the function's:
+    // the compile queue ranks the request by it (compile_queue.h).
+    if (const CallTarget* function = metadata->root->call_target(); function != nullptr) {
+      target->AddLoopCount(function->call_and_loop_count());
+    }
     bool first_request;
     {
       std::lock_guard<std::mutex> guard(mutex_);
@@ -139,13 +144,17 @@ std::optional<Value> BytecodeOsrPolicy::TryOSR(BytecodeOSRNode& node, int target
       metadata->hot = true;
     }
     // The method's first OSR request goes through without conditions.
-    if (first_request) Request(node, *metadata, target_bci, *target);
+    if (first_request) Request(node, *metadata, target_bci, *target, parent_frame);
   }
   InstalledCode* code = target->installed_code();
   if (code == nullptr) {
     switch (host_->OsrCompilationState(*target)) {
       case OsrHost::CompilationState::kCompiling:
-        return std::nullopt;  // keep interpreting
+        // Keep interpreting; the poll's back edges count for the target, so
+        // its queued compilation rises in the queue (Truffle's
+        // onLoopCount(1024) on the OSR target).
+        target->AddLoopCount(BytecodeOSRNode::kPollInterval);
+        return std::nullopt;
       case OsrHost::CompilationState::kFailed:
         Disable(node, *metadata, *target, "OSR compilation failed");
         return std::nullopt;
@@ -153,7 +162,7 @@ std::optional<Value> BytecodeOsrPolicy::TryOSR(BytecodeOSRNode& node, int target
         // No code (never compiled here, deoptimized, invalidated): again
         // only at the secondary threshold.
         if (node.osr_back_edge_count() >= 2 * threshold()) {
-          Request(node, *metadata, target_bci, *target);
+          Request(node, *metadata, target_bci, *target, parent_frame);
         }
         break;
     }
@@ -164,7 +173,7 @@ std::optional<Value> BytecodeOsrPolicy::TryOSR(BytecodeOSRNode& node, int target
 }
 
 void BytecodeOsrPolicy::Request(BytecodeOSRNode& node, Metadata& metadata, int bci,
-                                CallTarget& target) {
+                                CallTarget& target, const Frame& frame) {
   // One OSR compilation per method at a time, across its entries (Truffle's
   // compare-and-swap of a placeholder): a thread claims the method's
   // request slot, then asks the host whether the compilation in flight is
@@ -219,6 +228,9 @@ void BytecodeOsrPolicy::Request(BytecodeOSRNode& node, Metadata& metadata, int b
   }
   try {
     node.PrepareOSR(bci);
+    // Truffle's updateFrameSlots. The host made `target` of TryOSR's
+    // BytecodeOsrRootNode.
+    static_cast<BytecodeOsrRootNode*>(target.root_node())->entry_tags().Record(frame);
     host_->RequestOsrCompilation(target);  // queued, or compiled now
   } catch (...) {
     // Truffle: an exception while requesting disables OSR and propagates.

@@ -14,6 +14,9 @@
 //    method (racy, as Truffle's). A poll is due at a count at or above
 //    OSRCompilationThreshold that is a multiple of 1024 (a batch: that
 //    crossed one); AlwaysOSR: every back edge.
+//  - A new OSR target starts with the function's call-and-loop count, and
+//    each TryOSR while it is queued or compiling adds 1024 (the poll
+//    interval) to it: the compile queue ranks it by that count.
 //  - TryOSR: the method's first OSR request goes through unconditionally
 //    (stage FRESH -> HOT); later requests of a target without code need
 //    the count at the secondary threshold (2 x threshold). One compilation
@@ -92,8 +95,9 @@ class BytecodeOsrPolicy {
   // shared disabled marker, or another runtime's).
   Metadata* MetadataOf(const BytecodeOSRNode& node) const;
   // Requests the compilation of `target` for `bci` of `node` (Truffle's
-  // requestOSRCompilation).
-  void Request(BytecodeOSRNode& node, Metadata& metadata, int bci, CallTarget& target);
+  // requestOSRCompilation), with `frame`'s tags as the entry tags.
+  void Request(BytecodeOSRNode& node, Metadata& metadata, int bci, CallTarget& target,
+               const Frame& frame);
   // Runs installed code of `target` on an OSR frame copied from `parent`.
   Value RunOnOsrFrame(BytecodeOSRNode& node, int bci, CallTarget& target, InstalledCode& code,
                       absl::FunctionRef<void()> before_transfer, Frame& parent);

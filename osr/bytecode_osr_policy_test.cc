@@ -242,6 +242,8 @@ TEST_F(BytecodeOsrPolicyTest, ThresholdPlusOneIterationsTriggerOsrExactlyTheThre
   EXPECT_EQ(root->interpreter_state(), kState);
   EXPECT_EQ(root->CompiledTreeRoot(), node_);
   EXPECT_TRUE(root->IsInternal());
+  // The request recorded the activation's tags (local 0, a long).
+  EXPECT_EQ(root->entry_tags().Get(), std::vector<ValueTag>{kLongTag});
   EXPECT_EQ(node_->osr_executions, 1);
   EXPECT_EQ(node_->entry_values, std::vector<int64_t>{1});
   EXPECT_EQ(node_->prepared, std::vector<int>{kHeaderA});
@@ -310,6 +312,29 @@ TEST_F(BytecodeOsrPolicyTest, OneCompilationInFlightPerMethod) {
   EXPECT_EQ(Count(kThreshold + 1, kHeaderB), kThreshold + 1);
   EXPECT_EQ(host_.requested.size(), 2u);
   EXPECT_EQ(host_.requested[1], host_.targets[1].get());
+}
+
+TEST_F(BytecodeOsrPolicyTest, TargetStartsWithTheFunctionsCountAndCountsPollsWhileCompiling) {
+  host_.install_on_request = false;
+  host_.compile_in_background = true;
+  Start();
+  EXPECT_EQ(Count(5), 5);
+  EXPECT_EQ(Count(5), 5);
+  EXPECT_EQ(runtime_.tries, 0);
+  // The third call reaches the threshold: its target starts with the
+  // function's 3 calls; that try and every later one while the compilation
+  // is queued add the poll interval.
+  EXPECT_EQ(Count(kThreshold + 4 * 1024), kThreshold + 4 * 1024);
+  ASSERT_EQ(host_.targets.size(), 1u);
+  EXPECT_EQ(function_->call_and_loop_count(), 3);
+  EXPECT_GE(runtime_.tries, 4);
+  EXPECT_EQ(host_.targets[0]->call_and_loop_count(), 3 + 1024 * runtime_.tries);
+  // Installed: trying runs the code and counts nothing more.
+  host_.Finish(*host_.targets[0]);
+  const int count = host_.targets[0]->call_and_loop_count();
+  EXPECT_EQ(Count(kThreshold + 1), kThreshold + 1);
+  EXPECT_EQ(node_->osr_executions, 1);
+  EXPECT_EQ(host_.targets[0]->call_and_loop_count(), count);
 }
 
 TEST_F(BytecodeOsrPolicyTest, SameTargetReusedAfterDeoptimization) {

@@ -19,6 +19,7 @@
 
 #include "nodes/bytecode_osr_node.h"
 #include "nodes/root_node.h"
+#include "osr/osr_entry_tags.h"
 
 namespace morel::osr {
 
@@ -42,12 +43,15 @@ class BytecodeOsrRootNode final : public RootNode {
   RootNode* function_root() const { return function_root_; }
   int entry_bci() const { return entry_bci_; }
   int64_t interpreter_state() const { return interpreter_state_; }
+  // The frame's slot tags at the latest compilation request.
+  OsrEntryTags& entry_tags() { return entry_tags_; }
 
  private:
   BytecodeOSRNode* node_;
   RootNode* function_root_;
   int entry_bci_;
   int64_t interpreter_state_;
+  OsrEntryTags entry_tags_;
 };
 
 }  // namespace morel::osr

@@ -53,9 +53,9 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int count, int* status) {
   RootNode* function_root = loop.GetRootNode();
   if (function_root == nullptr || function_root->call_target() == nullptr) return false;
   CallTarget* target = nullptr;
-  InstalledCode* code =
-      CodeToRun([&] { return &loops_[&loop]; },
-                [&] { return std::make_unique<OsrRootNode>(&loop, function_root); }, &target);
+  InstalledCode* code = CodeToRun(
+      [&] { return &loops_[&loop]; },
+      [&] { return std::make_unique<OsrRootNode>(&loop, function_root); }, frame, &target);
   loop.set_has_osr_target(!IsDisabled(loop));
   if (code == nullptr) return false;
   *status = host_->RunOsrCode(*target, *code, frame);
@@ -64,7 +64,7 @@ bool OsrPolicy::Poll(LoopNode& loop, Frame& frame, int count, int* status) {
 
 InstalledCode* OsrPolicy::CodeToRun(absl::FunctionRef<EntryState*()> find_state,
                                     absl::FunctionRef<std::unique_ptr<RootNode>()> make_root,
-                                    CallTarget** target_out) {
+                                    const Frame& frame, CallTarget** target_out) {
   EntryState* state;
   CallTarget* target;
   {
@@ -119,6 +119,8 @@ InstalledCode* OsrPolicy::CodeToRun(absl::FunctionRef<EntryState*()> find_state,
       TraceDisabled(*target, disabled_reason);
       return nullptr;
     }
+    // The host made `target` of make_root()'s OsrRootNode.
+    static_cast<OsrRootNode*>(target->root_node())->entry_tags().Record(frame);
     host_->RequestOsrCompilation(*target);  // queued, or compiled now
     code = target->installed_code();
     if (code == nullptr) return nullptr;

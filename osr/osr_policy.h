@@ -85,10 +85,11 @@ class OsrPolicy {
   // the first poll, requests compilations, counts re-attempts, disables.
   // Returns the code to run now (and its target in `*target`), or null:
   // keep interpreting. `find_state` runs under the mutex and returns the
-  // loop's state (std::map: stable, never erased).
+  // loop's state (std::map: stable, never erased). A request records
+  // `frame`'s tags as the target's entry tags (OsrRootNode::entry_tags).
   InstalledCode* CodeToRun(absl::FunctionRef<EntryState*()> find_state,
                            absl::FunctionRef<std::unique_ptr<RootNode>()> make_root,
-                           CallTarget** target);
+                           const Frame& frame, CallTarget** target);
   void TraceDisabled(const CallTarget& target, const std::string& reason);
 
   const OsrOptions options_;

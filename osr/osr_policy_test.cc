@@ -92,7 +92,8 @@ class OsrPolicyTest : public ::testing::Test {
 
   // Polls `policy` as LoopNode does after `iterations` iterations.
   bool Poll(OsrPolicy& policy, int iterations, int* status) {
-    Frame frame(nullptr, slots_, {}, function_->root_node(), nullptr);
+    Frame frame(&function_->root_node()->frame_descriptor(), slots_, {}, function_->root_node(),
+                nullptr);
     return policy.Poll(*loop_, frame, iterations, status);
   }
 
@@ -105,7 +106,7 @@ class OsrPolicyTest : public ::testing::Test {
   RecordingLog log_;
   CallTarget* function_ = nullptr;
   LoopNode* loop_ = nullptr;
-  Value slots_[2];
+  Value slots_[2] = {Value::Illegal(), Value::Illegal()};  // i, the scratch slot
 };
 
 // Truffle's defaults (truffle_reference.md); that they are also the
@@ -143,11 +144,15 @@ TEST_F(OsrPolicyTest, RequestsAfterTheThreshold) {
   EXPECT_FALSE(Poll(policy, 2000, &status));
   EXPECT_TRUE(host_.targets.empty());
   EXPECT_EQ(host_.requests, 0);
+  slots_[0] = Value::Long(2048);
   EXPECT_FALSE(Poll(policy, 2048, &status));  // requested, no code yet
   ASSERT_EQ(host_.targets.size(), 1u);
   EXPECT_EQ(host_.requests, 1);
   auto* root = dynamic_cast<OsrRootNode*>(host_.targets[0]->root_node());
   ASSERT_NE(root, nullptr);
+  // The request recorded the frame's tags, which the compiled code
+  // speculates on at its entry.
+  EXPECT_EQ(root->entry_tags().Get(), std::vector<ValueTag>{kLongTag});
   EXPECT_EQ(root->loop(), loop_);
   EXPECT_EQ(root->function_root(), function_->root_node());
   EXPECT_EQ(policy.Loops().size(), 1u);

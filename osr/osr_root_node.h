@@ -20,6 +20,7 @@
 
 #include "nodes/loop_node.h"
 #include "nodes/root_node.h"
+#include "osr/osr_entry_tags.h"
 
 namespace morel::osr {
 
@@ -40,10 +41,13 @@ class OsrRootNode final : public RootNode {
 
   LoopNode* loop() const { return loop_; }
   RootNode* function_root() const { return function_root_; }
+  // The frame's slot tags at the latest compilation request.
+  OsrEntryTags& entry_tags() { return entry_tags_; }
 
  private:
   LoopNode* loop_;
   RootNode* function_root_;
+  OsrEntryTags entry_tags_;
 };
 
 }  // namespace morel::osr

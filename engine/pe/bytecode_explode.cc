@@ -56,8 +56,8 @@ std::vector<PeValue> Unflatten(const std::vector<ir::Value*>& values) {
 
 }  // namespace
 
-absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root,
-                                                int osr_entry_bci) {
+absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root, int osr_entry_bci,
+                                                absl::Span<const ValueTag> osr_entry_tags) {
   using bytecode::Opcode;
   const absl::Span<const int32_t> code = root.code();
   const int size = static_cast<int>(code.size());
@@ -108,6 +108,9 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
     // The activation's state at the entry (a loop header the interpreter
     // was about to run): its locals and operand stack, from its frame.
     stack = EnterBytecodeOsr(root.stack_base(), root.stack_height(osr_entry_bci));
+    // A deoptimization here resumes the interpreter at the entry.
+    SetResumePosition(osr_entry_bci, stack);
+    SpeculateOsrEntryTags(osr_entry_tags);
     JumpTo(merges[merge_of[osr_entry_bci]], Flatten(stack));
   }
   auto pop = [&stack] {

@@ -309,7 +309,7 @@ void PartialEvaluator::Return(PeValue value, int status) {
 
 absl::Status PartialEvaluator::EvaluateRoot(RootNode& root) {
   if (auto* osr_root = dynamic_cast<osr::OsrRootNode*>(&root)) {
-    return EvaluateOsrLoop(*osr_root->loop());
+    return EvaluateOsrLoop(*osr_root->loop(), osr_root->entry_tags().Get());
   }
   if (auto* bytecode_osr = dynamic_cast<osr::BytecodeOsrRootNode*>(&root)) {
     // The partial evaluator explodes nodes/bytecode interpreters; another
@@ -329,7 +329,7 @@ absl::Status PartialEvaluator::EvaluateRoot(RootNode& root) {
           "bytecode OSR entry ", bci, " of ", interpreter->name(),
           " is no reachable instruction with the interpreter state's stack height"));
     }
-    return EvaluateBytecode(*interpreter, bci);
+    return EvaluateBytecode(*interpreter, bci, bytecode_osr->entry_tags().Get());
   }
   if (auto* bytecode_root = dynamic_cast<bytecode::BytecodeRootNode*>(&root)) {
     return EvaluateBytecode(*bytecode_root);
@@ -337,9 +337,12 @@ absl::Status PartialEvaluator::EvaluateRoot(RootNode& root) {
   return root.PartialEvaluate(*this);
 }
 
-absl::Status PartialEvaluator::EvaluateOsrLoop(LoopNode& loop) {
+absl::Status PartialEvaluator::EvaluateOsrLoop(LoopNode& loop,
+                                               absl::Span<const ValueTag> entry_tags) {
   EnterOsr();
   Enter(&loop);
+  // A deoptimization here resumes the loop from its start.
+  SpeculateOsrEntryTags(entry_tags);
   int status = loop.repeating_node()->PartialEvaluateLoop(*this);
   if (status < 0) {
     return absl::UnimplementedError(
@@ -376,6 +379,17 @@ std::vector<PeValue> PartialEvaluator::EnterBytecodeOsr(int stack_base, int stac
                             builder_.Load(ir::Type::kI64, osr_frame_, offset + 8)});
   }
   return stack;
+}
+
+void PartialEvaluator::SpeculateOsrEntryTags(absl::Span<const ValueTag> tags) {
+  for (size_t slot = 0; slot < locals_.size() && slot < tags.size(); ++slot) {
+    const ValueTag tag = tags[slot];
+    if (tag == kIllegalTag || tag == kPendingExceptionTag) continue;
+    Speculate(
+        builder_.ICmp(ir::Cond::kEq, locals_[slot].tag, builder_.I64(static_cast<int64_t>(tag))),
+        "OSR entry tag");
+    locals_[slot].tag = builder_.I64(static_cast<int64_t>(tag));
+  }
 }
 
 void PartialEvaluator::LoadOsrFrame() {

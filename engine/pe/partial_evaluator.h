@@ -351,17 +351,24 @@ class PartialEvaluator {
   // the engine).
   absl::Status EvaluateRoot(RootNode& root);
   // An OSR compilation of `loop` (its frame's slots as the locals, the
-  // loop's status as the result).
-  absl::Status EvaluateOsrLoop(LoopNode& loop);
+  // loop's status as the result), speculating on `entry_tags`.
+  absl::Status EvaluateOsrLoop(LoopNode& loop, absl::Span<const ValueTag> entry_tags);
   // A bytecode root, merge-exploded over its constant code
   // (bytecode_explode.cc): from bci 0, or with `osr_entry_bci` >= 0 an OSR
   // compilation from that bci (a branch target) to the function's end, the
   // frame's locals and operand stack loaded at entry.
-  absl::Status EvaluateBytecode(bytecode::BytecodeRootNode& root, int osr_entry_bci = -1);
+  absl::Status EvaluateBytecode(bytecode::BytecodeRootNode& root, int osr_entry_bci = -1,
+                                absl::Span<const ValueTag> osr_entry_tags = {});
   // Bytecode OSR's entry: decodes the arguments (BytecodeOsrArgument),
   // loads the locals and `stack_height` operand-stack values from
   // `stack_base` of the frame storage; returns the stack.
   std::vector<PeValue> EnterBytecodeOsr(int stack_base, int stack_height);
+  // At an OSR entry (the current path resumes there): speculates that each
+  // local holds a value of its tag in `tags` (osr::OsrEntryTags: the
+  // frame's at the request; illegal ones are not speculated on) and makes
+  // that tag the local's constant. A frame with other tags deoptimizes,
+  // invalidating the code.
+  void SpeculateOsrEntryTags(absl::Span<const ValueTag> tags);
 
   // `awaiting_inner_result`: the state of a caller at an inlined call,
   // whose innermost entry resumes after the call with the result of the
