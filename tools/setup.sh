@@ -35,7 +35,9 @@ PACKAGES=(
   # Libraries (third_party/*.BUILD).
   libabsl-dev
   libprotobuf-dev protobuf-compiler
-  llvm-14-dev
+  # LLVM's static MC libraries (third_party/llvm.BUILD), and the terminfo
+  # library they call (llvm-14-dev pulls it in; named for the link).
+  llvm-14-dev libncurses-dev
   libgtest-dev libgmock-dev
   libbenchmark-dev
   libgmp-dev
