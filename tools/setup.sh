@@ -36,8 +36,8 @@ PACKAGES=(
   libabsl-dev
   libprotobuf-dev protobuf-compiler
   # LLVM's static MC libraries (third_party/llvm.BUILD), and the terminfo
-  # library they call (llvm-14-dev pulls it in; named for the link).
-  llvm-14-dev libncurses-dev
+  # and zlib libraries they call (named for the link).
+  llvm-14-dev libncurses-dev zlib1g-dev
   libgtest-dev libgmock-dev
   libbenchmark-dev
   libgmp-dev
