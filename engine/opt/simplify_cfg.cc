@@ -47,6 +47,7 @@ absl::StatusOr<bool> SimplifyCfg::Run(ir::Function& function, PassContext& ctx) 
   // the same sweep removes: sweeps repeat until one removes nothing.
   Substitution subst;
   std::optional<ir::DominatorTree> dominators;  // built when first needed
+  std::vector<Value*> args;                     // one parameter's arguments
   for (bool removed = true; removed;) {
     removed = false;
     for (Block* b : rpo) {
@@ -57,7 +58,7 @@ absl::StatusOr<bool> SimplifyCfg::Run(ir::Function& function, PassContext& ctx) 
         Value* unique = nullptr;
         bool same = true;
         bool equal_constants = true;  // every argument a constant equal to the first
-        std::vector<Value*> args;
+        args.clear();
         absl::flat_hash_set<Block*> seen;
         for (Block* p : in->second) {
           if (!seen.insert(p).second) continue;

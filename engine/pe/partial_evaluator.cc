@@ -383,12 +383,10 @@ std::vector<PeValue> PartialEvaluator::EnterBytecodeOsr(int stack_base, int stac
 
 void PartialEvaluator::SpeculateOsrEntryTags(absl::Span<const ValueTag> tags) {
   for (size_t slot = 0; slot < locals_.size() && slot < tags.size(); ++slot) {
-    const ValueTag tag = tags[slot];
-    if (tag == kIllegalTag || tag == kPendingExceptionTag) continue;
-    Speculate(
-        builder_.ICmp(ir::Cond::kEq, locals_[slot].tag, builder_.I64(static_cast<int64_t>(tag))),
-        "OSR entry tag");
-    locals_[slot].tag = builder_.I64(static_cast<int64_t>(tag));
+    if (tags[slot] == kIllegalTag) continue;
+    ir::Value* tag = builder_.I64(static_cast<int64_t>(tags[slot]));
+    Speculate(builder_.ICmp(ir::Cond::kEq, locals_[slot].tag, tag), "OSR entry tag");
+    locals_[slot].tag = tag;
   }
 }
 
