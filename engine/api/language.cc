@@ -214,6 +214,13 @@ std::vector<const Language*> LanguageRegistry::All() {
 
 absl::StatusOr<std::unique_ptr<google::protobuf::Message>> ParseLanguageOptions(
     const Language& language, absl::Span<const std::string> settings) {
+  // No settings: the defaults, without the registry (building it builds the
+  // options' descriptors, a millisecond of every process's start-up).
+  if (settings.empty()) {
+    const google::protobuf::Message* prototype = language.options_prototype();
+    if (prototype == nullptr) return std::unique_ptr<google::protobuf::Message>();
+    return std::unique_ptr<google::protobuf::Message>(prototype->New());
+  }
   const config::OptionRegistry* registry = OptionsOf(language);
   if (registry == nullptr) {
     if (settings.empty()) return std::unique_ptr<google::protobuf::Message>();

@@ -39,6 +39,13 @@
 namespace morel::runtime {
 namespace {
 std::mutex& ProcessTargetsLock();
+// The backend's name for NativeTier::Get. The default, 'host', without
+// Backend_Name: that builds the descriptors of engine_config.proto (and of
+// descriptor.proto, for its custom options), a millisecond of start-up.
+std::string NativeBackendName(config::EngineConfig::Backend backend) {
+  if (backend == config::EngineConfig::host) return "host";
+  return config::EngineConfig::Backend_Name(backend);
+}
 absl::flat_hash_map<int64_t, CallTarget*>& ProcessTargets();
 const pe::Compilation* CompilationOf(InstalledCode* code);
 }  // namespace
@@ -95,16 +102,11 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(
   heap::Initialize();
   // Compiled code's guest runtime calls go through an entry that keeps
   // their compiled callers visible to stack walks (compiled_frames.h): the
-  // native backend's, which creating its tier sets -- now, so that it is in
-  // place before the first compilation registers its guest runtime calls
-  // (an error here surfaces at that compilation, as before) --, or else one
-  // that captures nothing (the IR tier lists its activations itself).
-  // Only when something may compile: an interpreter-only engine does not
-  // pay for the backend's set-up (LLVM's target, the deopt entry).
-  if (config.compilation() && config.backend() != config::EngineConfig::none &&
-      config.backend() != config::EngineConfig::ir_interpreter) {
-    (void)NativeTier::Get(config::EngineConfig::Backend_Name(config.backend()));
-  }
+  // native backend's, which creating its tier sets (Compile does, before
+  // its partial evaluation registers any guest runtime call), or else one
+  // that captures nothing (the IR tier lists its activations itself). The
+  // tier is not created here: LLVM's target and the deopt entry cost a
+  // process that never compiles about 3 ms at start-up.
   pe::SetGuestCallEntryIfUnset(GuestCallEntryWithoutCapture());
   std::unique_ptr<Engine> engine(
       new Engine(std::move(config), *std::move(pipeline), *std::move(log)));
@@ -857,6 +859,14 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int t
                     "Maximum compilation count ", config_.maximum_compilations(), " reached.")),
                 /*recompilation_limit=*/true);
   }
+  // The native tier first: creating it sets the guest-call entry that
+  // partial evaluation registers guest runtime calls with.
+  NativeTier* native_tier = nullptr;
+  if (config_.backend() != config::EngineConfig::ir_interpreter) {
+    absl::StatusOr<NativeTier*> created = NativeTier::Get(NativeBackendName(config_.backend()));
+    if (!created.ok()) return fail(created.status());
+    native_tier = *created;
+  }
   uint64_t rewrites = 0;
   InliningReport inlining;
   absl::StatusOr<std::unique_ptr<pe::Compilation>> compilation =
@@ -873,11 +883,8 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int t
   if (config_.backend() == config::EngineConfig::ir_interpreter) {
     code = std::make_unique<IrTierCode>(*this, *std::move(compilation));
   } else {
-    absl::StatusOr<NativeTier*> tier =
-        NativeTier::Get(config::EngineConfig::Backend_Name(config_.backend()));
-    if (!tier.ok()) return fail(tier.status());
     absl::StatusOr<std::unique_ptr<NativeCode>> native =
-        (*tier)->Compile(*this, *std::move(compilation));
+        native_tier->Compile(*this, *std::move(compilation));
     if (!native.ok()) return fail(native.status());
     code_size = (*native)->compiled().code_size;
     native_entry = (*native)->compiled().entry;

@@ -28,8 +28,13 @@ int64_t CpuTimeMillis(clockid_t clock) {
 
 absl::StatusOr<std::unique_ptr<ResourceLimits>> ResourceLimits::Create(
     const config::EngineConfig& config, NodeRuntime& runtime) {
-  if (absl::Status valid = config::OptionRegistry::Get().Validate(config); !valid.ok()) {
-    return valid;
+  // Only set options can be out of range. An engine with every default
+  // skips the registry (building it builds the descriptors, a millisecond
+  // of every process's start-up).
+  if (config.ByteSizeLong() != 0) {
+    if (absl::Status valid = config::OptionRegistry::Get().Validate(config); !valid.ok()) {
+      return valid;
+    }
   }
   std::unique_ptr<ResourceLimits> limits(new ResourceLimits(runtime));
   // Validated: the quantities parse.

@@ -129,8 +129,6 @@ class AtnBuilder {
     }
   }
 
-  void ComputeNextTokens();
-
   Atn* atn_;
   int rule_ = 0;
 };
@@ -276,9 +274,10 @@ void AtnBuilder::Build() {
                    Tok(kTokRBracket, &s.me_rbracket)})},
              &s.me_block));
 
-  // NextTokens is computed before the follow links exist, which gives the
-  // same result as ANTLR's LOOK with a null context (it stops at rule ends).
-  ComputeNextTokens();
+  // NextTokens (computed lazily) gives the same result as ANTLR's LOOK with
+  // a null context although the follow links exist by then: LOOK stops at
+  // rule stop states, the only states that carry them.
+  atn_->next_tokens_ = std::make_unique<Atn::LazyTokens[]>(atn_->states_.size());
   AddFollowLinks();
 }
 
@@ -340,12 +339,13 @@ class Look {
 
 }  // namespace
 
-void AtnBuilder::ComputeNextTokens() {
-  atn_->next_tokens_.resize(atn_->states_.size());
-  for (int i = 0; i < atn_->state_count(); ++i) {
-    Look look(*atn_, /*null_bottom=*/true);
-    look.Run(i, {}, &atn_->next_tokens_[i]);
-  }
+const TokenSet& Atn::NextTokens(int state) const {
+  LazyTokens& lazy = next_tokens_[state];
+  std::call_once(lazy.once, [&] {
+    Look look(*this, /*null_bottom=*/true);
+    look.Run(state, {}, &lazy.tokens);
+  });
+  return lazy.tokens;
 }
 
 TokenSet Atn::NextTokensInContext(int state,

@@ -8,6 +8,8 @@
 // generated reference parser does), so syntax-error messages and recovery
 // decisions match the reference (sl_spec.md §4.4, §4.5).
 
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "languages/sl/parser/tokens.h"
@@ -113,8 +115,10 @@ class Atn {
   const SlStates& s() const { return named_; }
 
   // ANTLR ATN.nextTokens(s): the tokens that can follow `state` within its
-  // rule, plus TokenSet::kEpsilon if the rule's end is reachable.
-  const TokenSet& NextTokens(int state) const { return next_tokens_[state]; }
+  // rule, plus TokenSet::kEpsilon if the rule's end is reachable. Computed
+  // on a state's first query (thread-safe): computing every state's set up
+  // front cost each process about a millisecond before parsing one token.
+  const TokenSet& NextTokens(int state) const;
 
   // LL1Analyzer.LOOK(s, null, ctx): like NextTokens but continuing into the
   // callers; `follow_stack` lists the return states innermost first, and <EOF>
@@ -138,7 +142,11 @@ class Atn {
   std::vector<AtnState> states_;
   std::vector<int> rule_start_;
   std::vector<int> rule_stop_;
-  std::vector<TokenSet> next_tokens_;
+  struct LazyTokens {
+    std::once_flag once;
+    TokenSet tokens;
+  };
+  mutable std::unique_ptr<LazyTokens[]> next_tokens_;
   SlStates named_;
 };
 
