@@ -10,10 +10,12 @@
 //
 // and calls host->register_backend once per backend it provides, returning 0
 // on success. Why not a static initializer calling RegisterBackend: a plugin
-// links its own copy of engine/codegen (the executable does not export its
-// symbols), so a static initializer would register into the plugin's private
-// registry, not the engine's. The host table routes the registration to the
-// engine's registry instead.
+// links its own copy of engine/codegen, and whether its references bind to
+// the host's copy depends on what the host exports (hosts that link
+// //engine/codegen:backend_registry export everything, so that the plugin
+// shares the host's Abseil and protobuf: //third_party:plugin.bzl). The host
+// table routes the registration to the engine's registry whatever the
+// binding.
 //
 // The ABI is C++ (Backend's vtable, the codegen structs): a plugin must be
 // built from the same source tree with the same compiler; abi_version guards
