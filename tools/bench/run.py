@@ -157,8 +157,11 @@ class Programs:
             return self.cache[key]
         source = os.path.join(self.bench_dir, bench, f"{bench}.{lang}")
         with open(source) as f:
-            text = rewrite_constants(f.read(), size, iterations, source)
-        directory = os.path.join(self.work_dir, "programs", f"{bench}-{size}x{iterations}")
+            text = f.read()
+        if size is not None:  # the start-up program has no sizes
+            text = rewrite_constants(text, size, iterations, source)
+        directory = os.path.join(self.work_dir, "programs",
+                                 bench if size is None else f"{bench}-{size}x{iterations}")
         os.makedirs(directory, exist_ok=True)
         path = os.path.join(directory, f"{bench}.{lang}")
         with open(path, "w") as f:
@@ -329,6 +332,124 @@ def run_once(command, timeout):
     if checksum is None:
         return None, None, None, "printed no 'checksum' line", None
     return wall, iterations, checksum, None, parse_heap_line(result.stderr)
+
+
+# The start-up benchmark's process runner, compiled into the work directory:
+# Python cannot report a child's own peak RSS (a forked or vforked child
+# counts the Python process's pages until it execs), a small C parent can.
+# Usage: startup_runner REPORT COMMAND...; writes "<wall ns> <peak RSS KiB>
+# <exit status>" to REPORT.
+STARTUP_RUNNER_C = r"""
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(int argc, char** argv) {
+  if (argc < 3) return 2;
+  struct timespec begin, end;
+  clock_gettime(CLOCK_MONOTONIC, &begin);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execvp(argv[2], argv + 2);
+    _exit(127);
+  }
+  int status;
+  struct rusage usage;
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid) return 2;
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  FILE* report = fopen(argv[1], "w");
+  if (report == NULL) return 2;
+  long long ns = (end.tv_sec - begin.tv_sec) * 1000000000LL + (end.tv_nsec - begin.tv_nsec);
+  fprintf(report, "%lld %ld %d\n", ns, usage.ru_maxrss,
+          WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  return fclose(report) == 0 ? 0 : 2;
+}
+"""
+
+
+def build_startup_runner(cc, work_dir):
+    source = os.path.join(work_dir, "startup_runner.c")
+    binary = os.path.join(work_dir, "startup_runner")
+    with open(source, "w") as f:
+        f.write(STARTUP_RUNNER_C)
+    result = subprocess.run([cc, "-O2", "-o", binary, source], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        sys.exit(f"bench: {cc} failed on {source}:\n{result.stdout}")
+    return binary
+
+
+def run_startup_once(runner, command, timeout, scratch):
+    """Runs one process under the runner. Returns (wall seconds, peak RSS in
+    bytes, stdout, error)."""
+    report = scratch + ".report"
+    try:
+        result = subprocess.run([runner, report] + command, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None, None, f"timed out after {timeout} s"
+    try:
+        with open(report) as f:
+            ns, rss_kib, status = (int(x) for x in f.read().split())
+        os.remove(report)
+    except (OSError, ValueError):
+        return None, None, None, f"the start-up runner failed: {result.stderr.strip()[-200:]}"
+    if status != 0:
+        detail = (result.stderr.strip() or result.stdout.strip()).splitlines()[-3:]
+        return None, None, None, f"exit status {status}: {' | '.join(detail)}"
+    return ns / 1e9, rss_kib * 1024, result.stdout, None
+
+
+def run_startup(present, programs, runs, timeout, work_dir, cc):
+    """The start-up benchmark: every runtime runs testing/benchmarks/startup
+    `runs` times, round robin. Returns {runtime: {"wall": [s], "rss": [bytes],
+    "errors": [...]}}."""
+    runner = build_startup_runner(cc, work_dir)
+    order = [r for r in RUNTIMES if r in present]
+    results = {r: {"wall": [], "rss": [], "errors": []} for r in order}
+    scratch = os.path.join(work_dir, "startup-output")
+    for round_index in range(runs):
+        shift = round_index % len(order)
+        for runtime in order[shift:] + order[:shift]:
+            program = programs.get("startup", RUNTIMES[runtime], None, None)
+            wall, rss, stdout, error = run_startup_once(runner, present[runtime] + [program],
+                                                        timeout, scratch)
+            if error is None and stdout.strip() != "checksum 0":
+                error = f"printed {stdout.strip()[:60]!r}, not 'checksum 0'"
+            if error:
+                results[runtime]["errors"].append(error)
+                log(f"bench: [start-up {round_index + 1}/{runs}] {runtime}: FAILED: {error}")
+                continue
+            results[runtime]["wall"].append(wall)
+            results[runtime]["rss"].append(rss)
+    return results
+
+
+def print_startup_table(results, runs):
+    order = [r for r in RUNTIMES if r in results]
+    peers = [r for r in order if r not in MORELS and results[r]["wall"]]
+    print(f"\nStart-up: a program that prints one line, {runs} processes per runtime "
+          f"(interleaved)\n")
+    header = f"{'runtime':<16} {'median':>9} {'min':>9} {'peak RSS':>10}"
+    header += "".join(f" {'vs ' + p:>11}" for p in peers)
+    print(header)
+    print("-" * len(header))
+    for runtime in order:
+        run = results[runtime]
+        if not run["wall"]:
+            print(f"{runtime:<16} FAILED: {run['errors'][0] if run['errors'] else '?'}")
+            continue
+        wall = median(run["wall"])
+        line = (f"{runtime:<16} {wall * 1000:>7.1f}ms {min(run['wall']) * 1000:>7.1f}ms "
+                f"{median(run['rss']) / 2**20:>7.1f}MiB")
+        if runtime in MORELS:
+            for peer in peers:
+                line += f" {wall / median(results[peer]['wall']):>10.2f}x"
+        print(line)
+    print("\n(ratios: Morel's median time over the peer's; above 1, Morel starts slower)")
 
 
 OPT_DONE_TIME_RE = re.compile(r"\|Time +(\d+)\( *(\d+)\+(\d+) *\)ms")
@@ -880,6 +1001,12 @@ def main():
                              "binarytrees: adds log_phi(scale), log_2(scale) to n instead)")
     parser.add_argument("--size", action="append", default=[], metavar="NAME=N",
                         help="override one benchmark's table size (repeatable)")
+    parser.add_argument("--startup", action="store_true",
+                        help="only the start-up benchmark: each runtime runs a program that "
+                             "prints one line (testing/benchmarks/startup), --startup-runs "
+                             "times; median and minimum wall time, median peak RSS")
+    parser.add_argument("--startup-runs", type=int, default=30,
+                        help="processes per runtime in --startup mode (default 30)")
     parser.add_argument("--no-warmup", action="store_true", help="skip the warm-up mode")
     parser.add_argument("--warmup-only", action="store_true", help="skip the table runs")
     parser.add_argument("--warmup-iterations", type=int,
@@ -948,7 +1075,18 @@ def main():
     }
     all_valid = True
 
-    if args.smoke:
+    if args.startup:
+        startup = run_startup(present, programs, args.startup_runs, args.timeout, work_dir,
+                              shutil.which(args.cc) or args.cc)
+        print_startup_table(startup, args.startup_runs)
+        report["mode"] = "startup"
+        report["startup"] = {
+            r: {"median_seconds": median(run["wall"]) if run["wall"] else None,
+                "median_peak_rss_bytes": median(run["rss"]) if run["rss"] else None,
+                "wall_seconds": run["wall"], "peak_rss_bytes": run["rss"],
+                "errors": run["errors"]} for r, run in startup.items()}
+        all_valid = all(run["wall"] and not run["errors"] for run in startup.values())
+    elif args.smoke:
         results = run_matrix(benchmarks, present, programs, lambda b: b.smoke, lambda b: 1,
                              1, args.timeout, "smoke")
         verdicts = check(benchmarks, results, lambda b: b.smoke_checksum)
@@ -1077,7 +1215,7 @@ def main():
         json.dump(report, f, indent=1, sort_keys=False)
         f.write("\n")
     print(f"\nresults: {path}")
-    if not args.smoke:
+    if not args.smoke and not args.startup:
         print(f"charts:  {out_dir}/ratios.svg, {out_dir}/warmup_<benchmark>.svg "
               f"({out_dir}/index.html shows them all)")
     if not all_valid:
