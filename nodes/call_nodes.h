@@ -19,6 +19,7 @@
 
 #include "absl/types/span.h"
 #include "nodes/call_target.h"
+#include "nodes/directives.h"
 #include "nodes/node.h"
 #include "nodes/node_runtime.h"
 #include "nodes/value.h"
@@ -71,7 +72,7 @@ class DirectCallNode final : public Node {
 
  private:
   explicit DirectCallNode(CallTarget* target);
-  [[gnu::noinline]] CallTarget* DecideSplit(CallTarget* target);
+  MOREL_INLINING_CUTOFF CallTarget* DecideSplit(CallTarget* target);
 
   CallTarget* call_target_;
   std::atomic<CallTarget*> current_call_target_;

@@ -9,10 +9,23 @@
 //   TransferToInterpreterAndInvalidate()  no-op; the path is cold               deoptimize and invalidate the code
 //   InInterpreter()                       true                                  false (the branch folds away)
 //   MOREL_BOUNDARY                        out of line, never inlined            a call the PE does not enter
-//   MOREL_INLINING_CUTOFF                 nothing                               do not inline through this call
-//   MOREL_EXPLODE_LOOP                    nothing                               unroll: the loop runs over
-//                                                                               compilation-final data
+//   MOREL_INLINING_CUTOFF                 never inlined into its callers        (no meaning: the PE runs node
+//                                                                               templates, it inlines no C++)
 //   MOREL_SLOW_PATH                       out of line and cold                  (as BOUNDARY)
+//   MOREL_FAST_PATH                       always inlined into its caller        (no meaning, as CUTOFF)
+//
+// testing/host_inlining checks the optimized build: the SL nodes' fast paths
+// and the bytecode dispatch loop keep no call but to children and to
+// functions marked here (or runtime calls, guest calls and throws).
+//
+// There is no loop-explosion directive: the partial evaluator runs every C++
+// loop of a node's template at compile time, so a loop over compilation-final
+// data (children, specializations) is always unrolled, and one over run-time
+// data cannot be written in a template at all.
+//
+// TODO(#16): a bytecode-switch marker (its operations inlined into the
+// dispatch loop up to a budget of their own) and the host-inlining report
+// (the INLINE/CUTOFF tree with the compiler's costs).
 //
 // Specialization bodies reach the same directives through their context
 // (InterpreterContext::RewriteOn, Call<&F>); these free forms are for
@@ -28,8 +41,11 @@ inline constexpr bool InInterpreter() { return true; }
 
 #define MOREL_BOUNDARY [[gnu::noinline]]
 #define MOREL_SLOW_PATH [[gnu::noinline, gnu::cold]]
-#define MOREL_INLINING_CUTOFF
-#define MOREL_EXPLODE_LOOP
+#define MOREL_INLINING_CUTOFF [[gnu::noinline]]
+// For a function on a node's fast path that the host compiler would rather
+// keep out of line (a guard with several cases called from a loop over cache
+// entries): testing/host_inlining fails when such a call stays a call.
+#define MOREL_FAST_PATH [[gnu::always_inline]] inline
 #define MOREL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MOREL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

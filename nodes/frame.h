@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "nodes/directives.h"
 #include "nodes/value.h"
 
 namespace morel {
@@ -66,7 +67,8 @@ class FrameDescriptor {
   }
 
  private:
-  void Generalize(int slot, FrameSlotKind wanted) const;
+  // Out of line and cold (a slot's kind changes at most twice).
+  MOREL_SLOW_PATH void Generalize(int slot, FrameSlotKind wanted) const;
 
   std::vector<std::string> names_;
   // One kind per slot, contiguous: RecordWrite is on the interpreter's hot

@@ -46,14 +46,15 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <string>
-#include <vector>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/string_view.h"
+#include "nodes/directives.h"
 #include "nodes/heap.h"
 #include "nodes/interpreter_context.h"
 #include "nodes/node.h"
@@ -243,32 +244,24 @@ class Specializer {
     return EmitAlternative(c, guards, bodies, names, 0);
   }
 
-  // The interpreter's fast path, inlined into the node's Execute: the first
-  // specialization (the common monomorphic case) is tried inline; the others
-  // and the slow path are out of line, so the inlined code stays small.
+  // The interpreter's fast path, inlined into the node's Execute: every
+  // active specialization's guard and body, in order, each behind a test of
+  // its state bit (a node that stays monomorphic runs one of them); only
+  // the slow path (no guard holds, or a body rewrote: ExecuteAndSpecialize)
+  // is out of line. testing/host_inlining checks the optimized code.
   template <typename... Args>
   [[gnu::always_inline]] Value Execute(NodeT& node, Args... args) {
-    using First = std::tuple_element_t<0, std::tuple<Specs...>>;
     uint32_t s = state();
     Value result;
     int rewritten = -1;
-    if (TryOne<First, 0>(node, s, result, rewritten, args...)) return result;
-    return ExecuteRest(node, s, rewritten, args...);
-  }
-
- private:
-  using Indices = std::index_sequence_for<Specs...>;
-
-  template <typename... Args>
-  [[gnu::noinline]] Value ExecuteRest(NodeT& node, uint32_t s, int rewritten,
-                                      Args... args) {
-    Value result;
-    if (rewritten < 0 &&
-        TryActive(node, s & ~ActiveBit(0), result, rewritten, Indices{}, args...)) {
+    if (TryActive(node, s, result, rewritten, Indices{}, args...)) [[likely]] {
       return result;
     }
     return ExecuteAndSpecialize(node, rewritten, args...);
   }
+
+ private:
+  using Indices = std::index_sequence_for<Specs...>;
 
   template <typename C, typename... Args, size_t... I>
   void CollectAlternatives(C& c, NodeT& node, uint32_t active,
@@ -360,9 +353,7 @@ class Specializer {
   };
 
   template <typename... Args>
-  [[gnu::noinline, gnu::cold]] Value ExecuteAndSpecialize(NodeT& node,
-                                                          int rewritten,
-                                                          Args... args) {
+  MOREL_SLOW_PATH Value ExecuteAndSpecialize(NodeT& node, int rewritten, Args... args) {
     // Each round either returns or excludes one more specialization.
     for (int round = 0; round <= kCount; ++round) {
       RootNode* root = node.GetRootNode();

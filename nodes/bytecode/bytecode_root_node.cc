@@ -7,6 +7,7 @@
 
 #include "base/check.h"
 #include "nodes/call_target.h"
+#include "nodes/directives.h"
 #include "nodes/loop_node.h"
 #include "nodes/node_runtime.h"
 
@@ -61,8 +62,8 @@ class BackEdgeCounter {
 // stack's height `height`. True when OSR code ran the rest of the call
 // target (then `*result` is its result). Out of line: the interpreter loop
 // keeps only the count and the compare.
-[[gnu::noinline]] bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRootNode& root, int target,
-                                      int height, Frame& frame, Value* result) {
+MOREL_INLINING_CUTOFF bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRootNode& root,
+                                          int target, int height, Frame& frame, Value* result) {
   if (!counter.Flush()) return false;
   std::optional<Value> osr_result = BytecodeOSRNode::TryOSR(root, target, height, frame);
   if (osr_result.has_value()) {

@@ -50,6 +50,7 @@
 #include "languages/sl/runtime/values.h"
 #include "nodes/bytecode/bytecode_operation.h"
 #include "nodes/call_nodes.h"
+#include "nodes/directives.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
@@ -115,8 +116,8 @@ struct InvokeDirect {
   };
   static std::optional<Cache> Create(SLInvokeNode&, Value callee, absl::Span<const Value>);
   template <typename C>
-  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
-                                absl::Span<const typename C::V>) {
+  MOREL_FAST_PATH static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
+                                                absl::Span<const typename C::V>) {
     auto same_function = [&] {
       return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
                    c.AssumptionValid(cache.call_target_stable.get()));
@@ -198,7 +199,9 @@ class SLInvokeNode final : public SLExpressionNode,
   MOREL_NODE_KIND(SLInvokeNode)
   // The bytecode interpreter's `op` (the callee, then the arguments).
   Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return specializer_.Execute(*this, operands[0], operands.subspan(1));
+    // There is always a callee; subspan() would check (and throw) anyway.
+    return specializer_.Execute(*this, operands[0],
+                                absl::Span<const Value>(operands.data() + 1, operands.size() - 1));
   }
   pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
                                        absl::Span<const pe::PeValue> operands) override;

@@ -48,6 +48,7 @@
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/runtime/values.h"
 #include "nodes/bytecode/bytecode_operation.h"
+#include "nodes/directives.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
@@ -74,8 +75,9 @@ bool PropertyKeyMatches(const PropertyKey* cached, Value key);
 // with the key value the entry was made for, which compiled code folds away
 // for a constant key (`o.name`); only other keys call PropertyKeyMatches.
 template <typename C>
-typename C::Bool CachedPropertyGuard(C& c, const PropertyKey& cached_key, Shape* shape,
-                                     typename C::V receiver, typename C::V key) {
+MOREL_FAST_PATH typename C::Bool CachedPropertyGuard(C& c, const PropertyKey& cached_key,
+                                                     Shape* shape, typename C::V receiver,
+                                                     typename C::V key) {
   return c.AndThen(c.HasTag(receiver, kObjectTag), [&] {
     return c.And(c.PointerEqual(c.LoadField(receiver, &SLObject::shape), shape),
                  c.OrElse(c.ValueIdentical(key, c.Constant(cached_key.key_value)),

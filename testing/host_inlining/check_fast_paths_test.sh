@@ -1,0 +1,31 @@
+#!/bin/bash
+# check_fast_paths_test: the checker fails on a call its spec does not allow
+# (and names it), and passes once the spec allows it.
+set -u
+checker=$1 fails_spec=$2 passes_spec=$3
+shift 3
+archive=""
+for file in "$@"; do
+  [[ "$file" == *.a ]] && archive=$file
+done
+[[ -n "$archive" ]] || { echo "FAIL: no archive among :fixture's outputs: $*"; exit 1; }
+failures=0
+
+out=$(python3 "$checker" "$fails_spec" "$archive" 2>&1)
+status=$?
+if [[ $status -ne 1 ]] || ! grep -q "NOT INLINED kept_out_of_line(int)" <<<"$out"; then
+  echo "FAIL: a disallowed call passed (status $status):"; echo "$out"; failures=$((failures + 1))
+fi
+grep -q "^ok   straight_line: 0 child call(s), 0 boundary(ies)" <<<"$out" ||
+  { echo "FAIL: the straight-line root was not reported ok:"; echo "$out"; failures=$((failures + 1)); }
+
+out=$(python3 "$checker" "$passes_spec" "$archive" 2>&1)
+status=$?
+if [[ $status -ne 0 ]]; then
+  echo "FAIL: an allowed call failed (status $status):"; echo "$out"; failures=$((failures + 1))
+fi
+grep -q "1 child call(s)" <<<"$out" ||
+  { echo "FAIL: the call through a pointer was not counted as a child call:"; echo "$out"; failures=$((failures + 1)); }
+
+[[ $failures -eq 0 ]] && echo "all checks passed"
+exit $failures
