@@ -12,6 +12,8 @@
 //     using Replaces = Specializations<...>;
 //     // optional: kDefault (the node's policy), kExclude, kMegamorphic
 //     static constexpr SpecializationReporting kReporting = ...;
+//     // optional: tried inline in the interpreter's Execute (below)
+//     static constexpr bool kInlineInInterpreter = true;
 //     template <typename C>
 //     static typename C::Bool Guard(C& c, typename C::V left, typename C::V right);
 //     template <typename C>
@@ -95,6 +97,23 @@ template <typename S>
 struct ReportingOf<S, std::void_t<decltype(S::kReporting)>> {
   static constexpr SpecializationReporting value = S::kReporting;
 };
+
+template <typename S, typename = void>
+struct InlineInInterpreter : std::false_type {};
+template <typename S>
+struct InlineInInterpreter<S, std::void_t<decltype(S::kInlineInInterpreter)>>
+    : std::bool_constant<S::kInlineInInterpreter> {};
+
+// How many specializations the interpreter's Execute tries inline: the first
+// and each following one that asks to be (kInlineInInterpreter), up to the
+// first that does not (a prefix keeps the declaration order of the tries).
+template <typename First, typename... Rest>
+constexpr size_t InlinePrefix() {
+  size_t count = 1;
+  bool open = true;
+  ((open = open && InlineInInterpreter<Rest>::value, count += open ? 1 : 0), ...);
+  return count;
+}
 
 template <typename T, typename = void>
 struct HasChildren : std::false_type {};
@@ -244,24 +263,41 @@ class Specializer {
     return EmitAlternative(c, guards, bodies, names, 0);
   }
 
-  // The interpreter's fast path, inlined into the node's Execute: every
-  // active specialization's guard and body, in order, each behind a test of
-  // its state bit (a node that stays monomorphic runs one of them); only
-  // the slow path (no guard holds, or a body rewrote: ExecuteAndSpecialize)
-  // is out of line. testing/host_inlining checks the optimized code.
+  // The interpreter's fast path, inlined into the node's Execute: the first
+  // specialization (the common monomorphic case), and the ones after it that
+  // ask to be (kInlineInInterpreter: a property read's monomorphic cache
+  // after its element read), are tried inline; the other specializations
+  // and the slow path are out of line. Every specialization inline measured
+  // worse: arithmetic nodes whose rare bodies call the runtime (BigAdd,
+  // ConcatValues) then save and restore registers on every execution
+  // (bytecode `hotloop` 30% slower). testing/host_inlining checks the
+  // optimized code.
   template <typename... Args>
   [[gnu::always_inline]] Value Execute(NodeT& node, Args... args) {
     uint32_t s = state();
     Value result;
     int rewritten = -1;
-    if (TryActive(node, s, result, rewritten, Indices{}, args...)) [[likely]] {
+    if (TryActive(node, s, result, rewritten, std::make_index_sequence<kInlinePrefix>{},
+                  args...)) {
       return result;
     }
-    return ExecuteAndSpecialize(node, rewritten, args...);
+    return ExecuteRest(node, s, rewritten, args...);
   }
 
  private:
   using Indices = std::index_sequence_for<Specs...>;
+  static constexpr size_t kInlinePrefix = specialization_internal::InlinePrefix<Specs...>();
+  static constexpr uint32_t kInlineBits = (1u << kInlinePrefix) - 1;
+
+  template <typename... Args>
+  MOREL_INLINING_CUTOFF Value ExecuteRest(NodeT& node, uint32_t s, int rewritten, Args... args) {
+    Value result;
+    if (rewritten < 0 && (s & ~kInlineBits) != 0 &&
+        TryActive(node, s & ~kInlineBits, result, rewritten, Indices{}, args...)) {
+      return result;
+    }
+    return ExecuteAndSpecialize(node, rewritten, args...);
+  }
 
   template <typename C, typename... Args, size_t... I>
   void CollectAlternatives(C& c, NodeT& node, uint32_t active,
@@ -305,12 +341,15 @@ class Specializer {
                     [&] { return EmitAlternative(c, guards, bodies, names, i + 1); });
   }
 
-  // Runs the first active specialization whose guard holds. When its body
-  // calls RewriteOn(true), returns false with `rewritten` set.
+  // Runs the first active specialization among those indexed by I... whose
+  // guard holds. When its body calls RewriteOn(true), returns false with
+  // `rewritten` set.
   template <typename... Args, size_t... I>
   [[gnu::always_inline]] bool TryActive(NodeT& node, uint32_t s, Value& result, int& rewritten,
-                 std::index_sequence<I...>, Args... args) {
-    return (TryOne<Specs, I>(node, s, result, rewritten, args...) || ...);
+                                        std::index_sequence<I...>, Args... args) {
+    return (TryOne<std::tuple_element_t<I, std::tuple<Specs...>>, I>(node, s, result, rewritten,
+                                                                     args...) ||
+            ...);
   }
 
   template <typename S, size_t I, typename... Args>

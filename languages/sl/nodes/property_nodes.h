@@ -119,6 +119,9 @@ struct ReadElement {
 struct ReadCached {
   static constexpr absl::string_view kName = "ReadCached";
   static constexpr int kLimit = 3;
+  // The monomorphic cache's hit is the fast path of objects: inline in the
+  // interpreter's Execute, after the element access.
+  static constexpr bool kInlineInInterpreter = true;
   struct Cache {
     PropertyKey key;
     Shape* shape;
@@ -216,6 +219,9 @@ struct WriteElement {
 struct WriteCached {
   static constexpr absl::string_view kName = "WriteCached";
   static constexpr int kLimit = 3;
+  // The monomorphic cache's hit is the fast path of objects: inline in the
+  // interpreter's Execute, after the element access.
+  static constexpr bool kInlineInInterpreter = true;
   struct Cache {
     PropertyKey key;
     Shape* old_shape;
