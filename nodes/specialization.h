@@ -277,8 +277,7 @@ class Specializer {
     uint32_t s = state();
     Value result;
     int rewritten = -1;
-    if (TryActive(node, s, result, rewritten, std::make_index_sequence<kInlinePrefix>{},
-                  args...)) {
+    if (TryActive(node, s, result, rewritten, std::make_index_sequence<kInlinePrefix>{}, args...)) {
       return result;
     }
     return ExecuteRest(node, s, rewritten, args...);
