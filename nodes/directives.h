@@ -23,9 +23,11 @@
 // data (children, specializations) is always unrolled, and one over run-time
 // data cannot be written in a template at all.
 //
+// `bazel run //tools/host_inlining` prints what GCC inlined into each of those
+// fast paths and why it left the rest.
+//
 // TODO(#16): a bytecode-switch marker (its operations inlined into the
-// dispatch loop up to a budget of their own) and the host-inlining report
-// (the INLINE/CUTOFF tree with the compiler's costs).
+// dispatch loop up to a budget of their own).
 //
 // Specialization bodies reach the same directives through their context
 // (InterpreterContext::RewriteOn, Call<&F>); these free forms are for
