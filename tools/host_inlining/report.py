@@ -216,7 +216,8 @@ def main():
             child_key = (key[0], cid)
             children = (tree(child_key, seen | {child_key})
                         if kind == "INLINE" and child_key not in seen else [])
-            out.append((kind, callee, detail, loc.replace("./", ""), early, children))
+            location = loc.replace(workspace.rstrip("/") + "/", "").replace("./", "")
+            out.append((kind, callee, detail, location, early, children))
         return out
 
     def inlined_locations(nodes):
@@ -267,12 +268,12 @@ def main():
             continue
         key = keys[0]
         # A wrapper that calls the method's out-of-line copy: the method.
-        entries = list(sites[key].values())
-        if len(entries) == 1 and entries[0][0] == "CUTOFF":
-            method = entries[0][1]
-            copies = function_ids(lambda n, m=method: n == m)
-            if copies:
-                key = copies[0]
+        if key not in function_ids(lambda n: target.search(short(n)) is not None):
+            for kind, callee, _, _, _ in sites[key].values():
+                copies = function_ids(lambda n, m=normal(callee): n == m)
+                if kind == "CUTOFF" and copies and target.search(short(normal(callee))):
+                    key = copies[0]
+                    break
         nodes = tree(key, {key})
         print(f"{name}  {short(names[key])}")
         render(nodes, 1, inlined_locations(nodes))
