@@ -223,7 +223,6 @@ absl::StatusOr<std::unique_ptr<google::protobuf::Message>> ParseLanguageOptions(
   }
   const config::OptionRegistry* registry = OptionsOf(language);
   if (registry == nullptr) {
-    if (settings.empty()) return std::unique_ptr<google::protobuf::Message>();
     absl::string_view name = absl::string_view(settings[0]).substr(0, settings[0].find('='));
     return absl::InvalidArgumentError(absl::StrCat("unknown option ", language.id(), ".",
                                                    name, " (language '", language.id(),

@@ -229,30 +229,19 @@ def main():
         return found
 
     def render(nodes, depth, inlined):
-        printed_any = False
+        """The lines of `nodes` and their children, indented by `depth`."""
+        lines = []
         for kind, callee, detail, loc, early, children in nodes:
             # An early inliner's refusal of a call the IPA inliner took
             # later (the same call site inlined elsewhere in this tree).
             if kind == "CUTOFF" and early and loc in inlined:
                 continue
-            lines = []
-            below = render_to(children, depth + 1, inlined, lines)
+            below = render(children, depth + 1, inlined)
             if kind == "INLINE" and early and not below and not args.all:
                 continue  # a trivial accessor the early inliner took
-            print(f"{'  ' * depth}{kind} {short(callee)} [{detail}]  {loc}")
-            for line in lines:
-                print(line)
-            printed_any = True
-        return printed_any
-
-    def render_to(nodes, depth, inlined, lines):
-        import io
-        import contextlib
-        buffer = io.StringIO()
-        with contextlib.redirect_stdout(buffer):
-            any_printed = render(nodes, depth, inlined)
-        lines.extend(buffer.getvalue().splitlines())
-        return any_printed
+            lines.append(f"{'  ' * depth}{kind} {short(callee)} [{detail}]  {loc}")
+            lines += below
+        return lines
 
     spec = args.spec or os.path.join(workspace, "testing", "host_inlining", "fast_paths.txt")
     printed = 0
@@ -260,15 +249,15 @@ def main():
         if args.root and name != args.root:
             continue
         wrapper = f"morel_host_root_{name}("
-        keys = function_ids(lambda n: wrapper in n)
-        if not keys:  # no wrapper (the dispatch loop): by name
-            keys = function_ids(lambda n: target.search(short(n)) is not None)
+        targets = function_ids(lambda n: target.search(short(n)) is not None)
+        # The wrapper, or without one (the dispatch loop) the function by name.
+        keys = function_ids(lambda n: wrapper in n) or targets
         if not keys:
             print(f"{name}: GCC printed no records for it\n")
             continue
         key = keys[0]
         # A wrapper that calls the method's out-of-line copy: the method.
-        if key not in function_ids(lambda n: target.search(short(n)) is not None):
+        if key not in targets:
             for kind, callee, _, _, _ in sites[key].values():
                 copies = function_ids(lambda n, m=normal(callee): n == m)
                 if kind == "CUTOFF" and copies and target.search(short(normal(callee))):
@@ -276,7 +265,8 @@ def main():
                     break
         nodes = tree(key, {key})
         print(f"{name}  {short(names[key])}")
-        render(nodes, 1, inlined_locations(nodes))
+        for line in render(nodes, 1, inlined_locations(nodes)):
+            print(line)
         print()
         printed += 1
     if printed == 0:
