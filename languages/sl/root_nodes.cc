@@ -7,6 +7,10 @@
 #include "languages/sl/node_builder.h"
 #include "languages/sl/runtime/values.h"
 #include "languages/sl/sl_context.h"
+#include "nodes/bytecode/bytecode_switch.h"
+
+// SL's bytecode interpreter switch (root_nodes.h: the operations it inlines).
+template class morel::bytecode::BytecodeRootNodeWith<morel::sl::SLInlinedOperations>;
 
 namespace morel::sl {
 
@@ -58,7 +62,8 @@ SLBytecodeRootNode::SLBytecodeRootNode(SourceSection section, std::string name,
                                        bytecode::BytecodeProgram code, FunctionBinding binding,
                                        std::shared_ptr<const ast::Program> program,
                                        int function_index)
-    : BytecodeRootNode(std::move(section), std::move(name), std::move(descriptor), std::move(code)),
+    : BytecodeRootNodeWith(std::move(section), std::move(name), std::move(descriptor),
+                           std::move(code)),
       binding_(binding),
       program_(std::move(program)),
       function_index_(function_index) {}

@@ -22,10 +22,23 @@
 // The interpreter keeps its back edges in a local counter and hands them to
 // the call target and the OSR counter in batches that end where an OSR poll
 // may come due, so a back edge costs one increment and compare until then.
+//
+// The interpreter switch (Truffle's @BytecodeInterpreterSwitch; the loop
+// itself is bytecode_switch.h): a language whose root derives from
+// BytecodeRootNodeWith<InlinedOperations<Op...>> gets a dispatch loop
+// compiled with its operations' bodies inlined, at most
+// kMaxInlinedOperations classes. The root runs a quickened copy of its code
+// in which each operation instruction whose node is one of those classes has
+// a handler of its own (one indirect jump per instruction, no virtual call);
+// every other operation is called through its vtable. The code the partial
+// evaluator, OSR, deoptimization and the disassembler read is never
+// quickened.
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <typeinfo>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -42,6 +55,10 @@ class NodeRuntime;
 }  // namespace morel
 
 namespace morel::bytecode {
+
+// The most operation classes one interpreter switch inlines (its budget):
+// each takes a handler per operation form (bytecode.h) in the loop.
+inline constexpr int kMaxInlinedOperations = 16;
 
 class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
  public:
@@ -78,6 +95,9 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   BytecodeOperation* operation(int index) const { return operations_[index]; }
   Node* operation_node(int index) const { return operation_slots_[index]->get(); }
   int operation_count() const { return static_cast<int>(operations_.size()); }
+  // The code the interpreter runs: code() with the operation instructions
+  // of inlined operations quickened (see above; bytecode_switch.h).
+  absl::Span<const int32_t> quickened_code() const { return quickened_code_; }
   // The operand stack's height before the instruction at `bci` (-1: not
   // an instruction, or unreachable).
   int stack_height(int bci) const { return program_.stack_height[bci]; }
@@ -89,15 +109,74 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   // The code, one instruction per line, operations by their node kind.
   std::string Disassemble() const;
 
+ protected:
+  // The interpreter: runs from `bci` with `height` values on the operand
+  // stack. BytecodeRootNodeWith overrides it with its switch.
+  virtual Value Dispatch(Frame& frame, int bci, int height);
+  // The interpreter switch for operations `Inlined` (bytecode_switch.h).
+  template <typename Inlined>
+  Value DispatchWith(Frame& frame, int bci, int height);
+  // The index of `operation`'s class among the switch's inlined operations,
+  // or -1 (called through its vtable).
+  virtual int InlinedOperationIndex(const BytecodeOperation& operation) const { return -1; }
+  // Rewrites the quickened code's operation instructions for their
+  // operations' current nodes (InlinedOperationIndex).
+  void Quicken();
+
  private:
-  // The interpreter: runs from `bci` with `sp` values on the operand stack.
-  Value Dispatch(Frame& frame, int bci, int height);
+  // Sets the quickened opcodes of the instructions running operation k:
+  // its inlined class's handlers if `quicken` and it has one, else the
+  // generic ones.
+  void SetOperationOpcodes(int k, bool quicken);
 
   BytecodeProgram program_;
+  // program_.code with quickened operation instructions (Quicken).
+  std::vector<int32_t> quickened_code_;
   // The operations' nodes, owned as children (program_.operations moves
   // here), and their interfaces, which the interpreter calls.
   std::vector<std::unique_ptr<ChildSlot>> operation_slots_;
   std::vector<BytecodeOperation*> operations_;
+};
+
+// The operation classes a root's interpreter switch inlines, in the order
+// that numbers them. Each is a final node class implementing
+// BytecodeOperation; its ExecuteOperation is called non-virtually.
+template <typename... Ops>
+struct InlinedOperations {
+  static constexpr int kCount = sizeof...(Ops);
+  static_assert(kCount <= kMaxInlinedOperations,
+                "an interpreter switch inlines at most kMaxInlinedOperations operation classes");
+  template <int I>
+  using At = std::tuple_element_t<I, std::tuple<Ops...>>;
+  // The index of `operation`'s class, or -1.
+  // Exactly that class: a subclass may override ExecuteOperation.
+  static int IndexOf(const BytecodeOperation& operation) {
+    int index = -1;
+    int i = 0;
+    ((index = index < 0 && typeid(operation) == typeid(Ops) ? i : index, ++i), ...);
+    return index;
+  }
+};
+
+// A bytecode root whose interpreter switch inlines the operations `Inlined`
+// (an InlinedOperations<...>). The language's root class derives from it;
+// its Dispatch is instantiated where the language includes
+// bytecode_switch.h (MOREL_BYTECODE_SWITCH there).
+template <typename Inlined>
+class BytecodeRootNodeWith : public BytecodeRootNode {
+ public:
+  BytecodeRootNodeWith(SourceSection source_section, std::string name,
+                       std::unique_ptr<FrameDescriptor> frame_descriptor, BytecodeProgram program)
+      : BytecodeRootNode(std::move(source_section), std::move(name), std::move(frame_descriptor),
+                         std::move(program)) {
+    Quicken();
+  }
+
+ protected:
+  Value Dispatch(Frame& frame, int bci, int height) override;
+  int InlinedOperationIndex(const BytecodeOperation& operation) const override {
+    return Inlined::IndexOf(operation);
+  }
 };
 
 }  // namespace morel::bytecode

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -19,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "nodes/bytecode/bytecode_builder.h"
 #include "nodes/bytecode/bytecode_root_node.h"
+#include "nodes/bytecode/bytecode_switch.h"
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/polymorphism.h"
@@ -436,6 +438,127 @@ TEST(BytecodeTest, AnOperationReplacedByAnotherRunsTheReplacement) {
   EXPECT_EQ(target->Call({}).AsLong(), 2);
   EXPECT_EQ(raw->operation_node(0)->kind_name(), "ConstantOperation");
   EXPECT_EQ(raw->operation_node(0)->parent(), raw);
+}
+
+// ----------------------------------------------------- the interpreter switch
+
+// A root whose switch inlines AddOperation and SelfReplacingOperation (not
+// LessOperation, nor ConstantOperation).
+using TestInlined = InlinedOperations<AddOperation, SelfReplacingOperation>;
+class SwitchRoot final : public BytecodeRootNodeWith<TestInlined> {
+ public:
+  MOREL_NODE_KIND(SwitchRoot)
+  using BytecodeRootNodeWith::BytecodeRootNodeWith;
+};
+
+std::unique_ptr<SwitchRoot> SwitchRootOf(BytecodeProgram program, int locals) {
+  auto descriptor = std::make_unique<FrameDescriptor>();
+  for (int i = 0; i < locals; ++i) descriptor->AddSlot(absl::StrCat("l", i));
+  return std::make_unique<SwitchRoot>(SourceSection(), "f", std::move(descriptor),
+                                      std::move(program));
+}
+
+// The opcodes of the quickened code where it differs from the code, by bci.
+std::vector<std::pair<int, int32_t>> Quickened(const BytecodeRootNode& root) {
+  std::vector<std::pair<int, int32_t>> differing;
+  for (int bci = 0; bci < static_cast<int>(root.code().size());
+       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
+    if (root.quickened_code()[bci] != root.code()[bci]) {
+      differing.push_back({bci, root.quickened_code()[bci]});
+    }
+  }
+  return differing;
+}
+
+int BciOf(const BytecodeRootNode& root, Opcode opcode) {
+  for (int bci = 0; bci < static_cast<int>(root.code().size());
+       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
+    if (static_cast<Opcode>(root.code()[bci]) == opcode) return bci;
+  }
+  return -1;
+}
+
+TEST(BytecodeSwitchTest, QuickensTheOperationsOfInlinedClassesOnly) {
+  EXPECT_EQ(TestInlined::IndexOf(AddOperation()), 0);
+  EXPECT_EQ(TestInlined::IndexOf(SelfReplacingOperation()), 1);
+  EXPECT_EQ(TestInlined::IndexOf(LessOperation()), -1);
+
+  test_language::TestRuntime runtime;
+  auto root = SwitchRootOf(SumProgram(), 2);
+  SwitchRoot* raw = root.get();
+  // Both adds (s = s + i: op.store; i = i + 1: op.const.store) are
+  // quickened for class 0; the comparison keeps the generic `op`.
+  const int store = BciOf(*raw, Opcode::kOperationStore);
+  const int constant_store = BciOf(*raw, Opcode::kOperationConstantStore);
+  ASSERT_GE(store, 0);
+  ASSERT_GE(constant_store, 0);
+  EXPECT_EQ(Quickened(*raw),
+            (std::vector<std::pair<int, int32_t>>{
+                {store, QuickenedOpcode(OperationForm::kOperationStore, 0)},
+                {constant_store, QuickenedOpcode(OperationForm::kOperationConstantStore, 0)}}));
+  // The code everything else reads is the builder's.
+  EXPECT_NE(raw->Disassemble().find("op.store 1 2 0   ; AddOperation"), std::string::npos);
+
+  // It computes what the generic switch computes, and specializes and
+  // counts back edges the same way.
+  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  CallTarget* generic = runtime.CreateCallTarget(Root(SumProgram(), 2));
+  for (int64_t n : {0, 1, 10, 3000}) {
+    EXPECT_EQ(target->Call({Value::Long(n)}).AsLong(), generic->Call({Value::Long(n)}).AsLong());
+  }
+  EXPECT_EQ(target->call_and_loop_count(), generic->call_and_loop_count());
+  auto* add = dynamic_cast<AddOperation*>(raw->operation_node(1));
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->active(), "AddLong");
+  // Resuming after the quickened op.store (s = s + i with i = 4, s = 6
+  // before it: its result 10 on the stack) continues in the switch.
+  EXPECT_EQ(ResumeSum(raw, store + 1, 6, 4, {10}), 45);
+}
+
+TEST(BytecodeSwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
+  // The inlined add leaves AddLong for AddDouble (its ExecuteRest; on
+  // overflow AddLong rewrites and is excluded) and reports polymorphism as
+  // when called through the vtable.
+  test_language::TestRuntime runtime;
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitArgument(1, Value::Long(0));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  auto root = SwitchRootOf(std::move(*program), 0);
+  SwitchRoot* raw = root.get();
+  EXPECT_EQ(Quickened(*raw).size(), 1u);
+  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  EXPECT_EQ(target->Call({Value::Long(1), Value::Long(2)}).AsLong(), 3);
+  EXPECT_EQ(target->Call({Value::Long(INT64_MAX), Value::Long(1)}).AsDouble(),
+            static_cast<double>(INT64_MAX) + 1.0);
+  EXPECT_EQ(target->Call({Value::Long(1), Value::Double(0.5)}).AsDouble(), 1.5);
+  EXPECT_EQ(dynamic_cast<AddOperation*>(raw->operation_node(0))->active(), "AddDouble");
+  EXPECT_EQ(runtime.polymorphic_reports(), std::vector<std::string>{"AddOperation"});
+}
+
+TEST(BytecodeSwitchTest, AReplacedInlinedOperationIsRequickened) {
+  // SelfReplacingOperation (inlined class 1) replaces itself by a
+  // ConstantOperation (not inlined) while it runs: from then on the
+  // instruction has the generic handler, which calls the replacement.
+  test_language::TestRuntime runtime;
+  BytecodeBuilder b;
+  b.EmitOperation(std::make_unique<SelfReplacingOperation>(), 0);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  auto root = SwitchRootOf(std::move(*program), 0);
+  SwitchRoot* raw = root.get();
+  EXPECT_EQ(
+      Quickened(*raw),
+      (std::vector<std::pair<int, int32_t>>{{0, QuickenedOpcode(OperationForm::kOperation, 1)}}));
+  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  EXPECT_EQ(target->Call({}).AsLong(), 1);
+  EXPECT_TRUE(Quickened(*raw).empty());
+  EXPECT_EQ(target->Call({}).AsLong(), 2);
+  EXPECT_EQ(target->Call({}).AsLong(), 2);
 }
 
 // The language's error for a read before the first assignment.

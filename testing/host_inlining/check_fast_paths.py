@@ -27,6 +27,7 @@ import sys
 # Calls any root may keep: failure paths the toolchain adds.
 ALWAYS_ALLOWED = {
     "__stack_chk_fail": "the stack protector's failure path (-fstack-protector; aborts)",
+    "_Unwind_Resume": "a landing pad's end: an exception goes on unwinding after a destructor ran",
 }
 SANITIZER_CALL = re.compile(r"^(__asan_|__ubsan_|__sanitizer_|__tsan_|__msan_)")
 CLONE_SUFFIX = re.compile(r" \[clone [^\]]*\]")

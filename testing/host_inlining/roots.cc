@@ -6,9 +6,9 @@
 // to the method. fast_paths.txt says which method each root reaches and which
 // calls its code may keep.
 //
-// Bytecode dispatch (BytecodeRootNode::Dispatch) is not wrapped: this
-// library compiles bytecode_root_node.cc itself, so the dispatch loop's
-// optimized code is in the same archive.
+// Bytecode dispatch is not wrapped: this library compiles
+// bytecode_root_node.cc itself (the generic switch) and instantiates SL's
+// switch below, so both loops' optimized code is in the same archive.
 
 #include "absl/types/span.h"
 #include "languages/sl/nodes/arithmetic_nodes.h"
@@ -16,6 +16,8 @@
 #include "languages/sl/nodes/invoke_node.h"
 #include "languages/sl/nodes/local_nodes.h"
 #include "languages/sl/nodes/property_nodes.h"
+#include "languages/sl/root_nodes.h"
+#include "nodes/bytecode/bytecode_switch.h"
 #include "nodes/frame.h"
 #include "nodes/value.h"
 
@@ -48,3 +50,9 @@ MOREL_HOST_ROOT(sl_invoke_operation, SLInvokeNode, ExecuteOperation(frame, opera
 #undef MOREL_HOST_ROOT
 
 }  // namespace morel::sl
+
+// SL's bytecode interpreter switch: the loop with SL's inlined operations
+// (root_nodes.h).
+template morel::Value
+morel::bytecode::BytecodeRootNode::DispatchWith<morel::sl::SLInlinedOperations>(morel::Frame&, int,
+                                                                                int);

@@ -16,6 +16,7 @@
 #include "engine/pe/pe_context.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "nodes/bytecode/bytecode_operation.h"
+#include "nodes/directives.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
@@ -45,8 +46,9 @@ class SLBinarySpecializingNode : public SLBinaryNode,
   using Specializations = Specializer<Derived, Specs...>;
 
   // The bytecode interpreter's `op` (two operands, left and right): the
-  // same specializations on values from the operand stack.
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) final {
+  // same specializations on values from the operand stack. Inlined into
+  // SL's bytecode switch (root_nodes.h).
+  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) final {
     return specializer_.Execute(static_cast<Derived&>(*this), operands[0], operands[1]);
   }
   pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,

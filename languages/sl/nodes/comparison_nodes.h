@@ -14,6 +14,7 @@
 
 #include "languages/sl/nodes/arithmetic_nodes.h"
 #include "languages/sl/nodes/binary_node.h"
+#include "nodes/directives.h"
 
 namespace morel::sl {
 
@@ -154,7 +155,8 @@ class SLNotNode final : public SLExpressionNode,
                         public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLNotNode)
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+  // Inlined into SL's bytecode switch (root_nodes.h).
+  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
     return Value::Boolean(!operands[0].AsBoolean());
   }
   pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,

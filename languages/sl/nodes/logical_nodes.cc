@@ -4,6 +4,10 @@
 
 namespace morel::sl {
 
+void ThrowToBooleanError(const Value& value, const SourceSection& section) {
+  ThrowTypeError(&section, "toBoolean", {value});
+}
+
 Value SLToBooleanNode::Execute(Frame&) {
   MOREL_CHECK_MSG(false, "SLToBooleanNode runs only as a bytecode operation");
   return Value::Illegal();

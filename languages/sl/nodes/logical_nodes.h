@@ -11,13 +11,20 @@
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_error.h"
 #include "nodes/bytecode/bytecode_operation.h"
+#include "nodes/directives.h"
 
 namespace morel::sl {
 
+// The toBoolean type error of a non-Boolean `value` at `section`.
+[[noreturn]] MOREL_SLOW_PATH void ThrowToBooleanError(const Value& value,
+                                                      const SourceSection& section);
+
 // The Boolean value of `value`, or a toBoolean type error at `section`.
-inline bool ToBoolean(const Value& value, const SourceSection& section) {
-  if (value.IsBoolean()) return value.AsBoolean();
-  ThrowTypeError(&section, "toBoolean", {value});
+MOREL_FAST_PATH bool ToBoolean(const Value& value, const SourceSection& section) {
+  if (value.IsBoolean()) [[likely]] {
+    return value.AsBoolean();
+  }
+  ThrowToBooleanError(value, section);
 }
 
 // The Boolean conversion as an operation of the bytecode interpreter (if
@@ -31,7 +38,8 @@ class SLToBooleanNode final : public SLExpressionNode,
   using SLExpressionNode::SLExpressionNode;
   // Never evaluated as a tree: it only runs as an operation.
   Value Execute(Frame&) override;
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+  // Inlined into SL's bytecode switch (root_nodes.h).
+  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
     return Value::Boolean(ToBoolean(operands[0], source_section()));
   }
   // Compiled: a non-Boolean deoptimizes to Resume(1, {value}), which

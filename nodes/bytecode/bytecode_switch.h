@@ -1,0 +1,332 @@
+#ifndef MOREL_NODES_BYTECODE_BYTECODE_SWITCH_H_
+#define MOREL_NODES_BYTECODE_BYTECODE_SWITCH_H_
+
+// The bytecode interpreter switch: the dispatch loop of a BytecodeRootNode
+// (bytecode_root_node.h), a template over the operation classes it inlines
+// (Truffle's @BytecodeInterpreterSwitch). Included by bytecode_root_node.cc,
+// whose BytecodeRootNode::Dispatch inlines none, and by the one file of a
+// language that instantiates its root's switch:
+//
+//   // root_nodes.h
+//   using MyInlined = bytecode::InlinedOperations<MyAddNode, MyLessNode>;
+//   extern template class bytecode::BytecodeRootNodeWith<MyInlined>;
+//   class MyBytecodeRootNode final
+//       : public bytecode::BytecodeRootNodeWith<MyInlined> { ... };
+//   // bytecode_switch.cc
+//   #include "nodes/bytecode/bytecode_switch.h"
+//   template class bytecode::BytecodeRootNodeWith<MyInlined>;
+//
+// Quickening. Each operation instruction (`op`, `op.const`, `op.store`,
+// `op.const.store`) of the quickened code whose operation node is inlined
+// operation class i gets the opcode QuickenedOpcode(form, i), past the
+// table of bytecode.h, with a handler of its own: the handler calls the
+// class's ExecuteOperation non-virtually, so the host compiler inlines its
+// fast path (the operation's inline specializations; the rest stays behind
+// the Specializer's cutoff) into the loop, and the instruction's indirect
+// jump predicts per operation class. An operation replaced by a node of
+// another class is requickened (BytecodeRootNode::OnChildReplaced).
+// testing/host_inlining checks SL's switch.
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/types/span.h"
+#include "nodes/bytecode/bytecode.h"
+#include "nodes/bytecode/bytecode_operation.h"
+#include "nodes/bytecode/bytecode_root_node.h"
+#include "nodes/bytecode_osr_node.h"
+#include "nodes/call_target.h"
+#include "nodes/directives.h"
+#include "nodes/frame.h"
+#include "nodes/loop_node.h"
+#include "nodes/node_runtime.h"
+#include "nodes/value.h"
+
+namespace morel::bytecode {
+
+// The operation forms, in the order of their quickened opcodes.
+enum class OperationForm : int32_t {
+  kOperation = 0,
+  kOperationConstant = 1,
+  kOperationStore = 2,
+  kOperationConstantStore = 3,
+};
+inline constexpr int kNumOperationForms = 4;
+// The quickened opcode of form `form` running inlined operation class `i`.
+inline constexpr int32_t QuickenedOpcode(OperationForm form, int i) {
+  return kNumOpcodes + static_cast<int32_t>(form) * kMaxInlinedOperations + i;
+}
+
+namespace switch_internal {
+
+// The back edges of one activation. Counted in a local (one increment and
+// compare per back edge) and handed out in batches: to the call target as
+// loop iterations (at most every kReportInterval, and when the activation
+// leaves, also by a guest error, as LoopNode reports its iterations) and to
+// the root's OSR back-edge counter, each batch ending where the next OSR
+// poll may come due (BytecodeOSRNode::BackEdgesUntilPoll), so that polls
+// fall on the same back edges as with a poll per back edge.
+class BackEdgeCounter {
+ public:
+  static constexpr int kReportInterval = 1024;
+  explicit BackEdgeCounter(BytecodeRootNode& root) : root_(root), limit_(NextLimit()) {}
+  // Runs at every return of the loop: inline, its reports out of line.
+  [[gnu::always_inline]] ~BackEdgeCounter() {
+    if (pending_ == 0) return;
+    LoopNode::ReportLoopCount(root_, pending_);
+    // Fewer than BackEdgesUntilPoll: no poll can be due.
+    BytecodeOSRNode::CountOSRBackEdges(root_, pending_);
+  }
+  // Counts a back edge; true when the batch is complete (then Flush()).
+  bool Count() { return ++pending_ >= limit_; }
+  // The next batch ends where the next poll may come due (after TryOSR,
+  // which may have reset the method's count).
+  void Rearm() { limit_ = NextLimit(); }
+  // Hands the batch out; returns whether an OSR poll is due.
+  bool Flush() {
+    const int batch = pending_;
+    pending_ = 0;
+    LoopNode::ReportLoopCount(root_, batch);
+    const bool due = BytecodeOSRNode::PollOSRBackEdge(root_, batch);
+    limit_ = NextLimit();
+    return due;
+  }
+
+ private:
+  int NextLimit() const {
+    return static_cast<int>(
+        std::min<int64_t>(BytecodeOSRNode::BackEdgesUntilPoll(root_), kReportInterval));
+  }
+
+  BytecodeRootNode& root_;
+  int pending_ = 0;
+  int limit_;
+};
+
+// A batch of back edges is complete (BackEdgeCounter::Count): hands it out
+// and, when an OSR poll is due, tries OSR from `target` with the operand
+// stack's height `height`. True when OSR code ran the rest of the call
+// target (then `*result` is its result). Out of line
+// (bytecode_root_node.cc): the interpreter loop keeps only the count and the
+// compare.
+MOREL_INLINING_CUTOFF bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRootNode& root,
+                                          int target, int height, Frame& frame, Value* result);
+
+// store.local: widens the slot's kind in the frame descriptor (as a
+// language's write node does), then stores. Also the fused forms' store.
+inline void StoreLocal(const FrameDescriptor& descriptor, Value* locals, int slot, Value value) {
+  descriptor.RecordWrite(slot, value);
+  locals[slot] = value;
+}
+
+// Runs inlined operation class I on `operands`: its ExecuteOperation called
+// non-virtually. Handlers of classes the switch does not have are never
+// reached (no quickened opcode names them).
+template <typename Inlined, int I>
+[[gnu::always_inline]] inline Value RunInlined(BytecodeOperation* operation, Frame& frame,
+                                               absl::Span<const Value> operands) {
+  if constexpr (I < Inlined::kCount) {
+    using Op = typename Inlined::template At<I>;
+    return static_cast<Op*>(operation)->Op::ExecuteOperation(frame, operands);
+  } else {
+    __builtin_unreachable();
+  }
+}
+
+}  // namespace switch_internal
+
+// The interpreter loop. `ip` points at the instruction, `sp` past the top
+// of the operand stack, which is the frame's (`stack`); operands stay in the
+// frame until the instruction that consumes them is done (a collection
+// during an operation sees them).
+template <typename Inlined>
+Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
+  using switch_internal::BackEdgeCounter;
+  using switch_internal::FlushBackEdges;
+  using switch_internal::RunInlined;
+  using switch_internal::StoreLocal;
+  const int32_t* const code = quickened_code_.data();
+  const int32_t* ip = code + bci;
+  const Value* const constants = program_.constants.data();
+  BytecodeOperation* const* const operations = operations_.data();
+  Value* const locals = frame.slot_storage();
+  Value* const stack = locals + stack_base();
+  Value* sp = stack + height;
+  const FrameDescriptor& descriptor = frame.descriptor();
+  const absl::Span<const Value> arguments = frame.arguments();
+  NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
+  BackEdgeCounter back_edges(*this);
+  // A taken branch to `target` at or before it: a loop's back edge. Polls
+  // the safepoint and counts toward OSR; true when OSR code ran the rest of
+  // the call target from `target`, whose operand stack (`height` values)
+  // is in the frame: then `*result` is the call target's result.
+  auto back_edge = [this, runtime, &back_edges, &frame](int target, int height, Value* result) {
+    if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
+      runtime->OnSafepoint();
+    }
+    if (back_edges.Count()) [[unlikely]] {
+      return FlushBackEdges(back_edges, *this, target, height, frame, result);
+    }
+    return false;
+  };
+  // The operation forms' handlers (layouts: bytecode.h), for an operation
+  // run by CALL (through its vtable, or inlined class i). A constant operand
+  // goes on the stack above the others, so the operation sees one span.
+#define MOREL_VIRTUAL_OPERATION(operation, frame, operands) \
+  (operation)->ExecuteOperation(frame, operands)
+#define MOREL_OPERATION_HANDLERS(suffix, CALL)                           \
+  handle_kOperation##suffix : {                                          \
+    BytecodeOperation* op = operations[ip[1]];                           \
+    const int n = ip[2];                                                 \
+    sp -= n;                                                             \
+    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
+    ++sp;                                                                \
+    ip += 3;                                                             \
+    MOREL_NEXT();                                                        \
+  }                                                                      \
+  handle_kOperationConstant##suffix : {                                  \
+    BytecodeOperation* op = operations[ip[1]];                           \
+    *sp++ = constants[ip[2]];                                            \
+    const int n = ip[3] + 1;                                             \
+    sp -= n;                                                             \
+    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
+    ++sp;                                                                \
+    ip += 4;                                                             \
+    MOREL_NEXT();                                                        \
+  }                                                                      \
+  handle_kOperationStore##suffix : {                                     \
+    BytecodeOperation* op = operations[ip[1]];                           \
+    const int n = ip[2];                                                 \
+    sp -= n;                                                             \
+    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
+    StoreLocal(descriptor, locals, ip[3], value);                        \
+    ip += 4;                                                             \
+    MOREL_NEXT();                                                        \
+  }                                                                      \
+  handle_kOperationConstantStore##suffix : {                             \
+    BytecodeOperation* op = operations[ip[1]];                           \
+    *sp++ = constants[ip[2]];                                            \
+    const int n = ip[3] + 1;                                             \
+    sp -= n;                                                             \
+    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
+    StoreLocal(descriptor, locals, ip[4], value);                        \
+    ip += 5;                                                             \
+    MOREL_NEXT();                                                        \
+  }
+  // One list of the inlined classes' indices, for labels and table alike.
+#define MOREL_INLINED_INDICES(X) \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+  static_assert(kMaxInlinedOperations == 16, "MOREL_INLINED_INDICES lists every index");
+  // Threaded dispatch: each instruction jumps to the next one's handler
+  // through this table (one indirect jump per handler, which predicts
+  // better than one shared switch): the opcodes of MOREL_BYTECODES in their
+  // order, then the quickened ones (QuickenedOpcode).
+#define MOREL_BYTECODE_HANDLER(name, mnemonic, operands, pops, pushes) &&handle_##name,
+#define MOREL_FORM_HANDLER(i, form) &&handle_##form##_##i,
+#define MOREL_FORM_HANDLERS_0(i) MOREL_FORM_HANDLER(i, kOperation)
+#define MOREL_FORM_HANDLERS_1(i) MOREL_FORM_HANDLER(i, kOperationConstant)
+#define MOREL_FORM_HANDLERS_2(i) MOREL_FORM_HANDLER(i, kOperationStore)
+#define MOREL_FORM_HANDLERS_3(i) MOREL_FORM_HANDLER(i, kOperationConstantStore)
+  static const void* const kHandlers[] = {MOREL_BYTECODES(MOREL_BYTECODE_HANDLER)       //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_0)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_1)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_2)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_3)};
+#undef MOREL_FORM_HANDLERS_3
+#undef MOREL_FORM_HANDLERS_2
+#undef MOREL_FORM_HANDLERS_1
+#undef MOREL_FORM_HANDLERS_0
+#undef MOREL_FORM_HANDLER
+#undef MOREL_BYTECODE_HANDLER
+  static_assert(
+      sizeof(kHandlers) / sizeof(kHandlers[0]) ==
+      QuickenedOpcode(OperationForm::kOperation, kNumOperationForms * kMaxInlinedOperations));
+#define MOREL_NEXT() goto* kHandlers[*ip]
+  Value result;
+  MOREL_NEXT();
+handle_kConstant:
+  *sp++ = constants[ip[1]];
+  ip += 2;
+  MOREL_NEXT();
+handle_kArgument : {
+  const size_t index = static_cast<size_t>(ip[1]);
+  *sp++ = index < arguments.size() ? arguments[index] : constants[ip[2]];
+  ip += 3;
+  MOREL_NEXT();
+}
+handle_kLoadLocal:
+  *sp++ = locals[ip[1]];
+  ip += 2;
+  MOREL_NEXT();
+handle_kLoadLocalChecked : {
+  Value value = locals[ip[1]];
+  if (value.IsIllegal()) [[unlikely]] {
+    value = operations[ip[2]]->ExecuteOperation(frame, {});
+  }
+  *sp++ = value;
+  ip += 3;
+  MOREL_NEXT();
+}
+handle_kStoreLocal:
+  StoreLocal(descriptor, locals, ip[1], *--sp);
+  ip += 2;
+  MOREL_NEXT();
+handle_kPop:
+  --sp;
+  ip += 1;
+  MOREL_NEXT();
+handle_kDup:
+  sp[0] = sp[-1];
+  ++sp;
+  ip += 1;
+  MOREL_NEXT();
+handle_kBranch : {
+  const int target = ip[1];
+  if (target <= ip - code && back_edge(target, static_cast<int>(sp - stack), &result))
+      [[unlikely]] {
+    return result;
+  }
+  ip = code + target;
+  MOREL_NEXT();
+}
+handle_kBranchFalse:
+  if ((--sp)->AsBoolean()) {
+    ip += 2;
+    MOREL_NEXT();
+  }
+  goto taken_conditional;
+handle_kBranchTrue:
+  if (!(--sp)->AsBoolean()) {
+    ip += 2;
+    MOREL_NEXT();
+  }
+taken_conditional : {
+  const int target = ip[1];
+  if (target <= ip - code && back_edge(target, static_cast<int>(sp - stack), &result))
+      [[unlikely]] {
+    return result;  // a conditional back edge
+  }
+  ip = code + target;
+  MOREL_NEXT();
+}
+handle_kReturn:
+  return *--sp;
+  // Operations called through their vtables, then the inlined classes'.
+  MOREL_OPERATION_HANDLERS(, MOREL_VIRTUAL_OPERATION)
+#define MOREL_INLINED_HANDLERS(i) MOREL_OPERATION_HANDLERS(_##i, (RunInlined<Inlined, i>))
+  MOREL_INLINED_INDICES(MOREL_INLINED_HANDLERS)
+#undef MOREL_INLINED_HANDLERS
+#undef MOREL_INLINED_INDICES
+#undef MOREL_OPERATION_HANDLERS
+#undef MOREL_VIRTUAL_OPERATION
+#undef MOREL_NEXT
+}
+
+template <typename Inlined>
+Value BytecodeRootNodeWith<Inlined>::Dispatch(Frame& frame, int bci, int height) {
+  return this->template DispatchWith<Inlined>(frame, bci, height);
+}
+
+}  // namespace morel::bytecode
+
+#endif  // MOREL_NODES_BYTECODE_BYTECODE_SWITCH_H_
