@@ -26,8 +26,10 @@
 // `bazel run //tools/host_inlining` prints what GCC inlined into each of those
 // fast paths and why it left the rest.
 //
-// TODO(#16): a bytecode-switch marker (its operations inlined into the
-// dispatch loop up to a budget of their own).
+// The bytecode interpreter switch is a type, not a macro: a root derived from
+// bytecode::BytecodeRootNodeWith<InlinedOperations<Op...>> runs a dispatch
+// loop with those operations' fast paths inlined, at most
+// kMaxInlinedOperations classes (nodes/bytecode/bytecode_switch.h).
 //
 // Specialization bodies reach the same directives through their context
 // (InterpreterContext::RewriteOn, Call<&F>); these free forms are for

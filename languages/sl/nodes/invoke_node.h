@@ -198,7 +198,8 @@ class SLInvokeNode final : public SLExpressionNode,
  public:
   MOREL_NODE_KIND(SLInvokeNode)
   // The bytecode interpreter's `op` (the callee, then the arguments).
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+  // Inlined into SL's bytecode switch (root_nodes.h).
+  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
     // There is always a callee; subspan() would check (and throw) anyway.
     return specializer_.Execute(*this, operands[0],
                                 absl::Span<const Value>(operands.data() + 1, operands.size() - 1));
