@@ -139,8 +139,9 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
 };
 
 // The operation classes a root's interpreter switch inlines, in the order
-// that numbers them. Each is a final node class implementing
-// BytecodeOperation; its ExecuteOperation is called non-virtually.
+// that numbers them. Each is a node class implementing BytecodeOperation;
+// an operation whose class is exactly one of them (typeid) has its
+// ExecuteOperation called non-virtually.
 template <typename... Ops>
 struct InlinedOperations {
   static constexpr int kCount = sizeof...(Ops);
@@ -148,8 +149,8 @@ struct InlinedOperations {
                 "an interpreter switch inlines at most kMaxInlinedOperations operation classes");
   template <int I>
   using At = std::tuple_element_t<I, std::tuple<Ops...>>;
-  // The index of `operation`'s class, or -1.
-  // Exactly that class: a subclass may override ExecuteOperation.
+  // The index of `operation`'s class, or -1. Exactly that class: a
+  // subclass may override ExecuteOperation.
   static int IndexOf(const BytecodeOperation& operation) {
     int index = -1;
     int i = 0;
@@ -161,7 +162,7 @@ struct InlinedOperations {
 // A bytecode root whose interpreter switch inlines the operations `Inlined`
 // (an InlinedOperations<...>). The language's root class derives from it;
 // its Dispatch is instantiated where the language includes
-// bytecode_switch.h (MOREL_BYTECODE_SWITCH there).
+// bytecode_switch.h (an explicit instantiation; the example there).
 template <typename Inlined>
 class BytecodeRootNodeWith : public BytecodeRootNode {
  public:
