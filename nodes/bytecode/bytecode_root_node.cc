@@ -125,17 +125,15 @@ Value BytecodeRootNode::Dispatch(Frame& frame, int bci, int height) {
   return DispatchWith<InlinedOperations<>>(frame, bci, height);
 }
 
-void BytecodeRootNode::Quicken() {
-  for (int k = 0; k < operation_count(); ++k) SetOperationOpcodes(k, /*quicken=*/true);
-}
+void BytecodeRootNode::Quicken() { SetOperationOpcodes(/*k=*/-1, /*quicken=*/true); }
 
 void BytecodeRootNode::SetOperationOpcodes(int k, bool quicken) {
   const std::vector<int32_t>& code = program_.code;
   for (int bci = 0; bci < static_cast<int>(code.size());
        bci += Length(static_cast<Opcode>(code[bci]))) {
     const Opcode op = static_cast<Opcode>(code[bci]);
-    if (!IsOperation(op) || code[bci + 1] != k) continue;
-    const int inlined = quicken ? InlinedOperationIndex(*operations_[k]) : -1;
+    if (!IsOperation(op) || (k >= 0 && code[bci + 1] != k)) continue;
+    const int inlined = quicken ? InlinedOperationIndex(*operations_[code[bci + 1]]) : -1;
     int32_t opcode = code[bci];
     if (inlined >= 0) {
       MOREL_CHECK(inlined < kMaxInlinedOperations);

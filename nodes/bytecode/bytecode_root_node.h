@@ -124,9 +124,9 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   void Quicken();
 
  private:
-  // Sets the quickened opcodes of the instructions running operation k:
-  // its inlined class's handlers if `quicken` and it has one, else the
-  // generic ones.
+  // Sets the quickened opcodes of the instructions running operation k
+  // (every operation's when k < 0), in one pass over the code: its inlined
+  // class's handlers if `quicken` and it has one, else the generic ones.
   void SetOperationOpcodes(int k, bool quicken);
 
   BytecodeProgram program_;

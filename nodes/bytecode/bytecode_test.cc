@@ -87,11 +87,13 @@ class LessOperation final : public Node, public BytecodeOperation {
   }
 };
 
-std::unique_ptr<BytecodeRootNode> Root(BytecodeProgram program, int locals) {
+// A root of class R (BytecodeRootNode, or a switch's root) with `locals`
+// slots l0, l1, ...
+template <typename R = BytecodeRootNode>
+std::unique_ptr<R> Root(BytecodeProgram program, int locals) {
   auto descriptor = std::make_unique<FrameDescriptor>();
   for (int i = 0; i < locals; ++i) descriptor->AddSlot(absl::StrCat("l", i));
-  return std::make_unique<BytecodeRootNode>(SourceSection(), "f", std::move(descriptor),
-                                            std::move(program));
+  return std::make_unique<R>(SourceSection(), "f", std::move(descriptor), std::move(program));
 }
 
 // sum(n): s = 0; i = 0; while (i < n) { s = s + i; i = i + 1 } return s
@@ -451,13 +453,6 @@ class SwitchRoot final : public BytecodeRootNodeWith<TestInlined> {
   using BytecodeRootNodeWith::BytecodeRootNodeWith;
 };
 
-std::unique_ptr<SwitchRoot> SwitchRootOf(BytecodeProgram program, int locals) {
-  auto descriptor = std::make_unique<FrameDescriptor>();
-  for (int i = 0; i < locals; ++i) descriptor->AddSlot(absl::StrCat("l", i));
-  return std::make_unique<SwitchRoot>(SourceSection(), "f", std::move(descriptor),
-                                      std::move(program));
-}
-
 // The opcodes of the quickened code where it differs from the code, by bci.
 std::vector<std::pair<int, int32_t>> Quickened(const BytecodeRootNode& root) {
   std::vector<std::pair<int, int32_t>> differing;
@@ -484,7 +479,7 @@ TEST(BytecodeSwitchTest, QuickensTheOperationsOfInlinedClassesOnly) {
   EXPECT_EQ(TestInlined::IndexOf(LessOperation()), -1);
 
   test_language::TestRuntime runtime;
-  auto root = SwitchRootOf(SumProgram(), 2);
+  auto root = Root<SwitchRoot>(SumProgram(), 2);
   SwitchRoot* raw = root.get();
   // Both adds (s = s + i: op.store; i = i + 1: op.const.store) are
   // quickened for class 0; the comparison keeps the generic `op`.
@@ -527,7 +522,7 @@ TEST(BytecodeSwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
   b.EmitReturn();
   auto program = std::move(b).Build();
   ASSERT_TRUE(program.ok()) << program.status();
-  auto root = SwitchRootOf(std::move(*program), 0);
+  auto root = Root<SwitchRoot>(std::move(*program), 0);
   SwitchRoot* raw = root.get();
   EXPECT_EQ(Quickened(*raw).size(), 1u);
   CallTarget* target = runtime.CreateCallTarget(std::move(root));
@@ -549,7 +544,7 @@ TEST(BytecodeSwitchTest, AReplacedInlinedOperationIsRequickened) {
   b.EmitReturn();
   auto program = std::move(b).Build();
   ASSERT_TRUE(program.ok()) << program.status();
-  auto root = SwitchRootOf(std::move(*program), 0);
+  auto root = Root<SwitchRoot>(std::move(*program), 0);
   SwitchRoot* raw = root.get();
   EXPECT_EQ(
       Quickened(*raw),
