@@ -24,6 +24,11 @@
 //   vo2 = object 64 [0: ptr v7, 8: i64 v8, 16: ptr vo3]
 //
 // Fields not listed are zero, as in the memory `alloc` returns.
+//
+// A slot whose tag is kUnassignedTag when the frame state is evaluated is
+// an unassigned local, whatever its payload: the runtime does not read the
+// payload (it may be an object a deoptimization allocated and drops).
+// Escape analysis relies on it for locals that loops assign a new record.
 
 #include <cstdint>
 #include <vector>
@@ -59,6 +64,10 @@ enum class DeoptAction : uint8_t {
 };
 
 struct VirtualObject;
+
+// The tag of an unassigned slot (nodes/value.h's kIllegalTag; the runtime
+// checks that they agree).
+inline constexpr int64_t kUnassignedTag = 0;
 
 // A guest Value as two SSA values: payload (i64) and tag (i64). Both null:
 // `illegal` (an unassigned or dead local). `object` instead of `payload`:

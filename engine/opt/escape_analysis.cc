@@ -91,6 +91,20 @@ struct LoopRequests {
   std::set<int> materialize;           // objects materialized before the loop
   std::set<const Value*> plain_params;  // parameters that are not one object
   std::map<std::pair<int, int32_t>, Type> field_phis;
+  // Slot-only parameters (SlotOnlyParams) that receive a virtual object on
+  // the back edge: the header holds that object's predecessor as object
+  // `object` with a parameter per field. `no_maybe`: parameters found not
+  // to fit (the object escapes in the loop, or is not one record).
+  struct MaybeField {
+    Type type = Type::kI64;
+    const ir::AliasClass* alias = nullptr;
+  };
+  struct MaybeObject {
+    int object = -1;
+    std::map<int32_t, MaybeField> fields;
+  };
+  std::map<const Value*, MaybeObject> maybe_objects;
+  std::set<const Value*> no_maybe;
 };
 
 struct LoopSpec {
@@ -100,6 +114,9 @@ struct LoopSpec {
   // Objects materialized on the entry edges whose addresses differ: the
   // header parameter (phis_ index) each back edge must feed too.
   std::vector<std::pair<int, int>> object_phis;
+  // Slot-only parameter -> the header object it names (maybe_objects).
+  absl::flat_hash_map<const Value*, int> maybe_params;
+  std::optional<Edge> entry;  // the one entry edge, if there is one
 };
 
 struct RestartRequest {
@@ -138,6 +155,7 @@ class Analysis {
       }
     }
     ComputeLiveness();
+    FindSlotOnlyParams();
     end_state_.assign(rpo_.size(), std::nullopt);
     int restarts = 0;
     for (size_t pos = 0; pos < rpo_.size();) {
@@ -204,6 +222,77 @@ class Analysis {
         }
       }
     }
+  }
+
+  // ------------------------------------------------ slot-only parameters
+  // slot_only_: the loop-header parameters whose every use is the payload
+  // of frame-state slots with one tag, another parameter of the same header
+  // (parameter -> tag). A local that gets a new record in each iteration
+  // and is unassigned before the loop is one: it is carried to the header
+  // only for the frame states, and its tag on the entry edge is
+  // ir::kUnassignedTag, which makes a slot unassigned whatever its payload
+  // (frame_state.h). Such a parameter can name a virtual object on every
+  // edge: on the entry edge a zero-filled one that a deoptimization
+  // allocates and drops.
+  void FindSlotOnlyParams() {
+    struct Uses {
+      bool only_slots = true;
+      const Value* tag = nullptr;
+    };
+    absl::flat_hash_map<const Value*, Uses> uses;
+    for (const Block* h : headers_) {
+      for (const Value* p : h->params()) {
+        if (IsWord(p->type())) uses[p];
+      }
+    }
+    if (uses.empty()) return;
+    auto other_use = [&](const Value* v) {
+      if (auto it = uses.find(v); it != uses.end()) it->second.only_slots = false;
+    };
+    for (Block* b : rpo_) {
+      for (Instruction* inst : b->instructions()) {
+        for (const Value* o : inst->operands()) other_use(o);
+        for (const ir::BlockCall& t : inst->targets()) {
+          for (const Value* a : t.args) other_use(a);
+        }
+        for (ir::FrameState* fs = inst->frame_state(); fs != nullptr; fs = fs->parent) {
+          for (std::vector<ir::ValuePair>* slots : {&fs->locals, &fs->stack}) {
+            for (ir::ValuePair& p : *slots) {
+              if (p.object != nullptr) {
+                ir::FrameState::ForEachValueOf(p.object, [&](Value*& v) { other_use(v); });
+              }
+              other_use(p.tag);
+              auto it = p.payload != nullptr ? uses.find(p.payload) : uses.end();
+              if (it == uses.end()) continue;
+              if (p.tag == nullptr || (it->second.tag != nullptr && it->second.tag != p.tag)) {
+                it->second.only_slots = false;
+              }
+              it->second.tag = p.tag;
+            }
+          }
+        }
+      }
+    }
+    for (const auto& [param, u] : uses) {
+      if (!u.only_slots || u.tag == nullptr) continue;
+      if (u.tag->param_block() != param->param_block()) continue;
+      slot_only_[param] = u.tag;
+    }
+  }
+
+  // Whether `v` is the constant ir::kUnassignedTag.
+  static bool IsUnassignedTag(const Value* v) {
+    const Instruction* def = v->instruction();
+    return def != nullptr && def->opcode() == Opcode::kIconst && def->imm() == ir::kUnassignedTag;
+  }
+
+  // Whether slot-only parameter `param` of `h` may name a virtual object
+  // entering by `entry`: it carries no object in, and its tag is 0 there.
+  bool MayEnterUnassigned(const Value* param, const Edge& entry) const {
+    auto it = slot_only_.find(param);
+    if (it == slot_only_.end()) return false;
+    const auto& args = entry.terminator->targets()[entry.target].args;
+    return ObjectOf(args[param->index()]) < 0 && IsUnassignedTag(args[it->second->index()]);
   }
 
   // The objects some live value of `b` names, and those their fields (in
@@ -844,9 +933,53 @@ class Analysis {
         spec.field_phis[key] = phi;
       }
     }
+    // Slot-only parameters a back edge passes a virtual object to: the
+    // object of the previous iteration, zero-filled on entry.
+    for (const auto& [param, maybe] : requests.maybe_objects) {
+      if (requests.no_maybe.contains(param) || !MayEnterUnassigned(param, entry)) continue;
+      Value* p = const_cast<Value*>(param);
+      ObjectState os;
+      for (const auto& [offset, want] : maybe.fields) {
+        int phi = NewPhi(h, want.type);
+        AddPhiArg(phi, entry, Constant(want.type, 0));
+        Field field;
+        field.offset = offset;
+        field.type = want.type;
+        field.alias = want.alias;
+        field.value = phis_[phi].placeholder;
+        os.fields.push_back(field);
+        spec.field_phis[{maybe.object, offset}] = phi;
+      }
+      s.objects[maybe.object] = std::move(os);
+      alias_[p] = maybe.object;
+      spec.maybe_params[p] = maybe.object;
+      effects_.push_back([this, p] { removed_params_.push_back(p); });
+    }
     spec.state = s;
+    spec.entry = entry;
     specs_[h] = std::move(spec);
     return s;
+  }
+
+  // Whether virtual object `o`, passed to header parameter `i` by a back
+  // edge with arguments `args`, can be carried into the next iteration as a
+  // copy of its fields: no other argument names it and it references no
+  // virtual object (the copy would not be the same object).
+  bool Carryable(const State& s, int o, const std::vector<Value*>& args, size_t i) const {
+    if (o < 0 || !IsVirtual(s, o)) return false;
+    for (size_t j = 0; j < args.size(); ++j) {
+      if (j != i && ObjectOf(args[j]) == o) return false;
+    }
+    for (const Field& f : s.objects.at(o).fields) {
+      if (f.object >= 0 && IsVirtual(s, f.object)) return false;
+    }
+    for (const auto& [other, os] : s.objects) {
+      if (other == o || !os.is_virtual) continue;
+      for (const Field& f : os.fields) {
+        if (f.object == o) return false;
+      }
+    }
+    return true;
   }
 
   // Checks the back edge `e` (state `s` at its end) against its header's
@@ -859,8 +992,57 @@ class Analysis {
     const InsertPoint at{nullptr, e};
     auto restart = [&] { return RestartRequest{h}; };
     const auto& args = e.terminator->targets()[e.target].args;
+    std::vector<std::pair<int, Value*>> phi_args;
+    std::set<int> carried;  // header objects of slot-only parameters
     for (size_t i = 0; i < h->params().size(); ++i) {
       Value* param = h->params()[i];
+      if (auto m = spec.maybe_params.find(param); m != spec.maybe_params.end()) {
+        // The header object takes the fields of the iteration's object.
+        const int header_object = m->second;
+        const int o = ObjectOf(args[i]);
+        LoopRequests::MaybeObject& maybe = requests.maybe_objects.at(param);
+        // The header object itself is gone (dead in the loop) or virtual.
+        const bool escaped = s.objects.contains(header_object) && !IsVirtual(s, header_object);
+        if (escaped || o == header_object || !Carryable(s, o, args, i) ||
+            sizes_[o] != sizes_[header_object]) {
+          requests.no_maybe.insert(param);
+          return restart();
+        }
+        bool grew = false;
+        for (const Field& f : s.objects.at(o).fields) {
+          auto [it, fresh] =
+              maybe.fields.try_emplace(f.offset, LoopRequests::MaybeField{f.type, f.alias});
+          grew |= fresh;
+          const Type want = it->second.type;
+          if (ir::ByteWidth(want) != ir::ByteWidth(f.type) ||
+              ((want == Type::kI32) != (f.type == Type::kI32))) {
+            requests.no_maybe.insert(param);
+            return restart();
+          }
+        }
+        if (grew) return restart();
+        for (const auto& [offset, want] : maybe.fields) {
+          phi_args.push_back({spec.field_phis.at({header_object, offset}),
+                              FieldValue(s, s.objects.at(o).FieldAt(offset), want.type, at)});
+        }
+        carried.insert(header_object);
+        continue;
+      }
+      if (int o = ObjectOf(args[i]); o >= 0 && spec.entry && !requests.no_maybe.contains(param) &&
+                                     !requests.maybe_objects.contains(param) &&
+                                     MayEnterUnassigned(param, *spec.entry) &&
+                                     Carryable(s, o, args, i)) {
+        // Try again with the parameter naming the previous iteration's
+        // object.
+        LoopRequests::MaybeObject maybe;
+        maybe.object = static_cast<int>(sizes_.size());
+        sizes_.push_back(sizes_[o]);
+        for (const Field& f : s.objects.at(o).fields) {
+          maybe.fields[f.offset] = LoopRequests::MaybeField{f.type, f.alias};
+        }
+        requests.maybe_objects[param] = std::move(maybe);
+        return restart();
+      }
       if (auto it = spec.param_objects.find(param); it != spec.param_objects.end()) {
         if (ObjectOf(args[i]) != it->second) {
           requests.plain_params.insert(param);
@@ -870,7 +1052,6 @@ class Analysis {
       }
       if (ObjectOf(args[i]) >= 0) SetArg(e, static_cast<int>(i), Use(s, args[i], at));
     }
-    std::vector<std::pair<int, Value*>> phi_args;
     for (const auto& [o, phi] : spec.object_phis) {
       auto found = s.objects.find(o);
       if (found == s.objects.end() || found->second.is_virtual) {
@@ -880,6 +1061,7 @@ class Analysis {
       phi_args.push_back({phi, found->second.materialized});
     }
     for (const auto& [o, expected] : spec.state.objects) {
+      if (carried.contains(o)) continue;
       auto found = s.objects.find(o);
       if (found == s.objects.end()) {
         Fail();
@@ -1021,6 +1203,7 @@ class Analysis {
   absl::flat_hash_map<const Block*, std::vector<Edge>> edges_in_;
   absl::flat_hash_map<const Block*, std::vector<uint64_t>> live_in_;
   absl::flat_hash_set<const Block*> headers_;
+  absl::flat_hash_map<const Value*, const Value*> slot_only_;  // parameter -> its tag
   std::vector<std::optional<State>> end_state_;
   absl::flat_hash_map<const Block*, std::pair<size_t, size_t>> marks_;
   absl::flat_hash_map<const Block*, LoopRequests> requests_;

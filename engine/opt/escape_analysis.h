@@ -38,12 +38,22 @@
 // object materialized before it, or with the missing parameter. The IR is
 // changed only when the whole function has been analysed.
 //
-// TODO(#13): a loop-header parameter that merges a non-object (an
-// uninitialized local on entry) with a virtual object (the back edge)
-// allocates the object on every back edge, even when the local is dead
-// there; frame states need liveness of locals at resume points to drop it.
-// Different virtual objects meeting at one parameter are each allocated
-// (Graal merges them into a new virtual object).
+// A local that a loop assigns a new record in each iteration, unassigned
+// before the loop, reaches the header as a parameter that only frame
+// states use, paired with a tag that is ir::kUnassignedTag on entry. The
+// header names the previous iteration's record as a virtual object of its
+// own whose fields are header parameters (zero on entry, where the tag
+// makes the slot unassigned whatever object a deoptimization allocates);
+// the back edge passes the iteration's record field by field. The record
+// must not be named by another argument of the back edge nor reference a
+// virtual object, and must stay virtual through the loop; otherwise the
+// loop restarts with the parameter as before (allocated on the back edge).
+//
+// TODO(#13): a loop-header parameter with real uses that merges a
+// non-object (on entry) with a virtual object (the back edge) still
+// allocates the object on every back edge. Different virtual objects
+// meeting at one parameter are each allocated (Graal merges them into a new
+// virtual object).
 //
 // Runs after inlining has made objects local; canonicalize, simplify_cfg
 // and dce afterwards fold the decided guards and drop trivial parameters.

@@ -59,6 +59,7 @@
 #include "absl/types/span.h"
 #include "engine/codegen/backend.h"
 #include "engine/ir/deopt_frame.h"
+#include "engine/ir/frame_state.h"
 #include "engine/pe/runtime_call.h"
 #include "nodes/frame_walk.h"
 
@@ -112,9 +113,12 @@ class InterpretedIrSegment : public CompiledSegment {
 
 // The guest value of a deoptimization slot (Value::Illegal() for an illegal
 // local).
+// A slot with the unassigned tag is Illegal whatever its payload
+// (frame_state.h).
 inline Value ValueOfSlot(const ir::DeoptFrame::Slot& slot) {
-  return slot.legal ? Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)}
-                    : Value::Illegal();
+  static_assert(ir::kUnassignedTag == kIllegalTag);
+  if (!slot.legal || slot.tag == ir::kUnassignedTag) return Value::Illegal();
+  return Value{static_cast<uint64_t>(slot.payload), static_cast<ValueTag>(slot.tag)};
 }
 
 // Visits evaluated frame states (innermost first) as activations.
