@@ -963,10 +963,14 @@ class Analysis {
 
   // Whether virtual object `o`, passed to header parameter `i` by a back
   // edge with arguments `args`, can be carried into the next iteration as a
-  // copy of its fields: no other argument names it and it references no
-  // virtual object (the copy would not be the same object).
-  bool Carryable(const State& s, int o, const std::vector<Value*>& args, size_t i) const {
-    if (o < 0 || !IsVirtual(s, o)) return false;
+  // copy of its fields: it was allocated in the loop, no other argument
+  // names it and it references no virtual object (the copy would not be
+  // the same object).
+  bool Carryable(const State& s, int o, const std::vector<Value*>& args, size_t i,
+                 const LoopSpec& spec) const {
+    // An object that entered the loop is the same object in every
+    // iteration: a copy would be another one.
+    if (o < 0 || !IsVirtual(s, o) || spec.state.objects.contains(o)) return false;
     for (size_t j = 0; j < args.size(); ++j) {
       if (j != i && ObjectOf(args[j]) == o) return false;
     }
@@ -1003,7 +1007,7 @@ class Analysis {
         LoopRequests::MaybeObject& maybe = requests.maybe_objects.at(param);
         // The header object itself is gone (dead in the loop) or virtual.
         const bool escaped = s.objects.contains(header_object) && !IsVirtual(s, header_object);
-        if (escaped || o == header_object || !Carryable(s, o, args, i) ||
+        if (escaped || o == header_object || !Carryable(s, o, args, i, spec) ||
             sizes_[o] != sizes_[header_object]) {
           requests.no_maybe.insert(param);
           return restart();
@@ -1031,7 +1035,7 @@ class Analysis {
       if (int o = ObjectOf(args[i]); o >= 0 && spec.entry && !requests.no_maybe.contains(param) &&
                                      !requests.maybe_objects.contains(param) &&
                                      MayEnterUnassigned(param, *spec.entry) &&
-                                     Carryable(s, o, args, i)) {
+                                     Carryable(s, o, args, i, spec)) {
         // Try again with the parameter naming the previous iteration's
         // object.
         LoopRequests::MaybeObject maybe;
