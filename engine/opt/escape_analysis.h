@@ -49,9 +49,11 @@
 // virtual object, and must stay virtual through the loop; otherwise the
 // loop restarts with the parameter as before (allocated on the back edge).
 //
-// TODO(#13): a loop-header parameter with real uses that merges a
-// non-object (on entry) with a virtual object (the back edge) still
-// allocates the object on every back edge. Different virtual objects
+// TODO(#13): such a local still allocates its record on every back edge
+// when the loop is entered by OSR (the entry tag is the interpreter's, not
+// a constant: it needs a slot naming "this pointer, or else this virtual
+// object"), and so does a loop-header parameter with real uses that merges
+// a non-object (on entry) with a virtual object (the back edge). Different virtual objects
 // meeting at one parameter are each allocated (Graal merges them into a new
 // virtual object).
 //
