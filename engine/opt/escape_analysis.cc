@@ -98,6 +98,10 @@ struct LoopRequests {
   struct MaybeField {
     Type type = Type::kI64;
     const ir::AliasClass* alias = nullptr;
+    // The value the entry edge passes: any will do (the slot is unassigned
+    // there); the constant the back edge stores, if it stores one, makes the
+    // parameter trivial after GVN.
+    int64_t entry_bits = 0;
   };
   struct MaybeObject {
     int object = -1;
@@ -941,7 +945,7 @@ class Analysis {
       ObjectState os;
       for (const auto& [offset, want] : maybe.fields) {
         int phi = NewPhi(h, want.type);
-        AddPhiArg(phi, entry, Constant(want.type, 0));
+        AddPhiArg(phi, entry, Constant(want.type, want.entry_bits));
         Field field;
         field.offset = offset;
         field.type = want.type;
@@ -959,6 +963,17 @@ class Analysis {
     spec.entry = entry;
     specs_[h] = std::move(spec);
     return s;
+  }
+
+  // What a header object asks of a field the back edge's record has.
+  static LoopRequests::MaybeField MaybeFieldOf(const Field& f) {
+    LoopRequests::MaybeField want{f.type, f.alias};
+    const Instruction* def = f.value != nullptr ? f.value->instruction() : nullptr;
+    if (def != nullptr && f.value->type() == f.type &&
+        (def->opcode() == Opcode::kIconst || def->opcode() == Opcode::kPconst)) {
+      want.entry_bits = def->imm();
+    }
+    return want;
   }
 
   // Whether virtual object `o`, passed to header parameter `i` by a back
@@ -1014,8 +1029,7 @@ class Analysis {
         }
         bool grew = false;
         for (const Field& f : s.objects.at(o).fields) {
-          auto [it, fresh] =
-              maybe.fields.try_emplace(f.offset, LoopRequests::MaybeField{f.type, f.alias});
+          auto [it, fresh] = maybe.fields.try_emplace(f.offset, MaybeFieldOf(f));
           grew |= fresh;
           const Type want = it->second.type;
           if (ir::ByteWidth(want) != ir::ByteWidth(f.type) ||
@@ -1042,7 +1056,7 @@ class Analysis {
         maybe.object = static_cast<int>(sizes_.size());
         sizes_.push_back(sizes_[o]);
         for (const Field& f : s.objects.at(o).fields) {
-          maybe.fields[f.offset] = LoopRequests::MaybeField{f.type, f.alias};
+          maybe.fields[f.offset] = MaybeFieldOf(f);
         }
         requests.maybe_objects[param] = std::move(maybe);
         return restart();
