@@ -125,17 +125,35 @@ class Generator {
                             Block(1 + Next(2), depth + 1), Indent(depth), "}\n");
       case 5: {
         if (loop_depth_ > 1) return absl::StrCat(Indent(depth), "println(a);\n");
-        std::string counter = absl::StrCat("k", counter_++);
+        const int n = counter_++;
+        std::string counter = absl::StrCat("k", n);
         ++loop_depth_;
         std::string body = Block(1 + Next(3), depth + 1);
         --loop_depth_;
         std::string exit_early =
             Next(3) == 0 ? absl::StrCat(Indent(depth + 1), "if (", counter, " == 3) { break; }\n")
                          : "";
-        return absl::StrCat(Indent(depth), counter, " = 0;\n", Indent(depth), "while (",
-                            counter, " < ", 2 + Next(6), ") {\n", exit_early, body,
-                            Indent(depth + 1), counter, " = ", counter, " + 1;\n",
-                            Indent(depth), "}\n");
+        // Sometimes a record local assigned anew at the end of every
+        // iteration, unassigned before the loop (escape analysis keeps the
+        // previous one virtual at the loop header), read back in the next
+        // iteration or after the loop (every iteration that gets there
+        // assigned it).
+        std::string read_previous, assign, after;
+        if (Next(3) == 0) {
+          std::string record = absl::StrCat("p", n);
+          if (Next(2) == 0) {
+            read_previous = absl::StrCat(Indent(depth + 1), "if (", counter, " > 0) { a = ", record,
+                                         ".x + ", record, ".y; }\n");
+          }
+          assign = absl::StrCat(Indent(depth + 1), record, " = new();\n", Indent(depth + 1), record,
+                                ".x = ", Expression(2), ";\n", Indent(depth + 1), record,
+                                ".y = ", counter, ";\n");
+          if (Next(3) == 0) after = absl::StrCat(Indent(depth), "a = ", record, ".y;\n");
+        }
+        return absl::StrCat(Indent(depth), counter, " = 0;\n", Indent(depth), "while (", counter,
+                            " < ", 2 + Next(6), ") {\n", exit_early, read_previous, body, assign,
+                            Indent(depth + 1), counter, " = ", counter, " + 1;\n", Indent(depth),
+                            "}\n", after);
       }
       default:
         return absl::StrCat(Indent(depth), "if (", Condition(), ") { return ",
