@@ -91,7 +91,7 @@ struct LoopRequests {
   std::set<int> materialize;           // objects materialized before the loop
   std::set<const Value*> plain_params;  // parameters that are not one object
   std::map<std::pair<int, int32_t>, Type> field_phis;
-  // Slot-only parameters (SlotOnlyParams) that receive a virtual object on
+  // Slot-only parameters (FindSlotOnlyParams) that receive a virtual object on
   // the back edge: the header holds that object's predecessor as object
   // `object` with a parameter per field. `no_maybe`: parameters found not
   // to fit (the object escapes in the loop, or is not one record).
@@ -1020,10 +1020,10 @@ class Analysis {
         const int header_object = m->second;
         const int o = ObjectOf(args[i]);
         LoopRequests::MaybeObject& maybe = requests.maybe_objects.at(param);
-        // The header object itself is gone (dead in the loop) or virtual.
+        // The header object must be virtual here, or gone (dead in the loop);
+        // Carryable rejects o == header_object (it is in the header state).
         const bool escaped = s.objects.contains(header_object) && !IsVirtual(s, header_object);
-        if (escaped || o == header_object || !Carryable(s, o, args, i, spec) ||
-            sizes_[o] != sizes_[header_object]) {
+        if (escaped || !Carryable(s, o, args, i, spec) || sizes_[o] != sizes_[header_object]) {
           requests.no_maybe.insert(param);
           return restart();
         }
@@ -1031,9 +1031,7 @@ class Analysis {
         for (const Field& f : s.objects.at(o).fields) {
           auto [it, fresh] = maybe.fields.try_emplace(f.offset, MaybeFieldOf(f));
           grew |= fresh;
-          const Type want = it->second.type;
-          if (ir::ByteWidth(want) != ir::ByteWidth(f.type) ||
-              ((want == Type::kI32) != (f.type == Type::kI32))) {
+          if (ir::ByteWidth(it->second.type) != ir::ByteWidth(f.type)) {
             requests.no_maybe.insert(param);
             return restart();
           }

@@ -111,9 +111,8 @@ class InterpretedIrSegment : public CompiledSegment {
   const std::vector<ir::DeoptFrame>* frames_;
 };
 
-// The guest value of a deoptimization slot (Value::Illegal() for an illegal
-// local).
-// A slot with the unassigned tag is Illegal whatever its payload
+// The guest value of a deoptimization slot: Value::Illegal() for an illegal
+// local and for a slot with the unassigned tag, whatever its payload
 // (frame_state.h).
 inline Value ValueOfSlot(const ir::DeoptFrame::Slot& slot) {
   static_assert(ir::kUnassignedTag == kIllegalTag);
