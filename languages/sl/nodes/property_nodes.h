@@ -90,9 +90,8 @@ MOREL_FAST_PATH typename C::Bool CachedPropertyGuard(C& c, const PropertyKey& ca
 template <typename C>
 typename C::Bool ElementInBounds(C& c, typename C::V receiver, typename C::V key) {
   return c.AndThen(c.HasTag(receiver, kObjectTag), [&] {
-    return c.AndThen(c.IsLong(key), [&] {
-      return c.UnsignedLess(c.AsLong(key), c.LoadField(receiver, &SLObject::element_capacity));
-    });
+    return c.AndThen(c.IsLong(key),
+                     [&] { return c.UnsignedLess(c.AsLong(key), ElementCapacity(c, receiver)); });
   });
 }
 Value ReadPropertyGeneric(const SLReadPropertyNode* node, Value receiver, Value key);

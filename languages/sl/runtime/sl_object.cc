@@ -68,6 +68,12 @@ struct PropertyDictionary {
   }
 };
 
+Value* NoElements() {
+  // Read-only: with capacity 0 nothing writes the values after it.
+  alignas(16) static constexpr Value kNoElements[1] = {Value::Long(0)};
+  return const_cast<Value*>(kNoElements + 1);
+}
+
 Shape* Shape::Empty() {
   static Shape* empty = new Shape();
   return empty;
@@ -131,14 +137,14 @@ Value AsValue(const SLObject* object) { return Value::Reference(kObjectTag, obje
 
 bool SLObject::Get(absl::string_view key, Value* out) const {
   int64_t index;
-  if (ArrayIndexOf(key, &index) && index < element_capacity) {
+  if (ArrayIndexOf(key, &index) && index < element_capacity()) {
     return GetIndexed(index, out);
   }
   return GetNamed(key, out);
 }
 
 bool SLObject::GetIndexed(int64_t index, Value* out) const {
-  if (index >= element_capacity) return GetNamed(absl::StrCat(index), out);
+  if (index >= element_capacity()) return GetNamed(absl::StrCat(index), out);
   if (elements[index].IsIllegal()) return false;
   *out = elements[index];
   return true;
@@ -154,7 +160,7 @@ void SLObject::Put(absl::string_view key, Value value) {
 }
 
 void SLObject::PutIndexed(int64_t index, Value value) {
-  if (index < element_capacity || GrowElementsFor(index)) {
+  if (index < element_capacity() || GrowElementsFor(index)) {
     elements[index] = value;
     return;
   }
@@ -169,7 +175,7 @@ bool SLObject::HasNamedIndexKeys() const {
 
 std::vector<std::string> SLObject::Keys() const {
   std::vector<int64_t> indices;
-  for (int64_t i = 0; i < element_capacity; ++i) {
+  for (int64_t i = 0; i < element_capacity(); ++i) {
     if (!elements[i].IsIllegal()) indices.push_back(i);
   }
   // Named keys that are array indices (past the element capacity) sort with
@@ -203,14 +209,15 @@ bool SLObject::GrowElementsFor(int64_t index) {
   // Only just past the end (so a sparse key does not allocate its index's
   // worth of memory), and only while no index key is a named property
   // (growing would otherwise have to move it).
-  if (HasNamedIndexKeys() || index >= 2 * element_capacity + 16) return false;
+  if (HasNamedIndexKeys() || index >= 2 * element_capacity() + 16) return false;
   int64_t new_capacity =
-      std::min(kMaxElementIndex, std::max({index + 1, 2 * element_capacity, int64_t{8}}));
+      std::min(kMaxElementIndex, std::max({index + 1, 2 * element_capacity(), int64_t{8}}));
   // Cleared memory: every new slot is an absent element (kIllegalTag 0).
-  auto* grown = static_cast<Value*>(heap::AllocateTraced(sizeof(Value) * new_capacity));
-  if (element_capacity > 0) std::memcpy(grown, elements, sizeof(Value) * element_capacity);
-  elements = grown;
-  element_capacity = new_capacity;
+  // The capacity first, then the values.
+  auto* grown = static_cast<Value*>(heap::AllocateTraced(sizeof(Value) * (1 + new_capacity)));
+  grown[0] = Value::Long(new_capacity);
+  std::memcpy(grown + 1, elements, sizeof(Value) * element_capacity());
+  elements = grown + 1;
   return true;
 }
 

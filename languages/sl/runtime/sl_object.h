@@ -28,13 +28,13 @@
 // Elements (V8's and Truffle's arrays in disguise): a key that is an array
 // index -- the §5.4 string form of an integer 0 <= k < kMaxElementIndex, so
 // o[3] and o["3"] alike, but not o["03"] -- lives in `elements`, a dense
-// array of `element_capacity` values (an Illegal value marks an absent
-// element), whenever k < element_capacity; an index key at or past the
+// array of element_capacity() values (an Illegal value marks an absent
+// element), whenever k < element_capacity(); an index key at or past the
 // capacity lives with the named properties under its string. Writes just
 // past the end grow the array (amortized doubling) unless the object
 // already holds index keys as named properties (HasNamedIndexKeys: a fact
 // of the shape, or of the dictionary), which keeps the rule
-// "k < element_capacity <=> k is in elements" true without moving
+// "k < element_capacity() <=> k is in elements" true without moving
 // properties. Where a key lives is not observable: SL code never enumerates
 // keys, and the host's enumeration (SLObject::Keys, for the embedding API)
 // orders them by what they are, not where they are; shape caches never
@@ -104,28 +104,35 @@ inline constexpr int64_t kMaxElementIndex = (int64_t{1} << 31) - 1;
 bool ArrayIndexOf(absl::string_view key, int64_t* index);
 inline bool IsArrayIndex(int64_t key) { return key >= 0 && key < kMaxElementIndex; }
 
-// A header of four words, then the inline slots. Every field is a whole
+// A header of three words, then the inline slots. Every field is a whole
 // word (compiled code loads and stores 64-bit words only); the allocation
-// is zero-filled, so a new object is its header with `shape` set.
+// is zero-filled, so a new object is its header with `shape` and
+// `elements` (NoElements()) set.
 struct SLObject {
-  // In-object property slots: 4 (an object is 32 + 16 * 4 = 96 bytes).
-  // Steady state, ms per iteration, opt build with escape analysis and
-  // compiled `alloc`, on a shared 2-core machine
-  // (tools/bench/run.py --warmup-only, median of 8 runs; the two halves of
-  // tests/ObjectsChurn.sl at size 100000, 40 iterations, median of 3):
-  //               before   K=2    K=4    K=6    K=8
-  //   fields       2.55    2.25   2.30   2.30   2.30
-  //   richards     0.86    0.82   0.84   0.83   0.81
-  //   poly        13.6    13.6   13.1   13.0   13.2
-  //   particles   32.5     8.5   12.1   12.5   15.2
-  //   points      20.2    14.0    8.0    9.7   10.4
-  // ("before": every property out of line and new() a runtime call.)
+  // In-object property slots: 3, so an object is 24 + 16 * 3 = 72 bytes,
+  // which the collector serves from its 80-byte size class (it adds one
+  // byte to every request: a pointer one past the end still keeps the
+  // block alive). Every byte counts: programs that keep lists and trees of
+  // small objects spend most of their time allocating and collecting, and
+  // that time follows the size class. Measured (opt, whole process, median
+  // of 5 paired runs, the table sizes of tools/bench): from 112-byte
+  // objects (four header words, 4 slots) to 96 (3 slots), linkedlist 0.74x
+  // and binarytrees 0.83x the time; from 96 to 80, 0.81x and 0.90x more.
+  // Earlier figures for K, from when the header had four words (steady
+  // state, ms per iteration; ObjectsChurn's two halves at size 100000):
+  //               all out of line   K=2    K=4    K=6    K=8
+  //   fields       2.55            2.25   2.30   2.30   2.30
+  //   richards     0.86            0.82   0.84   0.83   0.81
+  //   poly        13.6            13.6   13.1   13.0   13.2
+  //   particles   32.5             8.5   12.1   12.5   15.2
+  //   points      20.2            14.0    8.0    9.7   10.4
   // Smaller objects leave the collector less to mark and sweep (particles
-  // keeps a long list alive: K=2 is best there), but an object with more
-  // than K properties needs out-of-line storage, whose first add calls the
-  // runtime, and escape analysis then cannot remove it (points' 3-property
-  // temporaries: K=2 loses 75%). Past 4, objects only grow.
-  static constexpr int kInlineSlots = 4;
+  // keeps a long list alive), but an object with more than K properties
+  // needs out-of-line storage, whose first add calls the runtime, and
+  // escape analysis then cannot remove it (points' 3-property temporaries:
+  // K=2 loses 75%). K=3 keeps those temporaries virtual and fits the
+  // 80-byte class; K=4 would take the 96-byte one.
+  static constexpr int kInlineSlots = 3;
 
   Shape* shape;
   union {
@@ -135,10 +142,15 @@ struct SLObject {
     // Dictionary mode: every named property. Collected.
     PropertyDictionary* dictionary;
   };
-  Value* elements;           // collected; element_capacity values
-  int64_t element_capacity;
+  // element_capacity() values from elements[0]; elements[-1] holds that
+  // capacity (a Long) in the same block, so it costs the object no word.
+  // Collected (an interior pointer, which keeps the block alive), or
+  // NoElements() (capacity 0, never written).
+  Value* elements;
   // Shaped: property i < kInlineSlots. Dictionary mode: cleared, unused.
   Value inline_slots[kInlineSlots];
+
+  int64_t element_capacity() const { return elements[-1].AsLong(); }
 
   // Reads `key`; false if absent.
   bool Get(absl::string_view key, Value* out) const;
@@ -172,7 +184,11 @@ struct SLObject {
   bool GrowElementsFor(int64_t index);
 };
 
-static_assert(sizeof(SLObject) == 4 * 8 + SLObject::kInlineSlots * sizeof(Value));
+static_assert(sizeof(SLObject) == 3 * 8 + SLObject::kInlineSlots * sizeof(Value));
+
+// The `elements` of an object without elements: just past a static Long(0),
+// the capacity (outside the collected heap, and read-only).
+Value* NoElements();
 
 // Whether adding a property to an object of `shape` that yields
 // `new_shape` is two stores (the value into its slot, then the shape): the
@@ -189,13 +205,20 @@ inline bool AddFitsInPlace(const Shape* shape, const Shape* new_shape) {
 // LoadProperty and StoreProperty are the only accessors of a shaped
 // property's slot (inline or in the storage).
 
-// A new empty object (new()). The allocation is zero-filled: no storage, no
-// elements, cleared slots; only the shape is written.
+// A new empty object (new()). The allocation is zero-filled: no storage,
+// cleared slots; only the shape and the (absent) elements are written.
 template <typename C>
 typename C::V NewObject(C& c) {
   typename C::V object = c.template New<SLObject>(kObjectTag);
   c.StoreField(object, &SLObject::shape, Shape::Empty());
+  c.StoreField(object, &SLObject::elements, NoElements());
   return object;
+}
+
+// The element capacity of an object (0 without elements): elements[-1].
+template <typename C>
+auto ElementCapacity(C& c, typename C::V object) {
+  return c.AsLong(c.LoadValue(c.LoadField(object, &SLObject::elements), -1));
 }
 
 // Property `index` of a shaped object (`object` is an object of a shape

@@ -45,7 +45,7 @@ TEST_F(SLObjectTest, IndexKeysGoToElementsAndStringFormsAgree) {
   SLObject* object = NewObject();
   object->PutIndexed(0, Value::Long(10));
   object->Put("1", Value::Long(11));
-  ASSERT_GE(object->element_capacity, 2);
+  ASSERT_GE(object->element_capacity(), 2);
   EXPECT_EQ(object->shape, Shape::Empty());  // nothing named
   EXPECT_EQ(Long(object, "0"), 10);
   Value value;
@@ -64,8 +64,8 @@ TEST_F(SLObjectTest, IndexKeysGoToElementsAndStringFormsAgree) {
 TEST_F(SLObjectTest, AppendsGrowTheElements) {
   SLObject* object = NewObject();
   for (int64_t i = 0; i < 1000; ++i) object->PutIndexed(i, Value::Long(i * 2));
-  EXPECT_GE(object->element_capacity, 1000);
-  EXPECT_LT(object->element_capacity, 4000);
+  EXPECT_GE(object->element_capacity(), 1000);
+  EXPECT_LT(object->element_capacity(), 4000);
   EXPECT_FALSE(object->HasNamedIndexKeys());
   for (int64_t i = 0; i < 1000; ++i) EXPECT_EQ(Long(object, absl::StrCat(i)), i * 2);
 }
@@ -73,7 +73,7 @@ TEST_F(SLObjectTest, AppendsGrowTheElements) {
 TEST_F(SLObjectTest, SparseIndexIsNamedAndStopsGrowth) {
   SLObject* object = NewObject();
   object->PutIndexed(1000000, Value::Long(1));
-  EXPECT_EQ(object->element_capacity, 0);
+  EXPECT_EQ(object->element_capacity(), 0);
   EXPECT_TRUE(object->HasNamedIndexKeys());
   EXPECT_TRUE(object->shape->has_index_key());
   object->Put("1000000", Value::Long(2));
@@ -81,7 +81,7 @@ TEST_F(SLObjectTest, SparseIndexIsNamedAndStopsGrowth) {
   // Later dense writes stay named too (growing would have to move 1000000
   // once the capacity passed it), and every key stays readable.
   for (int64_t i = 0; i < 100; ++i) object->PutIndexed(i, Value::Long(i));
-  EXPECT_EQ(object->element_capacity, 0);
+  EXPECT_EQ(object->element_capacity(), 0);
   EXPECT_TRUE(object->shape->is_dictionary());
   for (int64_t i = 0; i < 100; ++i) EXPECT_EQ(Long(object, absl::StrCat(i)), i);
   EXPECT_EQ(Long(object, "1000000"), 2);
@@ -90,10 +90,10 @@ TEST_F(SLObjectTest, SparseIndexIsNamedAndStopsGrowth) {
 TEST_F(SLObjectTest, IndexPastCapacityAfterGrowthIsNamed) {
   SLObject* object = NewObject();
   object->PutIndexed(0, Value::Long(0));
-  int64_t capacity = object->element_capacity;
+  int64_t capacity = object->element_capacity();
   int64_t far = 4 * capacity + 100;
   object->PutIndexed(far, Value::Long(7));
-  EXPECT_EQ(object->element_capacity, capacity);
+  EXPECT_EQ(object->element_capacity(), capacity);
   EXPECT_EQ(Long(object, absl::StrCat(far)), 7);
   Value value;
   ASSERT_TRUE(object->GetIndexed(far, &value));
@@ -102,7 +102,7 @@ TEST_F(SLObjectTest, IndexPastCapacityAfterGrowthIsNamed) {
   object->PutIndexed(capacity - 1, Value::Long(5));
   EXPECT_EQ(Long(object, absl::StrCat(capacity - 1)), 5);
   object->PutIndexed(capacity, Value::Long(6));
-  EXPECT_EQ(object->element_capacity, capacity);
+  EXPECT_EQ(object->element_capacity(), capacity);
   EXPECT_EQ(Long(object, absl::StrCat(capacity)), 6);
 }
 
@@ -120,17 +120,17 @@ TEST_F(SLObjectTest, ElementsSurviveDictionaryMode) {
 }
 
 // The layout compiled code relies on (property_nodes.h, sl_object.h's
-// templates): a zero-filled block of four header words and the inline
-// slots, of which a new object sets only the shape.
+// templates): a zero-filled block of three header words and the inline
+// slots, of which a new object sets only the shape and the elements.
 TEST_F(SLObjectTest, NewObjectIsAZeroFilledBlockWithTheEmptyShape) {
-  static_assert(sizeof(SLObject) == 32 + 16 * SLObject::kInlineSlots);
+  static_assert(sizeof(SLObject) == 24 + 16 * SLObject::kInlineSlots);
   static_assert(offsetof(SLObject, shape) == 0);
-  static_assert(offsetof(SLObject, inline_slots) == 32);
+  static_assert(offsetof(SLObject, inline_slots) == 24);
   SLObject* object = NewObject();
   EXPECT_EQ(object->shape, Shape::Empty());
   EXPECT_EQ(object->storage, nullptr);
-  EXPECT_EQ(object->elements, nullptr);
-  EXPECT_EQ(object->element_capacity, 0);
+  EXPECT_EQ(object->elements, NoElements());
+  EXPECT_EQ(object->element_capacity(), 0);
   for (const Value& slot : object->inline_slots) EXPECT_TRUE(slot.IsIllegal());
   EXPECT_FALSE(object->HasNamedIndexKeys());
 }
@@ -194,13 +194,13 @@ TEST_F(SLObjectTest, DictionaryModeClearsTheInlineSlots) {
   EXPECT_FALSE(object->HasNamedIndexKeys());
   // Elements still grow (no index key is named) ...
   object->PutIndexed(0, Value::Long(7));
-  EXPECT_GT(object->element_capacity, 0);
+  EXPECT_GT(object->element_capacity(), 0);
   // ... until one is: a far index key in the dictionary stops the growth.
-  int64_t capacity = object->element_capacity;
+  int64_t capacity = object->element_capacity();
   object->PutIndexed(1000000, Value::Long(8));
   EXPECT_TRUE(object->HasNamedIndexKeys());
   object->PutIndexed(capacity, Value::Long(9));
-  EXPECT_EQ(object->element_capacity, capacity);
+  EXPECT_EQ(object->element_capacity(), capacity);
   EXPECT_EQ(Long(object, absl::StrCat(capacity)), 9);
   EXPECT_EQ(Long(object, "1000000"), 8);
   // The fact survives the table's growth.
@@ -217,7 +217,7 @@ TEST_F(SLObjectTest, ANamedIndexKeyCarriesIntoDictionaryMode) {
   ASSERT_TRUE(object->shape->is_dictionary());
   EXPECT_TRUE(object->HasNamedIndexKeys());
   object->PutIndexed(0, Value::Long(2));
-  EXPECT_EQ(object->element_capacity, 0);
+  EXPECT_EQ(object->element_capacity(), 0);
   EXPECT_EQ(Long(object, "0"), 2);
   EXPECT_EQ(Long(object, "1000000"), 1);
 }
@@ -233,7 +233,7 @@ TEST_F(SLObjectTest, KeysAreIndicesAscendingThenOthersInTheOrderAdded) {
   object->Put("01", Value::Long(6));       // not an index
   object->Put("x", Value::Long(7));        // overwritten: keeps its place
   for (int i = 0; i < 5; ++i) object->Put(absl::StrCat("k", i), Value::Long(i));
-  ASSERT_GT(object->element_capacity, 0);
+  ASSERT_GT(object->element_capacity(), 0);
   ASSERT_FALSE(object->shape->is_dictionary());
   EXPECT_EQ(object->Keys(), (std::vector<std::string>{"0", "1", "1000000", "x", "name", "01",
                                                       "k0", "k1", "k2", "k3", "k4"}));

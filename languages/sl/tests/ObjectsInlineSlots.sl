@@ -1,4 +1,4 @@
-// Objects across their in-object slots (the first 4 properties) and their
+// Objects across their in-object slots (the first 3 properties) and their
 // out-of-line storage (then 4 values, then 8, ...), built and read in hot,
 // compiled functions: adds that fill inline slots, that allocate storage,
 // that fit it and that grow it; a shape-polymorphic read of one key at
