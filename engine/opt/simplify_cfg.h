@@ -2,7 +2,9 @@
 #define MOREL_ENGINE_OPT_SIMPLIFY_CFG_H_
 
 // simplify_cfg: straightens the CFG the PE and guard_elim leave behind.
-// Rewrites (each one fuel unit), over the reachable blocks:
+// Rewrites (each one fuel unit): unreachable blocks are removed (one unit
+// for all; otherwise their edges would keep the merges below from
+// happening), then
 //   - a parameter of a block (not the entry) whose incoming edges all pass
 //     the same value v (or the parameter itself, around a loop), v not
 //     another parameter of the block, is replaced by v and removed: a block
@@ -14,9 +16,9 @@
 //     other incoming edge and no parameters, absorbs B's instructions; B
 //     leaves the layout.
 // Merging turns jump chains (block5 -> block6 -> block7 after a hoisted
-// guard) into one block, so block-local passes (load_elim) see more; no
-// instruction is reordered, duplicated or dropped. Unreachable blocks are
-// left to dce.
+// guard) into one block, so block-local passes (load_elim) see more, and
+// the backend lays out fewer jumps; no reachable instruction is reordered,
+// duplicated or dropped.
 
 #include "engine/opt/pass.h"
 
