@@ -107,14 +107,21 @@ void Initialize() {
     // fewer collections pay. Measured (opt, 2 cores): the poly benchmark
     // 0.66 s -> 0.57 s, a 300k-object live set 0.96 s/171 MB -> 0.80 s/
     // 191 MB; divisor 1 is faster still (0.47 s, 0.65 s) but costs +43%
-    // memory on the live set. GC_FREE_SPACE_DIVISOR in the environment wins.
+    // memory on the live set. Measured again with SL's 80-byte objects
+    // (whole process, median of 5 paired runs): divisor 1 changes nothing
+    // on linkedlist, binarytrees, particles, points, poly, richards and
+    // vectors (0.98-1.02x; binarytrees' peak 70 -> 117 MB), since their
+    // collections come from a full heap, not from the divisor.
+    // GC_FREE_SPACE_DIVISOR in the environment wins.
     if (std::getenv("GC_FREE_SPACE_DIVISOR") == nullptr) GC_set_free_space_divisor(2);
     // Start with a 4 MiB heap instead of Boehm's 64 KiB growing slowly: a
     // program allocating short-lived strings otherwise collects every ~600
     // KiB, and each collection costs ~0.15 ms of root scanning however
     // little is live. Measured (poly benchmark, opt, 2 cores): 306
     // collections, 0.29 s -> 49 collections, 0.24 s; 8-32 MiB gained
-    // nothing more (less cache locality). GC_INITIAL_HEAP_SIZE wins.
+    // nothing more (less cache locality). Again with 80-byte objects: 8 MiB
+    // gives linkedlist 0.95x and points 1.12x, 16 MiB points 1.24x, the
+    // others within 5%. GC_INITIAL_HEAP_SIZE wins.
     constexpr size_t kInitialHeapBytes = size_t{4} << 20;
     if (std::getenv("GC_INITIAL_HEAP_SIZE") == nullptr &&
         GC_get_heap_size() < kInitialHeapBytes) {
