@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/config/config_loader.h"
@@ -55,6 +56,33 @@ Result RunInMode(const std::string& program, const std::vector<std::string>& fla
 // loops): it costs time without adding coverage.
 constexpr size_t kMaxOutput = 64 * 1024;
 
+// Every run has a heap and a CPU time limit (the engine's sandbox options,
+// as in sl_differential_fuzzer.cc), so that a program whose strings or
+// numbers grow without bound ends with a clear error instead of running for
+// many minutes (seed 571 doubles a string in nested loops). A program over
+// the interpreter's limits is not compared; the modes get more room, so one
+// over its limits where the interpreter was not is a mismatch.
+const std::vector<std::string>& BaselineFlags() {
+  static const auto* flags = new std::vector<std::string>{
+      "--engine.Backend=none", "--engine.MaxHeapMemory=512MB", "--engine.MaxCPUTime=10s"};
+  return *flags;
+}
+const std::vector<std::string>& ModeLimitFlags() {
+  static const auto* flags =
+      new std::vector<std::string>{"--engine.MaxHeapMemory=1GB", "--engine.MaxCPUTime=60s"};
+  return *flags;
+}
+
+bool ExceededALimit(const Result& result) {
+  return result.status != 0 && absl::StrContains(result.output, "limit of ") &&
+         absl::StrContains(result.output, " exceeded.");
+}
+
+// Whether the interpreter's run of a program is one to compare against.
+bool Comparable(const Result& expected) {
+  return expected.output.size() <= kMaxOutput && !ExceededALimit(expected);
+}
+
 // MOREL_DIFFERENTIAL_SEEDS=N runs more programs (by hand: CI runs 20).
 uint64_t Seeds() {
   const char* env = std::getenv("MOREL_DIFFERENTIAL_SEEDS");
@@ -81,7 +109,7 @@ TEST_P(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
   };
   const uint64_t seed = GetParam();
   std::string program = RandomSlProgram(seed);
-  Result expected = RunInMode(program, {"--engine.Backend=none"});
+  Result expected = RunInMode(program, BaselineFlags());
   // MOREL_DIFFERENTIAL_PRINT=1 shows each program and what it printed.
   if (std::getenv("MOREL_DIFFERENTIAL_PRINT") != nullptr) {
     std::cout << "=== seed " << seed << "\n"
@@ -89,7 +117,9 @@ TEST_P(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
               << expected.output << "\n";
   }
   if (expected.output.size() > kMaxOutput) GTEST_SKIP() << "prints over 64 KiB";
-  for (const auto& mode : modes) {
+  if (ExceededALimit(expected)) GTEST_SKIP() << "over the interpreter's heap or CPU time limit";
+  for (std::vector<std::string> mode : modes) {
+    mode.insert(mode.end(), ModeLimitFlags().begin(), ModeLimitFlags().end());
     Result actual = RunInMode(program, mode);
     ASSERT_EQ(actual.output, expected.output)
         << "seed " << seed << " with " << absl::StrJoin(mode, " ") << "\n"
@@ -105,9 +135,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, DifferentialTest, ::testing::Range<uint64_t>(1, 
 TEST(DifferentialSeedsTest, MostProgramsAreCompared) {
   int compared = 0;
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    if (RunInMode(RandomSlProgram(seed), {"--engine.Backend=none"}).output.size() <= kMaxOutput) {
-      ++compared;
-    }
+    if (Comparable(RunInMode(RandomSlProgram(seed), BaselineFlags()))) ++compared;
   }
   EXPECT_GE(compared, 15);
 }
