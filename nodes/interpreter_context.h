@@ -116,6 +116,12 @@ struct InterpreterContext {
     static_assert(alignof(T) <= 16, "the collector's blocks are 16-byte aligned");
     return Value::Reference(tag, heap::AllocateTraced(sizeof(T)));
   }
+  // `count` Values in the collected heap, cleared (each Illegal): an array
+  // an object points to (SL: property storage). Compiled code allocates it
+  // inline too, and escape analysis may keep it virtual with its object.
+  static Value* NewValues(int count) {
+    return static_cast<Value*>(heap::AllocateTraced(sizeof(Value) * count));
+  }
   // `member` of the object `v` points to (a pointer or 64-bit integer field).
   template <typename Class, typename T>
   static T LoadField(Value v, T Class::*member) {

@@ -31,6 +31,8 @@
 //   New<T>(tag)                 alloc sizeof(T) (zero-filled, traced; may
 //                               be removed by escape analysis); the value
 //                               is {bitcast.i64 of it, tag}
+//   NewValues(n)                alloc 16 n (the same, for an array of n
+//                               Values an object points to); the pointer
 //   LoadField(v, &C::m)         load at offsetof(C, m) from v's payload,
 //                               alias class "C+offset" (see below)
 //   StoreField(v, &C::m, x)     store there, same alias class
@@ -225,6 +227,9 @@ class PeContext {
     return V{b().Convert(ir::Opcode::kBitcast, ir::Type::kI64, object),
              b().I64(static_cast<int64_t>(tag))};
   }
+  // InterpreterContext::NewValues: a block of `count` cleared Values, the
+  // pointer itself (LoadValue/StoreValue take it as their base).
+  ir::Value* NewValues(int count) { return b().Alloc(static_cast<int64_t>(sizeof(Value)) * count); }
   template <typename Class, typename T>
   ir::Value* LoadField(V v, T Class::*member) {
     size_t offset = OffsetOf(member);

@@ -2,9 +2,10 @@
 # new() and cached property adds compile to plain IR (issue 13): the
 # partial evaluator's IR of a function that makes an object holds an
 # `alloc` and stores, and no runtime call for new() (InvokeBuiltin, the
-# builtin's call) or for an add whose slot exists (AddPropertyWithShape);
-# escape analysis then removes the allocation of an object that does not
-# escape. Checked on --engine.DumpIR=pe,dce (dce is the pipeline's last
+# builtin's call), for an add whose slot exists or for the add that
+# creates the out-of-line storage (an `alloc` too; AddPropertyWithShape is
+# called only to grow it); escape analysis then removes the allocations of
+# an object that does not escape. Checked on --engine.DumpIR=pe,dce (dce is the pipeline's last
 # pass) of testdata/inline_objects.sl, run in the IR tier, whose output
 # must not change. Usage: inline_objects_test.sh <sl> <program> <expected>
 set -u
@@ -25,14 +26,14 @@ out=$("${sl[@]}" --engine.Backend=ir_interpreter --engine.BackgroundCompilation=
 count() { grep -cE "$2" <<<"$1"; }
 
 calls='call_runtime @[^(]*(InvokeBuiltin|AddPropertyWithShape|WritePropertyGeneric)'
-for fn in kept dropped wide; do
+for fn in kept dropped wide narrow; do
   pe=$(ir_dumps "$dumps" "$fn" pe)
   final=$(ir_dumps "$dumps" "$fn" dce)
   [[ -n "$pe" && -n "$final" ]] || { fail "$fn: no pe or dce dump (not compiled?)"; continue; }
   [[ $(count "$pe" '= alloc [0-9]+$') -ge 1 ]] || fail "$fn: no alloc after pe"
   case $fn in
     wide)
-      # One call per compilation: the add of p4, which allocates storage.
+      # One call per compilation: the add of p7, which grows the storage.
       [[ $(count "$pe" "$calls") -eq $(count "$pe" '^func @') ]] ||
         fail "$fn: expected one AddPropertyWithShape per compilation:
 $(grep -E "$calls" <<<"$pe")"
@@ -47,6 +48,11 @@ $(grep -E "$calls" <<<"$pe")"
   case $fn in
     kept) [[ $(count "$final" '= alloc [0-9]+$') -ge 1 ]] || fail "kept: its object escapes, yet no alloc" ;;
     dropped) [[ $(count "$final" '= alloc ') -eq 0 ]] || fail "dropped: an alloc survived escape analysis" ;;
+    narrow)
+      # The object and its storage: two allocs per compilation, none left.
+      [[ $(count "$pe" '= alloc [0-9]+$') -eq $((2 * $(count "$pe" '^func @'))) ]] ||
+        fail "narrow: expected two allocs per compilation after pe"
+      [[ $(count "$final" '= alloc ') -eq 0 ]] || fail "narrow: an alloc survived escape analysis" ;;
   esac
   [[ $(count "$final" "$calls") -eq $(count "$pe" "$calls") ]] ||
     fail "$fn: the optimizer changed the runtime calls"

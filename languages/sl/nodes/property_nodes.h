@@ -239,7 +239,16 @@ struct WriteCached {
   template <typename C>
   static typename C::V Body(C& c, SLWritePropertyNode&, const Cache& cache, typename C::V receiver,
                             typename C::V, typename C::V value) {
-    if (!cache.in_place) {
+    if (!cache.in_place && cache.old_shape->storage_capacity() == 0) {
+      // The first out-of-line property: new storage, nothing to copy. In
+      // compiled code an `alloc` that escape analysis can keep virtual
+      // with the object (SLObject::AddWithShape does the same).
+      auto storage = c.NewValues(cache.new_shape->storage_capacity());
+      c.StoreValue(storage, cache.index - SLObject::kInlineSlots, value);
+      c.StoreField(receiver, &SLObject::storage, storage);
+      c.StoreField(receiver, &SLObject::shape, cache.new_shape);
+    } else if (!cache.in_place) {
+      // Storage that grows: the runtime copies it.
       c.template Call<&AddPropertyWithShape>(receiver, cache.new_shape, value);
     } else {
       StoreProperty(c, receiver, cache.index, value);
