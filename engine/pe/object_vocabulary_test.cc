@@ -1,5 +1,5 @@
-// The context vocabulary for objects (New, StoreField, LoadField, in-object
-// LoadValue/StoreValue), written once as a template and run both ways: with
+// The context vocabulary for objects (New, NewValues, StoreField, LoadField,
+// in-object LoadValue/StoreValue), written once as a template and run both ways: with
 // InterpreterContext, and with PeContext into IR that the reference
 // interpreter runs. Both must build the same object, word for word; the IR
 // must be an `alloc` and plain stores and loads at the members' offsets,
@@ -37,14 +37,16 @@ constexpr ValueTag kRecordTag = kFirstReferenceTag + 7;
 struct Record {
   const char* name;
   int64_t count;
-  Record* next;  // left zero
+  Record* next;   // left zero
+  Value* values;  // NewValues(2)
   Value slots[3];
 };
 
 const char kName[] = "record";
 
 // A record holding `value` in slot 1 and count 3, whose slot 2 is a copy of
-// slot 1 read back through the object.
+// slot 1 read back through the object, and whose array of two values holds
+// `value` in its second.
 template <typename C>
 typename C::V Build(C& c, typename C::V value) {
   typename C::V record = c.template New<Record>(kRecordTag);
@@ -52,6 +54,9 @@ typename C::V Build(C& c, typename C::V value) {
   c.StoreField(record, &Record::count, int64_t{3});
   c.StoreValue(record, &Record::slots, 1, value);
   c.StoreValue(record, &Record::slots, 2, c.LoadValue(record, &Record::slots, 1));
+  auto values = c.NewValues(2);
+  c.StoreValue(values, 1, value);
+  c.StoreField(record, &Record::values, values);
   return record;
 }
 
@@ -88,12 +93,14 @@ TEST_F(ObjectVocabularyTest, InterpreterAndCompiledCodeBuildTheSameObject) {
   std::string text = ir::PrintFunction(function);
 
   EXPECT_NE(text.find(absl::StrCat("alloc ", sizeof(Record))), std::string::npos) << text;
+  EXPECT_NE(text.find(absl::StrCat("alloc ", 2 * sizeof(Value), "\n")), std::string::npos) << text;
   EXPECT_EQ(text.find("call_runtime"), std::string::npos) << text;
   EXPECT_NE(text.find("alias \"Record+0\""), std::string::npos) << text;
   EXPECT_NE(text.find("alias \"Record+8\""), std::string::npos) << text;
   EXPECT_EQ(text.find("alias \"Record+16\""), std::string::npos) << "`next` is not written";
-  // slots[1] at 24 + 16 and slots[2] at 24 + 32: payload and tag words.
-  for (int offset : {40, 48, 56, 64}) {
+  EXPECT_NE(text.find("alias \"Record+24\""), std::string::npos) << text;
+  // slots[1] at 32 + 16 and slots[2] at 32 + 32: payload and tag words.
+  for (int offset : {48, 56, 64, 72}) {
     EXPECT_NE(text.find(absl::StrCat(", ", offset, ", alias \"value slots\"")),
               std::string::npos)
         << offset << "\n"
@@ -114,7 +121,15 @@ TEST_F(ObjectVocabularyTest, InterpreterAndCompiledCodeBuildTheSameObject) {
   ASSERT_EQ(compiled.tag, kRecordTag);
   ASSERT_EQ(interpreted.tag, kRecordTag);
   ASSERT_NE(compiled.As<Record>(), interpreted.As<Record>());
-  EXPECT_EQ(std::memcmp(compiled.As<Record>(), interpreted.As<Record>(), sizeof(Record)), 0);
+  // Word for word, but for the pointers to the two arrays, which must hold
+  // the same.
+  Record copy = *interpreted.As<Record>();
+  copy.values = compiled.As<Record>()->values;
+  EXPECT_EQ(std::memcmp(compiled.As<Record>(), &copy, sizeof(Record)), 0);
+  ASSERT_NE(compiled.As<Record>()->values, interpreted.As<Record>()->values);
+  EXPECT_EQ(std::memcmp(compiled.As<Record>()->values, interpreted.As<Record>()->values,
+                        2 * sizeof(Value)),
+            0);
   const Record& record = *compiled.As<Record>();
   EXPECT_EQ(record.name, kName);
   EXPECT_EQ(record.count, 3);
@@ -122,6 +137,8 @@ TEST_F(ObjectVocabularyTest, InterpreterAndCompiledCodeBuildTheSameObject) {
   EXPECT_TRUE(record.slots[0].IsIllegal());
   EXPECT_EQ(record.slots[1], argument);
   EXPECT_EQ(record.slots[2], argument);
+  EXPECT_TRUE(record.values[0].IsIllegal());
+  EXPECT_EQ(record.values[1], argument);
 }
 
 }  // namespace
