@@ -258,11 +258,12 @@ class PeContext {
   Bool PointerEqual(ir::Value* a, const T* c) {
     return b().ICmp(ir::Cond::kEq, a, b().PConst(reinterpret_cast<uint64_t>(c)));
   }
+  // `index` may be negative (SL: an elements block's capacity at -1).
   V LoadValue(ir::Value* base, int index) {
-    return LoadValueAtOffset(base, static_cast<int32_t>(index * sizeof(Value)));
+    return LoadValueAtOffset(base, index * static_cast<int32_t>(sizeof(Value)));
   }
   void StoreValue(ir::Value* base, int index, V value) {
-    StoreValueAtOffset(base, static_cast<int32_t>(index * sizeof(Value)), value);
+    StoreValueAtOffset(base, index * static_cast<int32_t>(sizeof(Value)), value);
   }
   // In-object values: at a constant offset from the object's own pointer,
   // so escape analysis sees them as fields of an allocation.

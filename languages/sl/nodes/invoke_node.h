@@ -154,7 +154,8 @@ struct InvokeDirect {
             // A missing argument is NULL.
             return c.BoxBoolean(args.empty() ? c.True() : c.HasTag(args[0], kNullTag));
           case DirectlyCallableBuiltin::Intrinsic::kNewObject:
-            // The allocation and the shape store, as the builtin does them.
+            // The allocation and the shape and elements stores, as the
+            // builtin does them.
             if (args.empty()) return NewObject(c);
             break;
           case DirectlyCallableBuiltin::Intrinsic::kNone:

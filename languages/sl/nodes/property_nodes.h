@@ -25,10 +25,12 @@
 // itself, the rest through its storage pointer. Adding a property (a
 // cached transition) is two stores -- the value into its slot, then the new
 // shape -- when the slot exists (AddFitsInPlace: an inline slot, or a
-// storage slot the old shape's capacity has); only an add that grows the
-// storage calls the runtime (AddPropertyWithShape). So an object made by
-// new() and filled by cached adds is an allocation plus stores, which
-// escape analysis can remove where the object does not escape.
+// storage slot the old shape's capacity has); the first out-of-line
+// property allocates the storage (NewValues) and stores it too; only an add
+// that grows existing storage calls the runtime (AddPropertyWithShape). So
+// an object made by new() and filled by cached adds is allocations plus
+// stores, which escape analysis can remove where the object does not
+// escape.
 //
 // Keys are Strings after the §5.4 conversion, so o[1] and o["1"] are the
 // same property. A `.name` key is a constant string node, so the cache's key

@@ -128,9 +128,11 @@ struct SLObject {
   //   points      20.2            14.0    8.0    9.7   10.4
   // Smaller objects leave the collector less to mark and sweep (particles
   // keeps a long list alive), but an object with more than K properties
-  // needs out-of-line storage, whose first add calls the runtime, and
-  // escape analysis then cannot remove it (points' 3-property temporaries:
-  // K=2 loses 75%). K=3 keeps those temporaries virtual and fits the
+  // needs out-of-line storage, a second allocation (when the table was
+  // measured its first add called the runtime, and escape analysis could
+  // not remove it: points' 3-property temporaries, K=2, lost 75%; since
+  // then that add is an `alloc` escape analysis keeps virtual, see
+  // property_nodes.h). K=3 keeps 3-property temporaries in one block of the
   // 80-byte class; K=4 would take the 96-byte one.
   static constexpr int kInlineSlots = 3;
 
