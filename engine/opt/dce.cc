@@ -20,15 +20,6 @@ struct Edge {
   int which;
 };
 
-bool RemoveUnreachableBlocks(ir::Function& f, PassContext& ctx) {
-  std::vector<Block*> rpo = ir::ReversePostorder(f);
-  if (rpo.size() == f.blocks().size()) return false;
-  if (!ctx.ConsumeFuel()) return false;
-  absl::flat_hash_set<Block*> reachable(rpo.begin(), rpo.end());
-  f.RemoveBlocksIf([&](Block* b) { return !reachable.contains(b); });
-  return true;
-}
-
 void ForEachFrameStateValue(ir::FrameState* fs, const std::function<void(Value*)>& fn) {
   absl::flat_hash_set<ir::FrameState*> seen;
   for (; fs != nullptr && seen.insert(fs).second; fs = fs->parent) {
@@ -216,6 +207,15 @@ class DeadValueSweeper {
 };
 
 }  // namespace
+
+bool RemoveUnreachableBlocks(ir::Function& f, PassContext& ctx) {
+  std::vector<ir::Block*> rpo = ir::ReversePostorder(f);
+  if (rpo.size() == f.blocks().size()) return false;
+  if (!ctx.ConsumeFuel()) return false;
+  absl::flat_hash_set<ir::Block*> reachable(rpo.begin(), rpo.end());
+  f.RemoveBlocksIf([&](ir::Block* b) { return !reachable.contains(b); });
+  return true;
+}
 
 absl::StatusOr<bool> DeadCodeElimination::Run(ir::Function& function, PassContext& ctx) {
   if (function.entry() == nullptr) return false;

@@ -19,6 +19,10 @@
 
 namespace morel::opt {
 
+// Step 1 alone (simplify_cfg runs it first too): removes the blocks
+// unreachable from the entry, one fuel unit for all; whether any went.
+bool RemoveUnreachableBlocks(ir::Function& f, PassContext& ctx);
+
 class DeadCodeElimination : public Pass {
  public:
   absl::string_view name() const override { return "dce"; }

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "engine/ir/cfg.h"
 #include "engine/ir/dominators.h"
+#include "engine/opt/dce.h"
 #include "engine/opt/rewrite_util.h"
 
 namespace morel::opt {
@@ -28,16 +29,10 @@ bool EqualConstants(const Value* a, const Value* b) {
 }  // namespace
 
 absl::StatusOr<bool> SimplifyCfg::Run(ir::Function& function, PassContext& ctx) {
-  bool changed = false;
-  std::vector<Block*> rpo = ir::ReversePostorder(function);
   // Unreachable blocks go first (guard_elim leaves some): their edges would
   // count as predecessors and keep blocks apart that only they separate.
-  if (rpo.size() != function.blocks().size()) {
-    if (!ctx.ConsumeFuel()) return false;
-    absl::flat_hash_set<Block*> reachable(rpo.begin(), rpo.end());
-    function.RemoveBlocksIf([&](Block* b) { return !reachable.contains(b); });
-    changed = true;
-  }
+  bool changed = RemoveUnreachableBlocks(function, ctx);
+  std::vector<Block*> rpo = ir::ReversePostorder(function);
   auto preds = ir::ComputePredecessors(function);
   Block* entry = function.entry();
   auto single_pred = [&](Block* b) -> Block* {
