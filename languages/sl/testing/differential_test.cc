@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/config/config_loader.h"
 #include "gtest/gtest.h"
 #include "languages/sl/sl_launcher.h"
 #include "languages/sl/testing/random_program.h"
+#include "languages/sl/testing/run_limits.h"
 
 namespace morel::sl::testing {
 namespace {
@@ -56,31 +56,20 @@ Result RunInMode(const std::string& program, const std::vector<std::string>& fla
 // loops): it costs time without adding coverage.
 constexpr size_t kMaxOutput = 64 * 1024;
 
-// Every run has a heap and a CPU time limit (the engine's sandbox options,
-// as in sl_differential_fuzzer.cc), so that a program whose strings or
-// numbers grow without bound ends with a clear error instead of running for
-// many minutes (seed 571 doubles a string in nested loops). A program over
-// the interpreter's limits is not compared; the modes get more room, so one
-// over its limits where the interpreter was not is a mismatch.
+// The interpreter, under run_limits.h's limits (seed 571, which doubles a
+// string in nested loops, ends there instead of running for many minutes).
 const std::vector<std::string>& BaselineFlags() {
-  static const auto* flags = new std::vector<std::string>{
-      "--engine.Backend=none", "--engine.MaxHeapMemory=512MB", "--engine.MaxCPUTime=10s"};
+  static const auto* flags = [] {
+    auto* flags = new std::vector<std::string>{"--engine.Backend=none"};
+    flags->insert(flags->end(), InterpreterLimitFlags().begin(), InterpreterLimitFlags().end());
+    return flags;
+  }();
   return *flags;
-}
-const std::vector<std::string>& ModeLimitFlags() {
-  static const auto* flags =
-      new std::vector<std::string>{"--engine.MaxHeapMemory=1GB", "--engine.MaxCPUTime=60s"};
-  return *flags;
-}
-
-bool ExceededALimit(const Result& result) {
-  return result.status != 0 && absl::StrContains(result.output, "limit of ") &&
-         absl::StrContains(result.output, " exceeded.");
 }
 
 // Whether the interpreter's run of a program is one to compare against.
 bool Comparable(const Result& expected) {
-  return expected.output.size() <= kMaxOutput && !ExceededALimit(expected);
+  return expected.output.size() <= kMaxOutput && !ExceededALimit(expected.status, expected.output);
 }
 
 // MOREL_DIFFERENTIAL_SEEDS=N runs more programs (by hand: CI runs 20).
@@ -117,7 +106,8 @@ TEST_P(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
               << expected.output << "\n";
   }
   if (expected.output.size() > kMaxOutput) GTEST_SKIP() << "prints over 64 KiB";
-  if (ExceededALimit(expected)) GTEST_SKIP() << "over the interpreter's heap or CPU time limit";
+  if (ExceededALimit(expected.status, expected.output))
+    GTEST_SKIP() << "over the interpreter's heap or CPU time limit";
   for (std::vector<std::string> mode : modes) {
     mode.insert(mode.end(), ModeLimitFlags().begin(), ModeLimitFlags().end());
     Result actual = RunInMode(program, mode);

@@ -9,11 +9,8 @@
 // status must equal the baseline's byte for byte. Runs are in-process
 // (sl_launcher.h RunProgram), each with a fresh engine.
 //
-// Every run has a heap and a CPU time limit (the engine's sandbox options),
-// so that a program whose numbers grow without bound or which runs for
-// minutes ends with a clear error instead of exhausting the machine. A
-// program that exceeds the interpreter's limits is skipped; the modes get
-// more room, so one that exceeds its limits where the interpreter did not
+// Every run has run_limits.h's heap and CPU time limits: a program over the
+// interpreter's is skipped; one over a mode's where the interpreter was not
 // is a mismatch.
 //
 // When the process exits it prints how many programs and runs it compared
@@ -34,11 +31,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "engine/config/config_loader.h"
 #include "languages/sl/sl_launcher.h"
 #include "languages/sl/testing/random_program.h"
+#include "languages/sl/testing/run_limits.h"
 #include "testing/fuzz/fuzz_target.h"
 
 namespace morel::sl::testing {
@@ -105,19 +102,12 @@ std::atomic<int64_t> skipped{0};
 std::atomic<int64_t> skipped_limits{0};
 
 const std::vector<std::string>& BaselineFlags() {
-  static const auto* flags = new std::vector<std::string>{
-      "--engine.Compilation=false", "--engine.MaxHeapMemory=512MB", "--engine.MaxCPUTime=10s"};
+  static const auto* flags = [] {
+    auto* flags = new std::vector<std::string>{"--engine.Compilation=false"};
+    flags->insert(flags->end(), InterpreterLimitFlags().begin(), InterpreterLimitFlags().end());
+    return flags;
+  }();
   return *flags;
-}
-const std::vector<std::string>& ModeLimitFlags() {
-  static const auto* flags =
-      new std::vector<std::string>{"--engine.MaxHeapMemory=1GB", "--engine.MaxCPUTime=60s"};
-  return *flags;
-}
-
-bool ExceededALimit(const Result& result) {
-  return result.status != 0 && absl::StrContains(result.err, "limit of ") &&
-         absl::StrContains(result.err, " exceeded.");
 }
 
 void PrintCounts() {
@@ -143,7 +133,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string program = RandomSlProgramFromBytes(absl::MakeConstSpan(data, size));
   const Result expected = Run(program, BaselineFlags());
   ++runs;
-  if (ExceededALimit(expected)) {
+  if (ExceededALimit(expected.status, expected.err)) {
     ++skipped_limits;
     return 0;
   }
