@@ -36,6 +36,7 @@
 #include "nodes/assumption.h"
 #include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
+#include "nodes/execution.h"
 #include "nodes/loop_node.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
@@ -46,11 +47,8 @@ class BytecodeRootNode;
 
 namespace morel::pe {
 
-// A guest value in compiled code.
-struct PeValue {
-  ir::Value* payload = nullptr;
-  ir::Value* tag = nullptr;
-};
+// PeValue, a guest value in compiled code, is declared with the node model's
+// vocabulary (nodes/execution.h): nodes name it without seeing IR.
 
 // Where a frame state resumes: the path from the root (first) to the
 // innermost node. Each done outcome is either a status constant or the
@@ -211,6 +209,13 @@ class PartialEvaluator {
   // Forgets the last done outcome (after a branch that evaluated a child
   // only conditionally).
   void UndoDone();
+  // The innermost entry's done outcomes so far, and forgetting those past
+  // the first `count` (the end of a branch's arm: its outcomes are not the
+  // other arm's, nor anything's after the branch).
+  int DoneCount() const { return static_cast<int>(path_.back().done.size()); }
+  void TruncateDone(int count) {
+    while (DoneCount() > count) UndoDone();
+  }
   void Leave();
   // Sets where the innermost node resumes explicitly, for nodes whose
   // resume position is not "after their done children": a bytecode root

@@ -154,25 +154,20 @@ class SLNotNode final : public SLExpressionNode,
                         public bytecode::BytecodeOperation,
                         public pe::CompiledOperation {
  public:
-  MOREL_NODE_KIND(SLNotNode)
+  SL_EXPRESSION_NODE(SLNotNode)
   // Inlined into SL's bytecode switch (root_nodes.h).
   MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
     return Value::Boolean(!operands[0].AsBoolean());
   }
   pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
                                        absl::Span<const pe::PeValue> operands) override;
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLNotNode(SourceSection section, std::unique_ptr<SLExpressionNode> operand)
       : SLExpressionNode(std::move(section)), operand_(std::move(operand)) {}
-  Value Execute(Frame& frame) override {
-    return Value::Boolean(!operand_->Execute(frame).AsBoolean());
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    return x.BoxBoolean(x.Not(x.AsBoolean(x.Execute(operand_))));
   }
-  void ForEachChild(ChildVisitor visitor) override { visitor(operand_.slot()); }
-  // Child 0: the operand.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    Value operand = next_child > 0 ? done[0].value : Evaluate(operand_.get(), frame);
-    return Outcome::OfValue(Value::Boolean(!operand.AsBoolean()));
-  }
+  MOREL_CHILDREN(operand_)
 
  private:
   Child<SLExpressionNode> operand_;

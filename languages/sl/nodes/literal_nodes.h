@@ -17,13 +17,15 @@ namespace morel::sl {
 
 class SLConstantNode final : public SLExpressionNode {
  public:
-  MOREL_NODE_KIND(SLConstantNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_EXPRESSION_NODE(SLConstantNode)
   SLConstantNode(SourceSection section, Value value)
       : SLExpressionNode(std::move(section)), value_(value) {
     set_constant_leaf(value);
   }
-  Value Execute(Frame&) override { return value_; }
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    return x.Constant(value_);
+  }
   Value value() const { return value_; }
 
  private:

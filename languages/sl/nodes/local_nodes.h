@@ -21,19 +21,20 @@ class SLReadLocalNode;
 
 class SLReadLocalNode final : public SLExpressionNode, public bytecode::BytecodeOperation {
  public:
-  MOREL_NODE_KIND(SLReadLocalNode)
+  SL_EXPRESSION_NODE(SLReadLocalNode)
   // The operation of bytecode's load.local.checked, which runs it only for
   // an unassigned slot (never compiled: compiled code deoptimizes first).
   Value ExecuteOperation(Frame& frame, absl::Span<const Value>) override { return Execute(frame); }
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
   SLReadLocalNode(SourceSection section, int slot)
       : SLExpressionNode(std::move(section)), slot_(slot) {
     set_local_leaf(slot);
   }
-  Value Execute(Frame& frame) override {
-    Value value = frame.Get(slot_);
-    if (value.IsIllegal()) ThrowUninitializedLocal(*this, frame, slot_);
-    return value;
+  // Unassigned: the interpreter reports the error (compiled code
+  // deoptimizes to here).
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    return x.AssignedLocal(slot_,
+                           [&](auto& frame) { ThrowUninitializedLocal(*this, frame, slot_); });
   }
   int slot() const { return slot_; }
 
@@ -44,31 +45,30 @@ class SLReadLocalNode final : public SLExpressionNode, public bytecode::Bytecode
 // (Bytecode writes locals with store.local, nodes/bytecode/bytecode.h.)
 class SLWriteLocalNode final : public SLExpressionNode {
  public:
-  MOREL_NODE_KIND(SLWriteLocalNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_EXPRESSION_NODE(SLWriteLocalNode)
   SLWriteLocalNode(SourceSection section, int slot, std::unique_ptr<SLExpressionNode> value)
       : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
-  Value Execute(Frame& frame) override { return Store(frame, Evaluate(value_.get(), frame)); }
-  // Child 0: the value.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    return Outcome::OfValue(
-        Store(frame, next_child > 0 ? done[0].value : Evaluate(value_.get(), frame)));
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    typename X::V value = x.Execute(value_);
+    if constexpr (X::InInterpreter()) RecordKind(x.frame(), value);
+    x.SetLocal(slot_, value);
+    return value;
   }
-  Value Store(Frame& frame, Value value) {
-    // The descriptor's kind only ever widens, so once this node recorded a
-    // kind it need not touch the (shared) descriptor for it again.
+  MOREL_CHILDREN(value_)
+  int slot() const { return slot_; }
+
+ private:
+  // The descriptor's kind only ever widens, so once this node recorded a
+  // kind it need not touch the (shared) descriptor for it again.
+  void RecordKind(Frame& frame, Value value) {
     FrameSlotKind kind = FrameDescriptor::KindOf(value);
     if (kind != recorded_kind_.load(std::memory_order_relaxed)) {
       frame.descriptor().RecordWrite(slot_, value);
       recorded_kind_.store(kind, std::memory_order_relaxed);
     }
-    frame.Set(slot_, value);
-    return value;
   }
-  void ForEachChild(ChildVisitor visitor) override { visitor(value_.slot()); }
-  int slot() const { return slot_; }
 
- private:
   int slot_;
   Child<SLExpressionNode> value_;
   std::atomic<FrameSlotKind> recorded_kind_{FrameSlotKind::kIllegal};

@@ -27,6 +27,17 @@ MOREL_FAST_PATH bool ToBoolean(const Value& value, const SourceSection& section)
   ThrowToBooleanError(value, section);
 }
 
+// The same, written once (nodes/execution.h): compiled code speculates that
+// `value` is a Boolean and deoptimizes to here if not, where the
+// interpreter raises the error at `node`'s section.
+template <typename X>
+MOREL_FAST_PATH typename X::Bool ToBoolean(X& x, const typename X::V& value, const Node& node) {
+  x.Require(
+      x.IsBoolean(value), "toBoolean",
+      [&](auto&, const auto& v) { ThrowToBooleanError(v, node.source_section()); }, value);
+  return x.AsBoolean(value);
+}
+
 // The Boolean conversion as an operation of the bytecode interpreter (if
 // and while conditions, && and || operands): ToBoolean at the node's
 // section. The AST interpreter converts inside its statement nodes.
@@ -58,57 +69,40 @@ class SLLogicalNode : public SLExpressionNode {
   SLLogicalNode(SourceSection section, std::unique_ptr<SLExpressionNode> left,
                 std::unique_ptr<SLExpressionNode> right)
       : SLExpressionNode(std::move(section)), left_(std::move(left)), right_(std::move(right)) {}
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(left_.slot());
-    visitor(right_.slot());
-  }
+  MOREL_CHILDREN(left_, right_)
 
  protected:
+  // `left`, then `right` only if `left` is not `decisive`; the result is
+  // the last one evaluated, as a Boolean.
+  template <typename X>
+  MOREL_FAST_PATH typename X::V ShortCircuit(X& x, bool decisive) {
+    typename X::Bool left = ToBoolean(x, x.Execute(left_), *this);
+    auto right = [&] { return x.BoxBoolean(ToBoolean(x, x.Execute(right_), *this)); };
+    auto decided = [&] { return x.Constant(Value::Boolean(decisive)); };
+    return decisive ? x.If(left, decided, right) : x.If(left, right, decided);
+  }
+
   Child<SLExpressionNode> left_;
   Child<SLExpressionNode> right_;
 };
 
 class SLAndNode final : public SLLogicalNode {
  public:
-  MOREL_NODE_KIND(SLAndNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_EXPRESSION_NODE(SLAndNode)
   using SLLogicalNode::SLLogicalNode;
-  // Children: 0 left, 1 right (evaluated only if left is true).
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child < 2) {
-      Value left = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
-      if (!ToBoolean(left, source_section())) return Outcome::OfValue(Value::Boolean(false));
-    }
-    Value right = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
-    return Outcome::OfValue(Value::Boolean(ToBoolean(right, source_section())));
-  }
-  Value Execute(Frame& frame) override {
-    if (!ToBoolean(left_->Execute(frame), source_section())) {
-      return Value::Boolean(false);
-    }
-    return Value::Boolean(ToBoolean(right_->Execute(frame), source_section()));
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    return ShortCircuit(x, /*decisive=*/false);
   }
 };
 
 class SLOrNode final : public SLLogicalNode {
  public:
-  MOREL_NODE_KIND(SLOrNode)
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_EXPRESSION_NODE(SLOrNode)
   using SLLogicalNode::SLLogicalNode;
-  // Children: 0 left, 1 right (evaluated only if left is false).
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child < 2) {
-      Value left = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
-      if (ToBoolean(left, source_section())) return Outcome::OfValue(Value::Boolean(true));
-    }
-    Value right = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
-    return Outcome::OfValue(Value::Boolean(ToBoolean(right, source_section())));
-  }
-  Value Execute(Frame& frame) override {
-    if (ToBoolean(left_->Execute(frame), source_section())) {
-      return Value::Boolean(true);
-    }
-    return Value::Boolean(ToBoolean(right_->Execute(frame), source_section()));
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    return ShortCircuit(x, /*decisive=*/true);
   }
 };
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "engine/pe/partial_evaluator.h"
 #include "nodes/directives.h"
+#include "nodes/execution.h"
 #include "nodes/frame.h"
 #include "nodes/loop_node.h"
 #include "nodes/node.h"
@@ -74,14 +74,8 @@ MOREL_FAST_PATH Value Evaluate(SLExpressionNode* node, Frame& frame) {
   return node->Execute(frame);
 }
 
-// How a statement completed. kNormal equals RepeatingNode::kContinueLoop so a
-// loop body's normal completion continues the loop.
-enum Completion : int {
-  kNormal = RepeatingNode::kContinueLoop,
-  kBreak = 1,
-  kContinue = 2,
-  kReturn = 3,
-};
+// How a statement completed: morel::Completion (nodes/execution.h), kNormal,
+// kBreak, kContinue or kReturn.
 
 class SLStatementNode : public Node {
  public:
@@ -96,6 +90,42 @@ class SLStatementNode : public Node {
   }
 };
 
+// The child hooks of nodes written once (nodes/execution.h).
+MOREL_FAST_PATH Value ExecuteChild(SLExpressionNode* node, Frame& frame) {
+  return Evaluate(node, frame);
+}
+MOREL_FAST_PATH Completion ExecuteChild(SLStatementNode* node, Frame& frame) {
+  return node->Execute(frame);
+}
+
 }  // namespace morel::sl
+
+// The members an SL node written once (nodes/execution.h) derives from its
+// Run: the interpreter, resumption, compiled code.
+#define SL_EXPRESSION_NODE(Name)                                                     \
+  MOREL_NODE_KIND(Name)                                                              \
+  ::morel::Value Execute(::morel::Frame& frame) override {                           \
+    return ::morel::Interpret(*this, frame);                                         \
+  }                                                                                  \
+  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,                     \
+                          absl::Span<const ::morel::Outcome> done) override {        \
+    return ::morel::ResumeNode(*this, frame, next_child, done);                      \
+  }                                                                                  \
+  ::morel::pe::PeValue PartialEvaluate(::morel::pe::PartialEvaluator& pe) override { \
+    return ::morel::pe::CompileNode(*this, pe);                                      \
+  }
+
+#define SL_STATEMENT_NODE(Name)                                               \
+  MOREL_NODE_KIND(Name)                                                       \
+  ::morel::Completion Execute(::morel::Frame& frame) override {               \
+    return ::morel::Interpret(*this, frame);                                  \
+  }                                                                           \
+  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,              \
+                          absl::Span<const ::morel::Outcome> done) override { \
+    return ::morel::ResumeNode(*this, frame, next_child, done);               \
+  }                                                                           \
+  void PartialEvaluate(::morel::pe::PartialEvaluator& pe) override {          \
+    ::morel::pe::CompileNode(*this, pe);                                      \
+  }
 
 #endif  // MOREL_LANGUAGES_SL_NODES_SL_NODE_H_

@@ -17,29 +17,18 @@ namespace morel::sl {
 
 class SLBlockNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLBlockNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLBlockNode)
   SLBlockNode(SourceSection section, std::vector<std::unique_ptr<SLStatementNode>> body)
       : SLStatementNode(std::move(section)), body_(std::move(body)) {}
-  Completion Execute(Frame& frame) override {
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
     for (size_t i = 0; i < body_.size(); ++i) {
-      Completion completion = body_[i]->Execute(frame);
+      Completion completion = x.Execute(body_[i]);
       if (completion != kNormal) return completion;
     }
     return kNormal;
   }
-  void ForEachChild(ChildVisitor visitor) override { body_.ForEach(visitor); }
-  // Child i: statement i.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child > 0 && done[next_child - 1].status != kNormal) {
-      return Outcome::OfStatus(done[next_child - 1].status);
-    }
-    for (size_t i = next_child; i < body_.size(); ++i) {
-      Completion completion = body_[i]->Execute(frame);
-      if (completion != kNormal) return Outcome::OfStatus(completion);
-    }
-    return Outcome::OfStatus(kNormal);
-  }
+  MOREL_CHILDREN(body_)
 
  private:
   ChildList<SLStatementNode> body_;
@@ -47,21 +36,16 @@ class SLBlockNode final : public SLStatementNode {
 
 class SLExpressionStatementNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLExpressionStatementNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLExpressionStatementNode)
   SLExpressionStatementNode(SourceSection section,
                             std::unique_ptr<SLExpressionNode> expression)
       : SLStatementNode(std::move(section)), expression_(std::move(expression)) {}
-  Completion Execute(Frame& frame) override {
-    expression_->Execute(frame);
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    x.Execute(expression_);
     return kNormal;
   }
-  void ForEachChild(ChildVisitor visitor) override { visitor(expression_.slot()); }
-  // Child 0: the expression.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child == 0) Evaluate(expression_.get(), frame);
-    return Outcome::OfStatus(kNormal);
-  }
+  MOREL_CHILDREN(expression_)
 
  private:
   Child<SLExpressionNode> expression_;
@@ -70,8 +54,7 @@ class SLExpressionStatementNode final : public SLStatementNode {
 // The node's section is the condition's: toBoolean errors point there.
 class SLIfNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLIfNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLIfNode)
   SLIfNode(SourceSection condition_section, std::unique_ptr<SLExpressionNode> condition,
            std::unique_ptr<SLStatementNode> then_part,
            std::unique_ptr<SLStatementNode> else_part)
@@ -79,24 +62,13 @@ class SLIfNode final : public SLStatementNode {
         condition_(std::move(condition)),
         then_(std::move(then_part)),
         else_(std::move(else_part)) {}
-  Completion Execute(Frame& frame) override {
-    if (ToBoolean(Evaluate(condition_.get(), frame), source_section())) {
-      return then_->Execute(frame);
-    }
-    return else_ ? else_->Execute(frame) : kNormal;
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    return x.If(
+        ToBoolean(x, x.Execute(condition_), *this), [&] { return x.Execute(then_); },
+        [&] { return else_ ? x.Execute(else_) : kNormal; });
   }
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(condition_.slot());
-    visitor(then_.slot());
-    if (else_) visitor(else_.slot());
-  }
-  // Children: 0 the condition, 1 the branch taken (then or else).
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child >= 2) return Outcome::OfStatus(done[1].status);
-    Value condition = next_child > 0 ? done[0].value : Evaluate(condition_.get(), frame);
-    if (ToBoolean(condition, source_section())) return Outcome::OfStatus(then_->Execute(frame));
-    return Outcome::OfStatus(else_ ? else_->Execute(frame) : kNormal);
-  }
+  MOREL_CHILDREN(condition_, then_, else_)
 
  private:
   Child<SLExpressionNode> condition_;
@@ -108,37 +80,26 @@ class SLIfNode final : public SLStatementNode {
 // condition's.
 class SLWhileRepeatingNode final : public RepeatingNode {
  public:
-  MOREL_NODE_KIND(SLWhileRepeatingNode)
+  MOREL_REPEATING_NODE(SLWhileRepeatingNode)
   SLWhileRepeatingNode(SourceSection condition_section,
                        std::unique_ptr<SLExpressionNode> condition,
                        std::unique_ptr<SLStatementNode> body)
       : RepeatingNode(std::move(condition_section)),
         condition_(std::move(condition)),
         body_(std::move(body)) {}
-  int ExecuteRepeating(Frame& frame) override {
-    if (!ToBoolean(Evaluate(condition_.get(), frame), source_section())) return kBreak;
-    return AfterBody(body_->Execute(frame));
-  }
-  // Children: 0 the condition, 1 the body; the outcome is the iteration's
-  // loop status.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child >= 2) return Outcome::OfStatus(AfterBody(done[1].status));
-    Value condition = next_child > 0 ? done[0].value : Evaluate(condition_.get(), frame);
-    if (!ToBoolean(condition, source_section())) return Outcome::OfStatus(kBreak);
-    return Outcome::OfStatus(AfterBody(body_->Execute(frame)));
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    return x.If(
+        ToBoolean(x, x.Execute(condition_), *this), [&] { return AfterBody(x.Execute(body_)); },
+        [&] { return x.Break(); });
   }
   SLExpressionNode* condition() const { return condition_.get(); }
   SLStatementNode* body() const { return body_.get(); }
-  // The loop in compiled code (a while statement's, or an OSR compilation's).
-  int PartialEvaluateLoop(pe::PartialEvaluator& pe) override;
-  static int AfterBody(int completion) {
+  static Completion AfterBody(Completion completion) {
     if (completion == kBreak || completion == kReturn) return completion;
-    return kContinueLoop;  // normal completion or `continue`
+    return kNormal;  // normal completion or `continue`: the next iteration
   }
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(condition_.slot());
-    visitor(body_.slot());
-  }
+  MOREL_CHILDREN(condition_, body_)
 
  private:
   Child<SLExpressionNode> condition_;
@@ -147,21 +108,17 @@ class SLWhileRepeatingNode final : public RepeatingNode {
 
 class SLWhileNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLWhileNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLWhileNode)
   SLWhileNode(SourceSection section, std::unique_ptr<SLWhileRepeatingNode> body)
       : SLStatementNode(section),
         loop_(std::make_unique<LoopNode>(std::move(body), section)) {}
-  Completion Execute(Frame& frame) override {
-    return loop_->Execute(frame) == kReturn ? kReturn : kNormal;
+  // The loop's status says whether a `return` ended it.
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    return x.Execute(loop_) == kReturn ? kReturn : kNormal;
   }
-  void ForEachChild(ChildVisitor visitor) override { visitor(loop_.slot()); }
+  MOREL_CHILDREN(loop_)
   LoopNode* loop() const { return loop_.get(); }
-  // Child 0: the loop; its status says whether a `return` ended it.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    int status = next_child > 0 ? done[0].status : loop_->Execute(frame);
-    return Outcome::OfStatus(status == kReturn ? kReturn : kNormal);
-  }
 
  private:
   Child<LoopNode> loop_;
@@ -169,51 +126,46 @@ class SLWhileNode final : public SLStatementNode {
 
 class SLBreakNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLBreakNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLBreakNode)
   using SLStatementNode::SLStatementNode;
-  Completion Execute(Frame&) override { return kBreak; }
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    return x.Break();
+  }
 };
 
 class SLContinueNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLContinueNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLContinueNode)
   using SLStatementNode::SLStatementNode;
-  Completion Execute(Frame&) override { return kContinue; }
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    return x.Continue();
+  }
 };
 
+// A breakpoint hook for debuggers; nothing happens at run time.
 class SLDebuggerNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLDebuggerNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLDebuggerNode)
   using SLStatementNode::SLStatementNode;
-  // A breakpoint hook for debuggers; nothing happens at run time.
-  Completion Execute(Frame&) override { return kNormal; }
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X&) {
+    return kNormal;
+  }
 };
 
 class SLReturnNode final : public SLStatementNode {
  public:
-  MOREL_NODE_KIND(SLReturnNode)
-  void PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_STATEMENT_NODE(SLReturnNode)
   // `value` may be null: `return;` returns NULL.
   SLReturnNode(SourceSection section, std::unique_ptr<SLExpressionNode> value)
       : SLStatementNode(std::move(section)), value_(std::move(value)) {}
-  Completion Execute(Frame& frame) override {
-    frame.set_return_value(value_ ? Evaluate(value_.get(), frame) : NullValue());
-    return kReturn;
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    return x.Return(value_ ? x.Execute(value_) : x.Constant(NullValue()));
   }
-  // Child 0: the returned value.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child > 0) {
-      frame.set_return_value(done[0].value);
-      return Outcome::OfStatus(kReturn);
-    }
-    return Outcome::OfStatus(Execute(frame));
-  }
-  void ForEachChild(ChildVisitor visitor) override {
-    if (value_) visitor(value_.slot());
-  }
+  MOREL_CHILDREN(value_)
 
  private:
   Child<SLExpressionNode> value_;

@@ -1,0 +1,224 @@
+#ifndef MOREL_ENGINE_PE_NODE_COMPILER_H_
+#define MOREL_ENGINE_PE_NODE_COMPILER_H_
+
+// Compiled code from a node written once (nodes/execution.h): the
+// definition of pe::CompileNode, which runs a node's Run with Compiling, the
+// context whose vocabulary emits IR.
+//
+// What Compiling does with each step:
+//   Execute(child)   the child's own code (its family's PartialEvaluate, or
+//                    a LoopNode's loop), its outcome recorded as done on the
+//                    resume path: a value, or a statement's normal status
+//                    (abrupt completions left through jumps already);
+//   If               a constant condition evaluates one arm; otherwise two
+//                    blocks and a merge of the locals (and of the value),
+//                    each arm starting from the same locals and done
+//                    outcomes; after it, Execute is refused (a branch ends
+//                    the node, so resume numbering never depends on an arm);
+//   Require          a speculation (deoptimizing, invalidating the code);
+//   Break/Continue   jumps to the innermost loop's exit or back edge;
+//   Return           PartialEvaluator::Return with kReturn.
+// CompileNode brackets a node with Enter/Leave. A RepeatingNode compiles to
+// a whole loop (CompileLoop): Run is one iteration, and its normal
+// completion goes to the back edge.
+//
+// morel_compiled_nodes (compiled_nodes.bzl) instantiates CompileNode for a
+// language's node classes in a generated source.
+
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/pe/partial_evaluator.h"
+#include "engine/pe/pe_context.h"
+#include "nodes/execution.h"
+#include "nodes/loop_node.h"
+#include "nodes/node.h"
+
+namespace morel::pe {
+
+class Compiling : public PeContext {
+ public:
+  Compiling(PartialEvaluator& pe, Node& node) : PeContext(pe), evaluator_(pe), node_(node) {}
+
+  template <typename T>
+  auto Execute(T* child) {
+    using R = execution_internal::ChildResult<T>;
+    if (after_branch_) {
+      evaluator_.Bailout(
+          absl::StrCat(node_.kind_name(), " executes a child after a branch (nodes/execution.h)"));
+    }
+    if constexpr (std::is_base_of_v<LoopNode, T>) {
+      evaluator_.Enter(child);
+      int status = child->repeating_node()->PartialEvaluateLoop(evaluator_);
+      evaluator_.Leave();
+      if (status < 0) {
+        evaluator_.Bailout(
+            absl::StrCat("loops of ", child->repeating_node()->kind_name(), " cannot be compiled"));
+      }
+      evaluator_.DoneStatus(status);
+      return static_cast<R>(status);
+    } else if constexpr (std::is_same_v<R, Value>) {
+      PeValue value = child->PartialEvaluate(evaluator_);
+      evaluator_.DoneValue(value);
+      return value;
+    } else {
+      child->PartialEvaluate(evaluator_);
+      evaluator_.DoneStatus(kNormal);
+      return static_cast<R>(kNormal);
+    }
+  }
+  template <typename T>
+  auto Execute(const Child<T>& child) {
+    return Execute(child.get());
+  }
+
+  template <typename Then, typename Else>
+  auto If(Bool condition, Then then_part, Else else_part) {
+    using R = decltype(then_part());
+    if (std::optional<bool> known = ConstantBool(condition)) {
+      // A constant condition (e.g. an inlined callee's constant argument):
+      // only the arm that runs is evaluated.
+      if constexpr (std::is_void_v<R>) {
+        *known ? then_part() : else_part();
+        after_branch_ = true;
+        return;
+      } else {
+        R result = *known ? then_part() : else_part();
+        after_branch_ = true;
+        return result;
+      }
+    }
+    ir::Builder& builder = evaluator_.builder();
+    ir::Block* then_block = builder.CreateBlock();
+    ir::Block* else_block = builder.CreateBlock();
+    builder.Br(condition, then_block, {}, else_block, {});
+    constexpr bool kValue = std::is_same_v<R, PeValue>;
+    PartialEvaluator::Merge merge = evaluator_.NewMerge(kValue ? 2 : 0);
+    std::vector<PeValue> locals = evaluator_.SaveLocals();
+    int done = evaluator_.DoneCount();
+    auto arm = [&](ir::Block* block, auto& part) {
+      builder.SetInsertionPoint(block);
+      after_branch_ = false;
+      if constexpr (std::is_void_v<R>) {
+        part();
+        evaluator_.TruncateDone(done);
+        if (!evaluator_.Terminated()) evaluator_.JumpTo(merge);
+        return 0;
+      } else {
+        R result = part();
+        evaluator_.TruncateDone(done);
+        if constexpr (kValue) {
+          if (!evaluator_.Terminated()) evaluator_.JumpTo(merge, {result.payload, result.tag});
+        } else {
+          if (!evaluator_.Terminated()) evaluator_.JumpTo(merge);
+        }
+        return result;
+      }
+    };
+    [[maybe_unused]] auto then_result = arm(then_block, then_part);
+    evaluator_.RestoreLocals(std::move(locals));
+    [[maybe_unused]] auto else_result = arm(else_block, else_part);
+    std::vector<ir::Value*> extra = evaluator_.Continue(merge);
+    after_branch_ = true;
+    if constexpr (kValue) {
+      return PeValue{extra[0], extra[1]};
+    } else if constexpr (!std::is_void_v<R>) {
+      // A status: an arm that completed abruptly (break, continue, return)
+      // jumped away and continued in a dead block; what falls through to
+      // the merge completed normally.
+      return then_result == else_result ? then_result : static_cast<R>(kNormal);
+    }
+  }
+
+  template <typename Fail, typename... Values>
+  void Require(Bool ok, const char* reason, Fail, const Values&...) {
+    if (ConstantBool(ok) == std::optional<bool>(true)) return;
+    evaluator_.Speculate(ok, reason);
+  }
+
+  template <typename Fail>
+  PeValue AssignedLocal(int slot, Fail) {
+    return evaluator_.AssignedLocal(slot);
+  }
+  void SetLocal(int slot, PeValue value) { evaluator_.SetLocal(slot, value); }
+
+  Completion Break() {
+    evaluator_.JumpTo(evaluator_.loop_exit());
+    evaluator_.ContinueInDeadBlock();
+    return kBreak;
+  }
+  Completion Continue() {
+    evaluator_.JumpTo(evaluator_.loop_header());
+    evaluator_.ContinueInDeadBlock();
+    return kContinue;
+  }
+  Completion Return(PeValue value) {
+    evaluator_.Return(value, kReturn);
+    return kReturn;
+  }
+
+ private:
+  PartialEvaluator& evaluator_;
+  Node& node_;
+  bool after_branch_ = false;
+};
+
+// A repeating node's whole loop: header, one iteration (Run), back edge
+// (safepoint and profiling, PartialEvaluator::BackEdge), exit. The loop's
+// status at its exit is kBreak (a `return` in it left through
+// PartialEvaluator::Return).
+template <typename N>
+int CompileLoop(N& node, PartialEvaluator& pe) {
+  pe.Enter(&node);
+  PartialEvaluator::Merge header = pe.NewMerge();
+  // The end of an iteration and every `continue` come to the back edge.
+  PartialEvaluator::Merge back_edge = pe.NewMerge();
+  PartialEvaluator::Merge exit = pe.NewMerge();
+  pe.JumpTo(header);
+  pe.Continue(header);
+  pe.PushLoop(&back_edge, &exit);
+  Compiling x(pe, node);
+  int status = node.Run(x);
+  pe.PopLoop();
+  pe.TruncateDone(0);
+  if (!pe.Terminated()) pe.JumpTo(status == RepeatingNode::kContinueLoop ? back_edge : exit);
+  pe.Continue(back_edge);
+  pe.BackEdge();
+  pe.JumpTo(header);
+  pe.Continue(exit);
+  pe.Leave();
+  return kBreak;
+}
+
+template <typename N>
+CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe) {
+  if constexpr (std::is_base_of_v<RepeatingNode, N>) {
+    return CompileLoop(node, pe);
+  } else {
+    pe.Enter(&node);
+    Compiling x(pe, node);
+    if constexpr (std::is_same_v<CompiledResult<N>, PeValue>) {
+      PeValue result = node.Run(x);
+      pe.Leave();
+      return result;
+    } else {
+      node.Run(x);
+      pe.Leave();
+    }
+  }
+}
+
+}  // namespace morel::pe
+
+// Instantiates CompileNode for node class `Name` (a generated source's line,
+// compiled_nodes.bzl).
+#define MOREL_COMPILE_NODE(Name)                                             \
+  namespace morel::pe {                                                      \
+  template CompiledResult<Name> CompileNode<Name>(Name&, PartialEvaluator&); \
+  }
+
+#endif  // MOREL_ENGINE_PE_NODE_COMPILER_H_

@@ -1,0 +1,280 @@
+#ifndef MOREL_NODES_EXECUTION_H_
+#define MOREL_NODES_EXECUTION_H_
+
+// A node's behaviour, written once (issue #15).
+//
+// A node class defines one member template over an execution context X:
+//
+//   template <typename X>
+//   auto Run(X& x);   // returns X::V (an expression), or a Completion
+//
+// and builds it only from this vocabulary (beside the specialization
+// vocabulary of nodes/interpreter_context.h, which X also provides):
+//
+//   x.Execute(child)        evaluates a child (a Child<T>, or a T* from a
+//                           ChildList); its result is the child family's
+//                           (a value or a Completion). Each call is one
+//                           step of the node's resume numbering.
+//   x.If(c, then, else)     runs one arm (lambdas of no arguments returning
+//                           the same type: void, X::V or Completion). A
+//                           branch ends the node: nothing is executed
+//                           after it (an arm may execute children).
+//   x.Require(ok, reason, fail, values...)
+//                           the interpreter calls fail(frame, values...)
+//                           when !ok (a guest error: fail must not
+//                           return); compiled code speculates on ok and
+//                           deoptimizes to here, where the interpreter then
+//                           fails. `fail` is a generic lambda
+//                           ([&](auto& frame, const auto& value) {...}),
+//                           never instantiated for compiled code: what it
+//                           uses of the node's values, it takes as
+//                           arguments.
+//   x.AssignedLocal(slot, fail)
+//                           a local that must be assigned (fail as above).
+//   x.SetLocal(slot, v)     writes a local.
+//   x.Break(), x.Continue(), x.Return(v)
+//                           leave a loop iteration or the function; they
+//                           return the Completion to propagate.
+//   X::InInterpreter()      constexpr: guards interpreter-only work (`if
+//                           constexpr`), e.g. profiling; x.frame() exists
+//                           only there.
+//
+// From that one definition the node model derives:
+//   - the interpreter:  Interpret(node, frame) (`Execute`), inlined code;
+//   - resumption after a deoptimization: ResumeNode(node, frame, next,
+//     done) (nodes/resume.h): the first `next` Execute steps replay their
+//     recorded outcomes instead of running their children again;
+//   - compiled code: pe::CompileNode(node, pe) (nodes/compiled_node.h),
+//     defined by the engine (engine/pe/node_compiler.h), which records each
+//     Execute step's outcome on the resume path, so that the numbering of
+//     the interpreter's replay and the compiler's frame states is one;
+//   - child enumeration: MOREL_CHILDREN(child fields...).
+//
+// A language connects its node families to this with one hook per family,
+// found by argument-dependent lookup: `ExecuteChild(T* child, Frame&)`,
+// returning the family's result (SL: a Value for expressions, a Completion
+// for statements); and, for compiled code, a family member
+// `PartialEvaluate(pe::PartialEvaluator&)` returning pe::PeValue or void.
+
+#include <type_traits>
+#include <utility>
+
+#include "absl/types/span.h"
+#include "nodes/directives.h"
+#include "nodes/frame.h"
+#include "nodes/interpreter_context.h"
+#include "nodes/loop_node.h"
+#include "nodes/node.h"
+#include "nodes/resume.h"
+#include "nodes/value.h"
+
+namespace morel {
+
+// How control leaves a statement-like node. kNormal continues with what
+// follows (and is RepeatingNode::kContinueLoop: a loop body's normal
+// completion runs the next iteration); kBreak and kContinue leave the
+// innermost loop's iteration; kReturn leaves the function (the value is in
+// the frame's return-value register).
+enum Completion : int {
+  kNormal = RepeatingNode::kContinueLoop,
+  kBreak = 1,
+  kContinue = 2,
+  kReturn = 3,
+};
+
+// A loop is a child whose result is the loop's final status.
+MOREL_FAST_PATH int ExecuteChild(LoopNode* loop, Frame& frame) { return loop->Execute(frame); }
+
+namespace execution_internal {
+
+template <typename T>
+using ChildResult = decltype(ExecuteChild(std::declval<T*>(), std::declval<Frame&>()));
+
+template <typename R>
+R FromOutcome(const Outcome& outcome) {
+  if constexpr (std::is_same_v<R, Value>) {
+    return outcome.value;
+  } else {
+    return static_cast<R>(outcome.status);
+  }
+}
+
+inline Outcome ToOutcome(Value value) { return Outcome::OfValue(value); }
+inline Outcome ToOutcome(int status) { return Outcome::OfStatus(status); }
+
+inline void VisitChild(ChildVisitor visitor, ChildSlot& slot) {
+  if (slot.get() != nullptr) visitor(slot);
+}
+template <typename T>
+void VisitChild(ChildVisitor visitor, Child<T>& child) {
+  if (child) visitor(child.slot());
+}
+template <typename T>
+void VisitChild(ChildVisitor visitor, ChildList<T>& children) {
+  children.ForEach(visitor);
+}
+
+}  // namespace execution_internal
+
+// The interpreter's context: runs the node.
+class Interpreting : public InterpreterContext {
+ public:
+  explicit Interpreting(Frame& frame) : frame_(frame) {}
+
+  Frame& frame() { return frame_; }
+
+  template <typename T>
+  MOREL_FAST_PATH auto Execute(T* child) {
+    return ExecuteChild(child, frame_);
+  }
+  template <typename T>
+  MOREL_FAST_PATH auto Execute(const Child<T>& child) {
+    return ExecuteChild(child.get(), frame_);
+  }
+
+  template <typename Then, typename Else>
+  MOREL_FAST_PATH auto If(bool condition, Then then_part, Else else_part) {
+    if (condition) return then_part();
+    return else_part();
+  }
+
+  template <typename Fail, typename... Values>
+  MOREL_FAST_PATH void Require(bool ok, const char* /*reason*/, Fail fail,
+                               const Values&... values) {
+    if (!ok) [[unlikely]] {
+      fail(frame_, values...);
+    }
+  }
+
+  template <typename Fail>
+  MOREL_FAST_PATH Value AssignedLocal(int slot, Fail fail) {
+    Value value = frame_.Get(slot);
+    if (value.IsIllegal()) [[unlikely]] {
+      fail(frame_);
+    }
+    return value;
+  }
+  void SetLocal(int slot, Value value) { frame_.Set(slot, value); }
+
+  static Completion Break() { return kBreak; }
+  static Completion Continue() { return kContinue; }
+  Completion Return(Value value) {
+    frame_.set_return_value(value);
+    return kReturn;
+  }
+
+ private:
+  Frame& frame_;
+};
+
+// Resumption (nodes/resume.h): the first `next_child` Execute steps return
+// their outcomes from `done`; the rest runs as in the interpreter.
+class Resuming : public Interpreting {
+ public:
+  Resuming(Frame& frame, int next_child, absl::Span<const Outcome> done)
+      : Interpreting(frame), next_child_(next_child), done_(done) {}
+
+  template <typename T>
+  auto Execute(T* child) {
+    using R = execution_internal::ChildResult<T>;
+    int step = step_++;
+    if (step < next_child_) return execution_internal::FromOutcome<R>(done_[step]);
+    return ExecuteChild(child, frame());
+  }
+  template <typename T>
+  auto Execute(const Child<T>& child) {
+    return Execute(child.get());
+  }
+
+  // The Execute steps taken so far.
+  int steps() const { return step_; }
+
+ private:
+  int next_child_;
+  absl::Span<const Outcome> done_;
+  int step_ = 0;
+};
+
+// Node::Execute (or the family's equivalent) of a node written once.
+template <typename N>
+MOREL_FAST_PATH auto Interpret(N& node, Frame& frame) {
+  Interpreting x(frame);
+  return node.Run(x);
+}
+
+// Node::Resume of a node written once.
+template <typename N>
+Outcome ResumeNode(N& node, Frame& frame, int next_child, absl::Span<const Outcome> done) {
+  Resuming x(frame, next_child, done);
+  return execution_internal::ToOutcome(node.Run(x));
+}
+
+// Visits the given child fields (Child<T>, ChildList<T>; null children are
+// skipped), in execution order.
+template <typename... Children>
+void VisitChildren(ChildVisitor visitor, Children&... children) {
+  (execution_internal::VisitChild(visitor, children), ...);
+}
+
+namespace ir {
+class Value;
+}  // namespace ir
+
+namespace pe {
+
+class PartialEvaluator;
+
+// A guest value in compiled code: its payload and tag as SSA values, opaque
+// to languages (engine/pe gives them meaning).
+struct PeValue {
+  ir::Value* payload = nullptr;
+  ir::Value* tag = nullptr;
+};
+
+// What a node's compiled form returns: a repeating node's loop status (int),
+// an expression's PeValue, or nothing for a node whose Run returns a
+// Completion.
+template <typename N>
+struct CompiledResultOf {
+  using RunResult = decltype(std::declval<N&>().Run(std::declval<Interpreting&>()));
+  using type =
+      std::conditional_t<std::is_base_of_v<RepeatingNode, N>, int,
+                         std::conditional_t<std::is_same_v<RunResult, Value>, PeValue, void>>;
+};
+template <typename N>
+using CompiledResult = typename CompiledResultOf<N>::type;
+
+// Emits `node`'s code into `pe`'s graph from its Run. Declared here so that
+// a node's PartialEvaluate can name it; defined by the engine
+// (engine/pe/node_compiler.h) and instantiated for a language's node classes
+// by the engine's morel_compiled_nodes build rule, so that no language source
+// includes the compiler.
+template <typename N>
+CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe);
+
+}  // namespace pe
+
+}  // namespace morel
+
+// Node::ForEachChild over the listed child fields, in execution order.
+#define MOREL_CHILDREN(...)                                   \
+  void ForEachChild(::morel::ChildVisitor visitor) override { \
+    ::morel::VisitChildren(visitor, __VA_ARGS__);             \
+  }
+
+// The RepeatingNode members of a repeating node written once: its Run is
+// one iteration, returning kNormal (== kContinueLoop) to run another.
+#define MOREL_REPEATING_NODE(Name)                                            \
+  MOREL_NODE_KIND(Name)                                                       \
+  int ExecuteRepeating(::morel::Frame& frame) override {                      \
+    return ::morel::Interpret(*this, frame);                                  \
+  }                                                                           \
+  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,              \
+                          absl::Span<const ::morel::Outcome> done) override { \
+    return ::morel::ResumeNode(*this, frame, next_child, done);               \
+  }                                                                           \
+  int PartialEvaluateLoop(::morel::pe::PartialEvaluator& pe) override {       \
+    return ::morel::pe::CompileNode(*this, pe);                               \
+  }
+
+#endif  // MOREL_NODES_EXECUTION_H_
