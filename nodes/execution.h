@@ -15,6 +15,18 @@
 //                           ChildList); its result is the child family's
 //                           (a value or a Completion). Each call is one
 //                           step of the node's resume numbering.
+//   x.ExecuteEach(list, k) evaluates a ChildList's children in order (a step
+//                           each) and calls k(absl::Span<const X::V>) with
+//                           their values, returning what k returns (the
+//                           values live until k returns). Mark k
+//                           MOREL_FAST_LAMBDA: the interpreter inlines it.
+//   x.Specialize(specializer, node, args...)
+//                           the node's operation, through its
+//                           specializations (nodes/specialization.h). A
+//                           step too: resumed after it (an operation that
+//                           called guest code and was invalidated
+//                           meanwhile, nodes/resume.h), its recorded result
+//                           is returned instead of running it again.
 //   x.If(c, then, else)     runs one arm (lambdas of no arguments returning
 //                           the same type: void, X::V or Completion). A
 //                           branch ends the node: nothing is executed
@@ -56,6 +68,9 @@
 // for statements); and, for compiled code, a family member
 // `PartialEvaluate(pe::PartialEvaluator&)` returning pe::PeValue or void.
 
+#include <alloca.h>
+
+#include <cstddef>
 #include <type_traits>
 #include <utility>
 
@@ -67,6 +82,10 @@
 #include "nodes/node.h"
 #include "nodes/resume.h"
 #include "nodes/value.h"
+
+// A lambda on the interpreter's fast path that the host compiler must inline
+// (ExecuteEach's continuation; testing/host_inlining found it out of line).
+#define MOREL_FAST_LAMBDA __attribute__((always_inline))
 
 namespace morel {
 
@@ -113,6 +132,11 @@ template <typename T>
 void VisitChild(ChildVisitor visitor, ChildList<T>& children) {
   children.ForEach(visitor);
 }
+// Anything else that holds children (e.g. a Specializer's cache entries).
+template <typename T>
+auto VisitChild(ChildVisitor visitor, T& holder) -> decltype(holder.ForEachChild(visitor)) {
+  holder.ForEachChild(visitor);
+}
 
 }  // namespace execution_internal
 
@@ -130,6 +154,14 @@ class Interpreting : public InterpreterContext {
   template <typename T>
   MOREL_FAST_PATH auto Execute(const Child<T>& child) {
     return ExecuteChild(child.get(), frame_);
+  }
+  // The values are on the native stack, where the collector sees them.
+  template <typename T, typename K>
+  MOREL_FAST_PATH auto ExecuteEach(const ChildList<T>& children, K k) {
+    size_t count = children.size();
+    auto* values = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
+    for (size_t i = 0; i < count; ++i) values[i] = ExecuteChild(children[i], frame_);
+    return k(absl::Span<const Value>(values, count));
   }
 
   template <typename Then, typename Else>
@@ -155,6 +187,12 @@ class Interpreting : public InterpreterContext {
     return value;
   }
   void SetLocal(int slot, Value value) { frame_.Set(slot, value); }
+
+  // The node's operation through its specializations (nodes/specialization.h).
+  template <typename S, typename N, typename... Args>
+  MOREL_FAST_PATH Value Specialize(S& specializer, N& node, Args... args) {
+    return specializer.Execute(node, args...);
+  }
 
   static Completion Break() { return kBreak; }
   static Completion Continue() { return kContinue; }
@@ -185,6 +223,19 @@ class Resuming : public Interpreting {
   auto Execute(const Child<T>& child) {
     return Execute(child.get());
   }
+  template <typename T, typename K>
+  auto ExecuteEach(const ChildList<T>& children, K k) {
+    size_t count = children.size();
+    auto* values = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
+    for (size_t i = 0; i < count; ++i) values[i] = Execute(children[i]);
+    return k(absl::Span<const Value>(values, count));
+  }
+  template <typename S, typename N, typename... Args>
+  Value Specialize(S& specializer, N& node, Args... args) {
+    int step = step_++;
+    if (step < next_child_) return done_[step].value;
+    return specializer.Execute(node, args...);
+  }
 
   // The Execute steps taken so far.
   int steps() const { return step_; }
@@ -195,10 +246,47 @@ class Resuming : public Interpreting {
   int step_ = 0;
 };
 
+// A node built as a bytecode operation (nodes/bytecode): its Execute steps
+// take the operands, bottom of the stack first, instead of running children.
+class Operating : public Interpreting {
+ public:
+  Operating(Frame& frame, absl::Span<const Value> operands)
+      : Interpreting(frame), operands_(operands) {}
+
+  template <typename T>
+  MOREL_FAST_PATH Value Execute(T*) {
+    static_assert(std::is_same_v<execution_internal::ChildResult<T>, Value>,
+                  "an operation's operands are values");
+    return operands_[step_++];
+  }
+  template <typename T>
+  MOREL_FAST_PATH Value Execute(const Child<T>& child) {
+    return Execute(child.get());
+  }
+  // A list takes as many operands as it has (null) children.
+  template <typename T, typename K>
+  MOREL_FAST_PATH auto ExecuteEach(const ChildList<T>& children, K k) {
+    absl::Span<const Value> values(operands_.data() + step_, children.size());
+    step_ += static_cast<int>(children.size());
+    return k(values);
+  }
+
+ private:
+  absl::Span<const Value> operands_;
+  int step_ = 0;
+};
+
 // Node::Execute (or the family's equivalent) of a node written once.
 template <typename N>
 MOREL_FAST_PATH auto Interpret(N& node, Frame& frame) {
   Interpreting x(frame);
+  return node.Run(x);
+}
+
+// BytecodeOperation::ExecuteOperation of a node written once.
+template <typename N>
+MOREL_FAST_PATH Value Operate(N& node, Frame& frame, absl::Span<const Value> operands) {
+  Operating x(frame, operands);
   return node.Run(x);
 }
 
@@ -252,6 +340,33 @@ using CompiledResult = typename CompiledResultOf<N>::type;
 template <typename N>
 CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe);
 
+// What a bytecode operation (nodes/bytecode/bytecode_operation.h, `op k n`)
+// emits when partial evaluation merge-explodes its bytecode root
+// (engine/pe/bytecode_explode.cc). The operation's node implements it beside
+// BytecodeOperation.
+//
+// Contract: the operation brackets its code with Enter(node)/Leave and
+// reports each operand as a done value, bottom first, so a frame state
+// inside it resumes the node through Node::Resume(frame, n, operands) -- its
+// operator with these operands -- and the root then continues after the
+// instruction with the result. Nodes built for bytecode have no children:
+// their Resume must not evaluate one when next_child reaches the operand
+// count. A node written once gets all of this from CompileOperation.
+class CompiledOperation {
+ public:
+  virtual ~CompiledOperation() = default;
+  // Emits the operation on `operands` (bottom of the stack first) and
+  // returns the value the instruction pushes. May bail out (pe.Bailout).
+  virtual PeValue PartialEvaluateOperation(PartialEvaluator& pe,
+                                           absl::Span<const PeValue> operands) = 0;
+};
+
+// `node`'s Run as a compiled operation: its Execute steps take `operands`
+// (engine/pe/node_compiler.h; instantiated with CompileNode for nodes that
+// implement CompiledOperation).
+template <typename N>
+PeValue CompileOperation(N& node, PartialEvaluator& pe, absl::Span<const PeValue> operands);
+
 }  // namespace pe
 
 }  // namespace morel
@@ -260,6 +375,19 @@ CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe);
 #define MOREL_CHILDREN(...)                                   \
   void ForEachChild(::morel::ChildVisitor visitor) override { \
     ::morel::VisitChildren(visitor, __VA_ARGS__);             \
+  }
+
+// The BytecodeOperation and pe::CompiledOperation members of an operation
+// written once, whose class (or CRTP derived class) is Self.
+#define MOREL_OPERATION_METHODS(Self)                                                            \
+  MOREL_FAST_PATH ::morel::Value ExecuteOperation(                                               \
+      ::morel::Frame& frame, absl::Span<const ::morel::Value> operands) override {               \
+    return ::morel::Operate(static_cast<Self&>(*this), frame, operands);                         \
+  }                                                                                              \
+  ::morel::pe::PeValue PartialEvaluateOperation(::morel::pe::PartialEvaluator& pe,               \
+                                                absl::Span<const ::morel::pe::PeValue> operands) \
+      override {                                                                                 \
+    return ::morel::pe::CompileOperation(static_cast<Self&>(*this), pe, operands);               \
   }
 
 // The RepeatingNode members of a repeating node written once: its Run is

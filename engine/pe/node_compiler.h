@@ -43,6 +43,10 @@ namespace morel::pe {
 class Compiling : public PeContext {
  public:
   Compiling(PartialEvaluator& pe, Node& node) : PeContext(pe), evaluator_(pe), node_(node) {}
+  // A compiled operation (CompileOperation): Execute steps take `operands`,
+  // already reported as done.
+  Compiling(PartialEvaluator& pe, Node& node, absl::Span<const PeValue> operands)
+      : PeContext(pe), evaluator_(pe), node_(node), operands_(operands), operating_(true) {}
 
   template <typename T>
   auto Execute(T* child) {
@@ -50,6 +54,19 @@ class Compiling : public PeContext {
     if (after_branch_) {
       evaluator_.Bailout(
           absl::StrCat(node_.kind_name(), " executes a child after a branch (nodes/execution.h)"));
+    }
+    if (operating_) {
+      if constexpr (std::is_same_v<R, Value>) {
+        if (step_ < static_cast<int>(operands_.size())) return operands_[step_++];
+        evaluator_.Bailout(absl::StrCat(node_.kind_name(),
+                                        " as an operation executes more than its ",
+                                        operands_.size(), " operands"));
+        return PeValue{};
+      } else {
+        evaluator_.Bailout(
+            absl::StrCat(node_.kind_name(), " as an operation executes a statement"));
+        return static_cast<R>(kNormal);
+      }
     }
     if constexpr (std::is_base_of_v<LoopNode, T>) {
       evaluator_.Enter(child);
@@ -134,6 +151,21 @@ class Compiling : public PeContext {
     }
   }
 
+  template <typename T, typename K>
+  auto ExecuteEach(const ChildList<T>& children, K k) {
+    std::vector<PeValue> values;
+    values.reserve(children.size());
+    for (size_t i = 0; i < children.size(); ++i) values.push_back(Execute(children[i]));
+    return k(absl::Span<const PeValue>(values));
+  }
+
+  // The node's operation: its active specializations, the same templates
+  // the interpreter runs, emitting IR (Specializer::PartialEvaluate).
+  template <typename S, typename N, typename... Args>
+  PeValue Specialize(S& specializer, N& node, Args... args) {
+    return specializer.PartialEvaluate(static_cast<PeContext&>(*this), node, args...);
+  }
+
   template <typename Fail, typename... Values>
   void Require(Bool ok, const char* reason, Fail, const Values&...) {
     if (ConstantBool(ok) == std::optional<bool>(true)) return;
@@ -164,6 +196,9 @@ class Compiling : public PeContext {
  private:
   PartialEvaluator& evaluator_;
   Node& node_;
+  absl::Span<const PeValue> operands_;
+  bool operating_ = false;
+  int step_ = 0;
   bool after_branch_ = false;
 };
 
@@ -212,6 +247,26 @@ CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe) {
   }
 }
 
+template <typename N>
+PeValue CompileOperation(N& node, PartialEvaluator& pe, absl::Span<const PeValue> operands) {
+  pe.Enter(&node);
+  for (const PeValue& operand : operands) pe.DoneValue(operand);
+  Compiling x(pe, node, operands);
+  PeValue result = node.Run(x);
+  pe.Leave();
+  return result;
+}
+
+// CompileOperation<N>, instantiated (by MOREL_COMPILE_NODE) for the nodes
+// that are compiled operations.
+template <typename N, bool = std::is_base_of_v<CompiledOperation, N>>
+struct OperationInstance {};
+template <typename N>
+struct OperationInstance<N, true> {
+  static constexpr PeValue (*kCompile)(N&, PartialEvaluator&,
+                                       absl::Span<const PeValue>) = &CompileOperation<N>;
+};
+
 }  // namespace morel::pe
 
 // Instantiates CompileNode for node class `Name` (a generated source's line,
@@ -219,6 +274,7 @@ CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe) {
 #define MOREL_COMPILE_NODE(Name)                                             \
   namespace morel::pe {                                                      \
   template CompiledResult<Name> CompileNode<Name>(Name&, PartialEvaluator&); \
+  template struct OperationInstance<Name>;                                   \
   }
 
 #endif  // MOREL_ENGINE_PE_NODE_COMPILER_H_

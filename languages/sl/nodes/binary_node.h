@@ -12,8 +12,6 @@
 
 #include <memory>
 
-#include "engine/pe/compiled_operation.h"
-#include "engine/pe/pe_context.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "nodes/bytecode/bytecode_operation.h"
 #include "nodes/directives.h"
@@ -45,50 +43,19 @@ class SLBinarySpecializingNode : public SLBinaryNode,
   using SLBinaryNode::SLBinaryNode;
   using Specializations = Specializer<Derived, Specs...>;
 
-  // The bytecode interpreter's `op` (two operands, left and right): the
-  // same specializations on values from the operand stack. Inlined into
-  // SL's bytecode switch (root_nodes.h).
-  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) final {
-    return specializer_.Execute(static_cast<Derived&>(*this), operands[0], operands[1]);
+  // Left, right, then the operator's active specializations. As a bytecode
+  // operation, left and right are the two operands; inlined into SL's
+  // bytecode switch (root_nodes.h).
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    typename X::V left = x.Execute(left_);
+    typename X::V right = x.Execute(right_);
+    return x.Specialize(specializer_, static_cast<Derived&>(*this), left, right);
   }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue> operands) final {
-    return pe::WithOperands(pe, this, operands, [&] {
-      return specializer_.PartialEvaluate(pe.context(), static_cast<Derived&>(*this), operands[0],
-                                          operands[1]);
-    });
-  }
-
-  Value Execute(Frame& frame) final {
-    Value l = Evaluate(left_.get(), frame);
-    Value r = Evaluate(right_.get(), frame);
-    return specializer_.Execute(static_cast<Derived&>(*this), l, r);
-  }
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(left_.slot());
-    visitor(right_.slot());
-  }
-  // Children: 0 left, 1 right; then the operator.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) final {
-    Value l = next_child > 0 ? done[0].value : Evaluate(left_.get(), frame);
-    Value r = next_child > 1 ? done[1].value : Evaluate(right_.get(), frame);
-    return Outcome::OfValue(specializer_.Execute(static_cast<Derived&>(*this), l, r));
-  }
+  SL_EXPRESSION_NODE_METHODS(Derived)
+  MOREL_OPERATION_METHODS(Derived)
+  MOREL_CHILDREN(left_, right_)
   const Specializations& specializer() const { return specializer_; }
-
-  // Children, then the operator's active specializations (the same
-  // templates as Execute, emitting IR).
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) final {
-    pe.Enter(this);
-    pe::PeValue l = left_->PartialEvaluate(pe);
-    pe.DoneValue(l);
-    pe::PeValue r = right_->PartialEvaluate(pe);
-    pe.DoneValue(r);
-    pe::PeValue result =
-        specializer_.PartialEvaluate(pe.context(), static_cast<Derived&>(*this), l, r);
-    pe.Leave();
-    return result;
-  }
 
  private:
   Specializations specializer_;

@@ -156,11 +156,7 @@ class SLNotNode final : public SLExpressionNode,
  public:
   SL_EXPRESSION_NODE(SLNotNode)
   // Inlined into SL's bytecode switch (root_nodes.h).
-  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return Value::Boolean(!operands[0].AsBoolean());
-  }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue> operands) override;
+  MOREL_OPERATION_METHODS(SLNotNode)
   SLNotNode(SourceSection section, std::unique_ptr<SLExpressionNode> operand)
       : SLExpressionNode(std::move(section)), operand_(std::move(operand)) {}
   template <typename X>

@@ -45,31 +45,6 @@ Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Val
   return builtin->InvokeDirectly(args);
 }
 
-Value SLInvokeNode::Execute(Frame& frame) {
-  Value callee = callee_->Execute(frame);
-  size_t count = arguments_.size();
-  // On the native stack, where the collector sees the values.
-  auto* args = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
-  for (size_t i = 0; i < count; ++i) args[i] = Evaluate(arguments_[i], frame);
-  return specializer_.Execute(*this, callee, absl::Span<const Value>(args, count));
-}
-
-Outcome SLInvokeNode::Resume(Frame& frame, int next_child,
-                             absl::Span<const Outcome> done) {
-  // Past the call: compiled code finished the call and then found itself
-  // invalidated (PartialEvaluator::CheckValidAfterCall). Never call again.
-  if (next_child == static_cast<int>(arguments_.size()) + 2) return done.back();
-  Value callee = next_child > 0 ? done[0].value : Evaluate(callee_.get(), frame);
-  size_t count = arguments_.size();
-  auto* args = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
-  for (size_t i = 0; i < count; ++i) {
-    args[i] = static_cast<int>(i) + 1 < next_child ? done[i + 1].value
-                                                   : Evaluate(arguments_[i], frame);
-  }
-  return Outcome::OfValue(
-      specializer_.Execute(*this, callee, absl::Span<const Value>(args, count)));
-}
-
 Value SLInvokeNode::Fallback(SLInvokeNode&, Value callee, absl::Span<const Value>) {
   ThrowUndefinedFunction(callee);
 }

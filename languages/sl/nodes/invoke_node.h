@@ -43,7 +43,6 @@
 #include <memory>
 #include <optional>
 
-#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_function.h"
 #include "languages/sl/runtime/sl_object.h"
@@ -197,17 +196,11 @@ class SLInvokeNode final : public SLExpressionNode,
                            public bytecode::BytecodeOperation,
                            public pe::CompiledOperation {
  public:
-  MOREL_NODE_KIND(SLInvokeNode)
-  // The bytecode interpreter's `op` (the callee, then the arguments).
-  // Inlined into SL's bytecode switch (root_nodes.h).
-  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    // There is always a callee; subspan() would check (and throw) anyway.
-    return specializer_.Execute(*this, operands[0],
-                                absl::Span<const Value>(operands.data() + 1, operands.size() - 1));
-  }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue> operands) override;
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_EXPRESSION_NODE(SLInvokeNode)
+  // The bytecode interpreter's `op` (the callee, then the arguments: the
+  // node's argument list has as many null children). Inlined into SL's
+  // bytecode switch (root_nodes.h).
+  MOREL_OPERATION_METHODS(SLInvokeNode)
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLInvokeNode, InvokeDirect, InvokeIndirect>;
 
@@ -223,19 +216,19 @@ class SLInvokeNode final : public SLExpressionNode,
         indirect_(IndirectCallNode::Create()),
         shared_ids_(shared_ids) {}
 
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(callee_.slot());
-    arguments_.ForEach(visitor);
-    visitor(indirect_.slot());
-    specializer_.ForEachChild(visitor);
+  // The callee, the arguments, then the call. Resumed after the call (its
+  // result done: compiled code found itself invalidated meanwhile), the
+  // result is the node's without calling again (Specialize).
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    typename X::V callee = x.Execute(callee_);
+    return x.ExecuteEach(arguments_,
+                         [&](absl::Span<const typename X::V> arguments) MOREL_FAST_LAMBDA {
+                           return x.Specialize(specializer_, *this, callee, arguments);
+                         });
   }
+  MOREL_CHILDREN(callee_, arguments_, indirect_, specializer_)
   static Value Fallback(SLInvokeNode& node, Value callee, absl::Span<const Value> args);
-  // Children: 0 callee, 1..n the arguments; then the call (n + 1). With
-  // next_child == n + 2 the call has returned: done[n + 1] is its result,
-  // which becomes the node's (the resume point after a call in code that
-  // was invalidated meanwhile).
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
 
   IndirectCallNode* indirect_call() const { return indirect_.get(); }
   FunctionIds* shared_ids() const { return shared_ids_; }

@@ -7,7 +7,6 @@
 
 #include <memory>
 
-#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_error.h"
 #include "nodes/bytecode/bytecode_operation.h"
@@ -46,21 +45,22 @@ class SLToBooleanNode final : public SLExpressionNode,
                               public pe::CompiledOperation {
  public:
   MOREL_NODE_KIND(SLToBooleanNode)
+  // Inlined into SL's bytecode switch (root_nodes.h). Compiled, a
+  // non-Boolean deoptimizes to Resume(1, {value}), which raises the error.
+  MOREL_OPERATION_METHODS(SLToBooleanNode)
   using SLExpressionNode::SLExpressionNode;
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    return x.BoxBoolean(ToBoolean(x, x.Execute(operand_), *this));
+  }
   // Never evaluated as a tree: it only runs as an operation.
   Value Execute(Frame&) override;
-  // Inlined into SL's bytecode switch (root_nodes.h).
-  MOREL_FAST_PATH Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return Value::Boolean(ToBoolean(operands[0], source_section()));
-  }
-  // Compiled: a non-Boolean deoptimizes to Resume(1, {value}), which
-  // raises the error.
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue> operands) override;
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child == 1) return Outcome::OfValue(ExecuteOperation(frame, {done[0].value}));
-    return SLExpressionNode::Resume(frame, next_child, done);
+    return ResumeNode(*this, frame, next_child, done);
   }
+
+ private:
+  Child<SLExpressionNode> operand_;  // null: the operation's one operand
 };
 
 class SLLogicalNode : public SLExpressionNode {

@@ -27,21 +27,6 @@ namespace morel::sl {
 using pe::PartialEvaluator;
 using pe::PeValue;
 
-namespace {
-
-// The Boolean in `value`, as i1; a non-Boolean deoptimizes (the interpreter
-// then raises the toBoolean type error). The caller has reported `value` as
-// done, so the interpreter resumes right after computing it.
-ir::Value* ToBooleanInCompiledCode(PartialEvaluator& pe, PeValue value) {
-  pe::PeContext& c = pe.context();
-  if (!PartialEvaluator::HasConstantTag(value, kBooleanTag)) {
-    c.Speculate(c.IsBoolean(value), "toBoolean");
-  }
-  return c.AsBoolean(value);
-}
-
-}  // namespace
-
 PeValue SLExpressionNode::PartialEvaluate(PartialEvaluator& pe) {
   pe.Bailout(absl::StrCat(kind_name(), " is not supported in compiled code"));
   return pe.Constant(NullValue());
@@ -78,50 +63,6 @@ PeValue SLFunctionLiteralNode::PartialEvaluate(PartialEvaluator& pe) {
                  b.I64(static_cast<int64_t>(kFunctionTag))};
 }
 
-PeValue SLReadPropertyNode::PartialEvaluate(PartialEvaluator& pe) {
-  pe.Enter(this);
-  PeValue receiver = receiver_->PartialEvaluate(pe);
-  pe.DoneValue(receiver);
-  PeValue key = key_->PartialEvaluate(pe);
-  pe.DoneValue(key);
-  PeValue result = specializer_.PartialEvaluate(pe.context(), *this, receiver, key);
-  pe.Leave();
-  return result;
-}
-
-PeValue SLWritePropertyNode::PartialEvaluate(PartialEvaluator& pe) {
-  pe.Enter(this);
-  PeValue receiver = receiver_->PartialEvaluate(pe);
-  pe.DoneValue(receiver);
-  PeValue key = key_->PartialEvaluate(pe);
-  pe.DoneValue(key);
-  PeValue value = value_->PartialEvaluate(pe);
-  pe.DoneValue(value);
-  PeValue result = specializer_.PartialEvaluate(pe.context(), *this, receiver, key, value);
-  pe.Leave();
-  return result;
-}
-
-PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
-  pe.Enter(this);
-  PeValue callee = callee_->PartialEvaluate(pe);
-  pe.DoneValue(callee);
-  std::vector<PeValue> arguments;
-  arguments.reserve(arguments_.size());
-  for (size_t i = 0; i < arguments_.size(); ++i) {
-    PeValue argument = arguments_[i]->PartialEvaluate(pe);
-    pe.DoneValue(argument);
-    arguments.push_back(argument);
-  }
-  // The call: one alternative per cached callee (InvokeDirect: a direct
-  // call of its current target, relying on its call-target-stable
-  // assumption), or the indirect call (InvokeIndirect).
-  PeValue result = specializer_.PartialEvaluate(pe.context(), *this, callee,
-                                                absl::Span<const PeValue>(arguments));
-  pe.Leave();
-  return result;
-}
-
 // ------------------------------------------------- bytecode operations
 //
 // The same code on operands from the operand stack
@@ -131,40 +72,6 @@ PeValue SLInvokeNode::PartialEvaluate(PartialEvaluator& pe) {
 PeValue SLFunctionLiteralNode::PartialEvaluateOperation(PartialEvaluator& pe,
                                                         absl::Span<const PeValue>) {
   return PartialEvaluate(pe);
-}
-
-PeValue SLNotNode::PartialEvaluateOperation(PartialEvaluator& pe,
-                                            absl::Span<const PeValue> operands) {
-  pe::PeContext& c = pe.context();
-  return c.BoxBoolean(c.Not(c.AsBoolean(operands[0])));
-}
-
-PeValue SLToBooleanNode::PartialEvaluateOperation(PartialEvaluator& pe,
-                                                  absl::Span<const PeValue> operands) {
-  return pe::WithOperands(pe, this, operands, [&] {
-    return pe.context().BoxBoolean(ToBooleanInCompiledCode(pe, operands[0]));
-  });
-}
-
-PeValue SLReadPropertyNode::PartialEvaluateOperation(PartialEvaluator& pe,
-                                                     absl::Span<const PeValue> operands) {
-  return pe::WithOperands(pe, this, operands, [&] {
-    return specializer_.PartialEvaluate(pe.context(), *this, operands[0], operands[1]);
-  });
-}
-
-PeValue SLWritePropertyNode::PartialEvaluateOperation(PartialEvaluator& pe,
-                                                      absl::Span<const PeValue> operands) {
-  return pe::WithOperands(pe, this, operands, [&] {
-    return specializer_.PartialEvaluate(pe.context(), *this, operands[0], operands[1], operands[2]);
-  });
-}
-
-PeValue SLInvokeNode::PartialEvaluateOperation(PartialEvaluator& pe,
-                                               absl::Span<const PeValue> operands) {
-  return pe::WithOperands(pe, this, operands, [&] {
-    return specializer_.PartialEvaluate(pe.context(), *this, operands[0], operands.subspan(1));
-  });
 }
 
 }  // namespace morel::sl

@@ -44,7 +44,6 @@
 #include <optional>
 #include <string>
 
-#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_object.h"
 #include "languages/sl/runtime/sl_string.h"
@@ -163,14 +162,9 @@ class SLReadPropertyNode final : public SLExpressionNode,
                                  public bytecode::BytecodeOperation,
                                  public pe::CompiledOperation {
  public:
-  MOREL_NODE_KIND(SLReadPropertyNode)
+  SL_EXPRESSION_NODE(SLReadPropertyNode)
   // The bytecode interpreter's `op` (receiver, key).
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return specializer_.Execute(*this, operands[0], operands[1]);
-  }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue> operands) override;
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  MOREL_OPERATION_METHODS(SLReadPropertyNode)
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLReadPropertyNode, ReadElement, ReadCached, ReadGeneric>;
 
@@ -179,22 +173,14 @@ class SLReadPropertyNode final : public SLExpressionNode,
       : SLExpressionNode(std::move(section)),
         receiver_(std::move(receiver)),
         key_(std::move(key)) {}
-  Value Execute(Frame& frame) override {
-    Value receiver = Evaluate(receiver_.get(), frame);
-    Value key = Evaluate(key_.get(), frame);
-    return specializer_.Execute(*this, receiver, key);
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    typename X::V receiver = x.Execute(receiver_);
+    typename X::V key = x.Execute(key_);
+    return x.Specialize(specializer_, *this, receiver, key);
   }
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(receiver_.slot());
-    visitor(key_.slot());
-  }
+  MOREL_CHILDREN(receiver_, key_)
   static Value Fallback(SLReadPropertyNode& node, Value receiver, Value key);
-  // Children: 0 receiver, 1 key.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    Value receiver = next_child > 0 ? done[0].value : Evaluate(receiver_.get(), frame);
-    Value key = next_child > 1 ? done[1].value : Evaluate(key_.get(), frame);
-    return Outcome::OfValue(specializer_.Execute(*this, receiver, key));
-  }
   const Specializations& specializer() const { return specializer_; }
 
  private:
@@ -283,14 +269,9 @@ class SLWritePropertyNode final : public SLExpressionNode,
                                   public bytecode::BytecodeOperation,
                                   public pe::CompiledOperation {
  public:
-  MOREL_NODE_KIND(SLWritePropertyNode)
+  SL_EXPRESSION_NODE(SLWritePropertyNode)
   // The bytecode interpreter's `op` (receiver, key, value).
-  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return specializer_.Execute(*this, operands[0], operands[1], operands[2]);
-  }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue> operands) override;
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  MOREL_OPERATION_METHODS(SLWritePropertyNode)
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<SLWritePropertyNode, WriteElement, WriteCached, WriteGeneric>;
 
@@ -301,25 +282,15 @@ class SLWritePropertyNode final : public SLExpressionNode,
         receiver_(std::move(receiver)),
         key_(std::move(key)),
         value_(std::move(value)) {}
-  Value Execute(Frame& frame) override {
-    Value receiver = Evaluate(receiver_.get(), frame);
-    Value key = Evaluate(key_.get(), frame);
-    Value value = Evaluate(value_.get(), frame);
-    return specializer_.Execute(*this, receiver, key, value);
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    typename X::V receiver = x.Execute(receiver_);
+    typename X::V key = x.Execute(key_);
+    typename X::V value = x.Execute(value_);
+    return x.Specialize(specializer_, *this, receiver, key, value);
   }
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(receiver_.slot());
-    visitor(key_.slot());
-    visitor(value_.slot());
-  }
+  MOREL_CHILDREN(receiver_, key_, value_)
   static Value Fallback(SLWritePropertyNode& node, Value receiver, Value key, Value value);
-  // Children: 0 receiver, 1 key, 2 value.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    Value receiver = next_child > 0 ? done[0].value : Evaluate(receiver_.get(), frame);
-    Value key = next_child > 1 ? done[1].value : Evaluate(key_.get(), frame);
-    Value value = next_child > 2 ? done[2].value : Evaluate(value_.get(), frame);
-    return Outcome::OfValue(specializer_.Execute(*this, receiver, key, value));
-  }
   const Specializations& specializer() const { return specializer_; }
 
  private:
