@@ -43,7 +43,11 @@
 //                           arguments.
 //   x.AssignedLocal(slot, fail)
 //                           a local that must be assigned (fail as above).
-//   x.SetLocal(slot, v)     writes a local.
+//   x.SetLocal(slot, v)     writes a local (resumed, only after the last
+//                           replayed step: the ones before happened).
+//   x.Argument(i, missing)  the activation's argument i (missing: fewer
+//                           were passed).
+//   x.ReturnValue()         the value a kReturn completion returned.
 //   x.Break(), x.Continue(), x.Return(v)
 //                           leave a loop iteration or the function; they
 //                           return the Completion to propagate.
@@ -74,6 +78,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "nodes/directives.h"
 #include "nodes/frame.h"
@@ -81,6 +86,7 @@
 #include "nodes/loop_node.h"
 #include "nodes/node.h"
 #include "nodes/resume.h"
+#include "nodes/root_node.h"
 #include "nodes/value.h"
 
 // A lambda on the interpreter's fast path that the host compiler must inline
@@ -187,6 +193,11 @@ class Interpreting : public InterpreterContext {
     return value;
   }
   void SetLocal(int slot, Value value) { frame_.Set(slot, value); }
+  Value Argument(int index, Value missing) {
+    absl::Span<const Value> arguments = frame_.arguments();
+    return static_cast<size_t>(index) < arguments.size() ? arguments[index] : missing;
+  }
+  Value ReturnValue() { return frame_.return_value(); }
 
   // The node's operation through its specializations (nodes/specialization.h).
   template <typename S, typename N, typename... Args>
@@ -229,6 +240,10 @@ class Resuming : public Interpreting {
     auto* values = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
     for (size_t i = 0; i < count; ++i) values[i] = Execute(children[i]);
     return k(absl::Span<const Value>(values, count));
+  }
+  // What happened before the last replayed step is not done again.
+  void SetLocal(int slot, Value value) {
+    if (step_ >= next_child_) Interpreting::SetLocal(slot, value);
   }
   template <typename S, typename N, typename... Args>
   Value Specialize(S& specializer, N& node, Args... args) {
@@ -319,15 +334,16 @@ struct PeValue {
   ir::Value* tag = nullptr;
 };
 
-// What a node's compiled form returns: a repeating node's loop status (int),
-// an expression's PeValue, or nothing for a node whose Run returns a
-// Completion.
+// What a node's compiled form returns: a root's status (RootNode::
+// PartialEvaluate), a repeating node's loop status (int), an expression's
+// PeValue, or nothing for a node whose Run returns a Completion.
 template <typename N>
 struct CompiledResultOf {
   using RunResult = decltype(std::declval<N&>().Run(std::declval<Interpreting&>()));
-  using type =
+  using type = std::conditional_t<
+      std::is_base_of_v<RootNode, N>, absl::Status,
       std::conditional_t<std::is_base_of_v<RepeatingNode, N>, int,
-                         std::conditional_t<std::is_same_v<RunResult, Value>, PeValue, void>>;
+                         std::conditional_t<std::is_same_v<RunResult, Value>, PeValue, void>>>;
 };
 template <typename N>
 using CompiledResult = typename CompiledResultOf<N>::type;

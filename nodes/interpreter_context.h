@@ -53,6 +53,23 @@ struct InterpreterContext {
   static Value BoxBoolean(bool v) { return Value::Boolean(v); }
   static Value Constant(Value v) { return v; }
 
+  // ---- a language runtime's own tables, outside guest objects: a pointer
+  // loaded from `address`, entry `index` of a table of pointers, and a
+  // pointer as a guest value with `tag`. `region` names the memory for
+  // compiled code (its alias class): nothing else compiled touches it, and
+  // it changes only in calls.
+  template <typename T>
+  static T* LoadPointer(T* const* address, const char* /*region*/) {
+    return *address;
+  }
+  template <typename T>
+  static T* LoadPointerAt(T* const* table, int64_t index, const char* /*region*/) {
+    return table[index];
+  }
+  static Value BoxPointer(const void* pointer, ValueTag tag) {
+    return Value::Reference(tag, pointer);
+  }
+
   // ---- boolean logic (both operands are evaluated; guards are pure)
   static bool True() { return true; }
   static bool And(bool a, bool b) { return a && b; }

@@ -37,6 +37,7 @@
 #include "nodes/execution.h"
 #include "nodes/loop_node.h"
 #include "nodes/node.h"
+#include "nodes/root_node.h"
 
 namespace morel::pe {
 
@@ -177,6 +178,13 @@ class Compiling : public PeContext {
     return evaluator_.AssignedLocal(slot);
   }
   void SetLocal(int slot, PeValue value) { evaluator_.SetLocal(slot, value); }
+  PeValue Argument(int index, Value missing) { return evaluator_.Argument(index, missing); }
+  // A compiled `return` leaves through PartialEvaluator::Return: no kReturn
+  // completion reaches the code that would read the value.
+  PeValue ReturnValue() {
+    evaluator_.Bailout(absl::StrCat(node_.kind_name(), " reads a return value in compiled code"));
+    return evaluator_.Constant(Value::Illegal());
+  }
 
   Completion Break() {
     evaluator_.JumpTo(evaluator_.loop_exit());
@@ -231,7 +239,16 @@ int CompileLoop(N& node, PartialEvaluator& pe) {
 
 template <typename N>
 CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe) {
-  if constexpr (std::is_base_of_v<RepeatingNode, N>) {
+  if constexpr (std::is_base_of_v<RootNode, N>) {
+    // A root: its result returns from the function (a `return` inside
+    // already did).
+    pe.Enter(&node);
+    Compiling x(pe, node);
+    PeValue result = node.Run(x);
+    pe.Leave();
+    if (!pe.Terminated()) pe.Return(result);
+    return absl::OkStatus();
+  } else if constexpr (std::is_base_of_v<RepeatingNode, N>) {
     return CompileLoop(node, pe);
   } else {
     pe.Enter(&node);

@@ -111,6 +111,21 @@ class PeContext {
   }
   V Constant(Value v) { return pe_.Constant(v); }
 
+  // ---- a language runtime's own tables (InterpreterContext).
+  template <typename T>
+  ir::Value* LoadPointer(T* const* address, const char* region) {
+    return b().Load(ir::Type::kPtr, b().PConst(reinterpret_cast<uint64_t>(address)), 0,
+                    ir::AliasClass::Get(region));
+  }
+  ir::Value* LoadPointerAt(ir::Value* table, int64_t index, const char* region) {
+    return b().Load(ir::Type::kPtr, table, static_cast<int32_t>(index * sizeof(void*)),
+                    ir::AliasClass::Get(region));
+  }
+  V BoxPointer(ir::Value* pointer, ValueTag tag) {
+    return V{b().Convert(ir::Opcode::kBitcast, ir::Type::kI64, pointer),
+             b().I64(static_cast<int64_t>(tag))};
+  }
+
   // ---- boolean logic
   Bool True() { return b().Bool(true); }
   Bool False() { return b().Bool(false); }

@@ -2,7 +2,6 @@
 
 #include <alloca.h>
 
-#include "engine/pe/partial_evaluator.h"
 #include "languages/sl/builtins.h"
 #include "languages/sl/node_builder.h"
 #include "languages/sl/runtime/values.h"
@@ -24,34 +23,6 @@ SLFunctionRootNode::SLFunctionRootNode(
       binding_(binding),
       program_(std::move(program)),
       function_index_(function_index) {}
-
-Value SLFunctionRootNode::Execute(Frame& frame) {
-  absl::Span<const Value> args = frame.arguments();
-  const FrameDescriptor& descriptor = frame.descriptor();
-  for (size_t i = 0; i < parameter_slots_.size(); ++i) {
-    Value value = i < args.size() ? args[i] : NullValue();
-    descriptor.RecordWrite(parameter_slots_[i], value);
-    frame.Set(parameter_slots_[i], value);
-  }
-  if (body_->Execute(frame) == kReturn) return frame.return_value();
-  return NullValue();
-}
-
-Outcome SLFunctionRootNode::Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) {
-  if (next_child == 0) return Outcome::OfValue(Execute(frame));
-  return Outcome::OfValue(done[0].status == kReturn ? frame.return_value() : NullValue());
-}
-
-absl::Status SLFunctionRootNode::PartialEvaluate(pe::PartialEvaluator& pe) {
-  for (size_t i = 0; i < parameter_slots_.size(); ++i) {
-    pe.SetLocal(parameter_slots_[i], pe.Argument(static_cast<int>(i), NullValue()));
-  }
-  pe.Enter(this);
-  body_->PartialEvaluate(pe);
-  pe.Leave();
-  if (!pe.Terminated()) pe.Return(pe.Constant(NullValue()));
-  return absl::OkStatus();
-}
 
 std::unique_ptr<RootNode> SLFunctionRootNode::CloneUninitialized() const {
   return BuildFunctionRoot(binding_, program_, source_section().source, function_index_);

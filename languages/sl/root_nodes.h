@@ -47,11 +47,27 @@ class SLFunctionRootNode final : public RootNode {
                      std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
                      std::shared_ptr<const ast::Program> program, int function_index);
 
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
-  // Child 0: the body; the outcome's value is the function's result.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override;
-  absl::Status PartialEvaluate(pe::PartialEvaluator& pe) override;
+  Value Execute(Frame& frame) override { return Interpret(*this, frame); }
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    return ResumeNode(*this, frame, next_child, done);
+  }
+  absl::Status PartialEvaluate(pe::PartialEvaluator& pe) override {
+    return pe::CompileNode(*this, pe);
+  }
+  // The parameters into their slots, then the body; the result is what a
+  // `return` returned, or NULL.
+  template <typename X>
+  typename X::V Run(X& x) {
+    for (size_t i = 0; i < parameter_slots_.size(); ++i) {
+      typename X::V value = x.Argument(static_cast<int>(i), NullValue());
+      if constexpr (X::InInterpreter()) {
+        x.frame().descriptor().RecordWrite(parameter_slots_[i], value);
+      }
+      x.SetLocal(parameter_slots_[i], value);
+    }
+    return x.Execute(body_) == kReturn ? x.ReturnValue() : x.Constant(NullValue());
+  }
+  MOREL_CHILDREN(body_)
   bool IsCloningAllowed() const override { return true; }
   std::unique_ptr<RootNode> CloneUninitialized() const override;
 

@@ -8,7 +8,6 @@
 
 #include <atomic>
 
-#include "engine/pe/compiled_operation.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/sl_function.h"
 #include "nodes/bytecode/bytecode_operation.h"
@@ -41,16 +40,39 @@ class SLFunctionLiteralNode final : public SLExpressionNode,
                                     public bytecode::BytecodeOperation,
                                     public pe::CompiledOperation {
  public:
-  MOREL_NODE_KIND(SLFunctionLiteralNode)
-  Value ExecuteOperation(Frame& frame, absl::Span<const Value>) override { return Execute(frame); }
-  pe::PeValue PartialEvaluateOperation(pe::PartialEvaluator& pe,
-                                       absl::Span<const pe::PeValue>) override;
-  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override;
+  SL_EXPRESSION_NODE(SLFunctionLiteralNode)
+  MOREL_OPERATION_METHODS(SLFunctionLiteralNode)
   SLFunctionLiteralNode(SourceSection section, FunctionIds* ids, int id)
       : SLExpressionNode(std::move(section)), ids_(ids), id_(id) {}
-  Value Execute(Frame&) override;
+  // The table's address and entries change only in calls (a context
+  // entered, a source parsed), and calls forget loaded memory; each load
+  // has a region of its own.
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    if constexpr (!X::InInterpreter()) {
+      // One context so far: its function, for good, unless a second
+      // context comes (which invalidates this code).
+      SLFunction* only = single_context_function_.load(std::memory_order_acquire);
+      if (only != nullptr && ids_->single_context()->IsValid() &&
+          x.Assume(ids_->single_context())) {
+        return x.Constant(only->AsValue());
+      }
+    }
+    auto table = x.LoadPointer(ids_->current_table_address(), "SL current function table");
+    if constexpr (X::InInterpreter()) CheckInContext(table);
+    auto function = x.LoadPointerAt(table, id_, "SL function table entries");
+    if constexpr (X::InInterpreter()) {
+      if (single_context_function_.load(std::memory_order_relaxed) == nullptr &&
+          ids_->single_context()->IsValid()) [[unlikely]] {
+        single_context_function_.store(function, std::memory_order_release);
+      }
+    }
+    return x.BoxPointer(function, kFunctionTag);
+  }
 
  private:
+  static void CheckInContext(SLFunction* const* table);
+
   FunctionIds* ids_;
   int id_;
   // The function the interpreter found while ids_->single_context() held

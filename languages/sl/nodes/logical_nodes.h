@@ -53,8 +53,12 @@ class SLToBooleanNode final : public SLExpressionNode,
   MOREL_FAST_PATH typename X::V Run(X& x) {
     return x.BoxBoolean(ToBoolean(x, x.Execute(operand_), *this));
   }
-  // Never evaluated as a tree: it only runs as an operation.
+  // Never evaluated as a tree: it only runs as an operation (compiled as a
+  // tree, it bails out: it has no operand).
   Value Execute(Frame&) override;
+  pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) override {
+    return PartialEvaluateOperation(pe, {});
+  }
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
     return ResumeNode(*this, frame, next_child, done);
   }

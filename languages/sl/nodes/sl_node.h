@@ -22,9 +22,9 @@ class SLExpressionNode : public Node {
  public:
   using Node::Node;
   virtual Value Execute(Frame& frame) = 0;
-  // Emits this node's code (engine/pe). The default bails out of the
-  // compilation naming the node class.
-  virtual pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe);
+  // Emits this node's code (engine/pe): derived from its Run
+  // (SL_EXPRESSION_NODE).
+  virtual pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) = 0;
   // Leaves (no children) resume by executing.
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
     if (next_child == 0) return Outcome::OfValue(Execute(frame));
@@ -81,9 +81,10 @@ class SLStatementNode : public Node {
  public:
   using Node::Node;
   virtual Completion Execute(Frame& frame) = 0;
-  // Emits this statement's code (engine/pe); control leaves through the
-  // partial evaluator's merges (break, continue, return).
-  virtual void PartialEvaluate(pe::PartialEvaluator& pe);
+  // Emits this statement's code (engine/pe): derived from its Run
+  // (SL_STATEMENT_NODE); control leaves through the partial evaluator's
+  // merges (break, continue, return).
+  virtual void PartialEvaluate(pe::PartialEvaluator& pe) = 0;
   Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
     if (next_child == 0) return Outcome::OfStatus(Execute(frame));
     return Node::Resume(frame, next_child, done);
