@@ -33,10 +33,7 @@ class TlBinaryNode : public TlExpression {
       : TlExpression(std::move(section)),
         left_(std::move(left)),
         right_(std::move(right)) {}
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(left_.slot());
-    visitor(right_.slot());
-  }
+  MOREL_CHILDREN(left_, right_)
   TlExpression* left() const { return left_.get(); }
   TlExpression* right() const { return right_.get(); }
 
@@ -95,14 +92,15 @@ struct AddString {
 
 class AddNode : public TlBinaryNode {
  public:
-  MOREL_NODE_KIND(AddNode)
+  TL_EXPRESSION_NODE(AddNode)
   using Specializations = Specializer<AddNode, AddInt, AddWide, AddString>;
   using TlBinaryNode::TlBinaryNode;
 
-  Value Execute(Frame& frame) final {
-    Value l = left_->Execute(frame);
-    Value r = right_->Execute(frame);
-    return specializer_.Execute(*this, l, r);
+  template <typename X>
+  typename X::V Run(X& x) {
+    typename X::V l = x.Execute(left_);
+    typename X::V r = x.Execute(right_);
+    return x.Specialize(specializer_, *this, l, r);
   }
   // Runs the specializations on given operands (tests drive the node
   // directly, without children).

@@ -31,14 +31,16 @@ namespace morel::test_language {
 
 class CallDirectNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(CallDirectNode)
+  TL_EXPRESSION_NODE(CallDirectNode)
   CallDirectNode(CallTarget* callee, ExpressionList arguments)
       : call_(DirectCallNode::Create(callee)), arguments_(std::move(arguments)) {}
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(call_.slot());
-    arguments_.ForEach(visitor);
+  template <typename X>
+  typename X::V Run(X& x) {
+    return x.ExecuteEach(arguments_, [&](absl::Span<const typename X::V> values) {
+      return x.CallDirect(call_.get(), values);
+    });
   }
+  MOREL_CHILDREN(call_, arguments_)
   // A new DirectCallNode to the original callee, not to a split copy.
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<CallDirectNode>(call_->call_target(), CloneAll(arguments_));
@@ -95,7 +97,7 @@ struct InvokeIndirect {
 
 class InvokeNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(InvokeNode)
+  TL_EXPRESSION_NODE(InvokeNode)
   MOREL_REPORT_POLYMORPHISM
   using Specializations = Specializer<InvokeNode, InvokeDirect, InvokeIndirect>;
 
@@ -104,13 +106,14 @@ class InvokeNode final : public TlExpression {
         arguments_(std::move(arguments)),
         indirect_(IndirectCallNode::Create()) {}
 
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(callee_.slot());
-    arguments_.ForEach(visitor);
-    visitor(indirect_.slot());
-    specializer_.ForEachChild(visitor);
+  template <typename X>
+  typename X::V Run(X& x) {
+    typename X::V callee = x.Execute(callee_);
+    return x.ExecuteEach(arguments_, [&](absl::Span<const typename X::V> values) {
+      return x.Specialize(specializer_, *this, callee, values);
+    });
   }
+  MOREL_CHILDREN(callee_, arguments_, indirect_, specializer_)
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<InvokeNode>(callee_->CloneUninitialized(), CloneAll(arguments_));
   }

@@ -11,9 +11,27 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "nodes/execution.h"
 #include "nodes/frame.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
+#include "testing/test_language/values.h"
+
+// The members a test-language node written once (nodes/execution.h) derives
+// from its Run: the interpreter and resumption (the test language is never
+// compiled). The _METHODS form is for a CRTP base whose node is Self.
+#define TL_EXPRESSION_NODE_METHODS(Self)                                            \
+  ::morel::Value Execute(::morel::Frame& frame) override {                          \
+    return ::morel::Interpret(static_cast<Self&>(*this), frame);                    \
+  }                                                                                 \
+  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,                    \
+                          absl::Span<const ::morel::Outcome> done) override {       \
+    return ::morel::ResumeNode(static_cast<Self&>(*this), frame, next_child, done); \
+  }
+#define TL_EXPRESSION_NODE(Name) \
+  MOREL_NODE_KIND(Name)          \
+  TL_EXPRESSION_NODE_METHODS(Name)
 
 namespace morel::test_language {
 
@@ -26,6 +44,9 @@ class TlExpression : public Node {
   virtual std::unique_ptr<TlExpression> CloneUninitialized() const = 0;
 };
 
+// The child hook of nodes written once (nodes/execution.h).
+inline Value ExecuteChild(TlExpression* node, Frame& frame) { return node->Execute(frame); }
+
 using ExpressionList = std::vector<std::unique_ptr<TlExpression>>;
 ExpressionList CloneAll(const ChildList<TlExpression>& list);
 // Tests build some nodes without children and drive them directly.
@@ -35,10 +56,13 @@ inline std::unique_ptr<TlExpression> CloneOrNull(const TlExpression* node) {
 
 class ConstantNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(ConstantNode)
+  TL_EXPRESSION_NODE(ConstantNode)
   explicit ConstantNode(Value value, SourceSection section = {})
       : TlExpression(std::move(section)), value_(value) {}
-  Value Execute(Frame&) override { return value_; }
+  template <typename X>
+  typename X::V Run(X& x) {
+    return x.Constant(value_);
+  }
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<ConstantNode>(value_, source_section());
   }
@@ -53,9 +77,14 @@ class ConstantNode final : public TlExpression {
 // The index-th argument; a missing one is an error.
 class ArgumentNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(ArgumentNode)
+  TL_EXPRESSION_NODE(ArgumentNode)
   explicit ArgumentNode(int index) : index_(index) {}
-  Value Execute(Frame& frame) override;
+  template <typename X>
+  typename X::V Run(X& x) {
+    x.Require(index_ < static_cast<int>(x.frame().arguments().size()), "missing argument",
+              [&](auto&) { throw TlError(absl::StrCat("missing argument ", index_)); });
+    return x.Argument(index_, Value::Illegal());
+  }
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<ArgumentNode>(index_);
   }
@@ -66,9 +95,14 @@ class ArgumentNode final : public TlExpression {
 
 class ReadLocalNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(ReadLocalNode)
+  TL_EXPRESSION_NODE(ReadLocalNode)
   explicit ReadLocalNode(int slot) : slot_(slot) {}
-  Value Execute(Frame& frame) override;
+  template <typename X>
+  typename X::V Run(X& x) {
+    return x.AssignedLocal(slot_, [&](auto& frame) {
+      throw TlError(absl::StrCat("uninitialized local ", frame.descriptor().name(slot_)));
+    });
+  }
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<ReadLocalNode>(slot_);
   }
@@ -81,11 +115,17 @@ class ReadLocalNode final : public TlExpression {
 // evaluates to it.
 class WriteLocalNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(WriteLocalNode)
+  TL_EXPRESSION_NODE(WriteLocalNode)
   WriteLocalNode(int slot, std::unique_ptr<TlExpression> value)
       : slot_(slot), value_(std::move(value)) {}
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override { visitor(value_.slot()); }
+  template <typename X>
+  typename X::V Run(X& x) {
+    typename X::V value = x.Execute(value_);
+    if constexpr (X::InInterpreter()) x.frame().descriptor().RecordWrite(slot_, value);
+    x.SetLocal(slot_, value);
+    return value;
+  }
+  MOREL_CHILDREN(value_)
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<WriteLocalNode>(slot_, value_->CloneUninitialized());
   }
@@ -98,11 +138,16 @@ class WriteLocalNode final : public TlExpression {
 // Evaluates its children in order; the value of the last (illegal if none).
 class BlockNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(BlockNode)
+  TL_EXPRESSION_NODE(BlockNode)
   explicit BlockNode(ExpressionList body, SourceSection section = {})
       : TlExpression(std::move(section)), body_(std::move(body)) {}
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override { body_.ForEach(visitor); }
+  template <typename X>
+  typename X::V Run(X& x) {
+    typename X::V last = x.Constant(Value::Illegal());
+    for (size_t i = 0; i < body_.size(); ++i) last = x.Execute(body_[i]);
+    return last;
+  }
+  MOREL_CHILDREN(body_)
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<BlockNode>(CloneAll(body_), source_section());
   }
@@ -114,14 +159,23 @@ class BlockNode final : public TlExpression {
 // left < right on longs; anything else is an error.
 class LessThanNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(LessThanNode)
+  TL_EXPRESSION_NODE(LessThanNode)
   LessThanNode(std::unique_ptr<TlExpression> left, std::unique_ptr<TlExpression> right)
       : left_(std::move(left)), right_(std::move(right)) {}
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(left_.slot());
-    visitor(right_.slot());
+  template <typename X>
+  typename X::V Run(X& x) {
+    typename X::V left = x.Execute(left_);
+    typename X::V right = x.Execute(right_);
+    x.Require(
+        x.And(x.IsLong(left), x.IsLong(right)), "type error",
+        [&](auto&, const auto& l, const auto& r) {
+          throw TlError(
+              absl::StrCat("type error: ", ToDisplayString(l), " < ", ToDisplayString(r)));
+        },
+        left, right);
+    return x.BoxBoolean(x.LongLess(x.AsLong(left), x.AsLong(right)));
   }
+  MOREL_CHILDREN(left_, right_)
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<LessThanNode>(left_->CloneUninitialized(),
                                           right_->CloneUninitialized());
@@ -135,11 +189,17 @@ class LessThanNode final : public TlExpression {
 // Throws TlError(message) when the condition is true; else evaluates to false.
 class ThrowIfNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(ThrowIfNode)
+  TL_EXPRESSION_NODE(ThrowIfNode)
   ThrowIfNode(std::unique_ptr<TlExpression> condition, std::string message)
       : condition_(std::move(condition)), message_(std::move(message)) {}
-  Value Execute(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override { visitor(condition_.slot()); }
+  template <typename X>
+  typename X::V Run(X& x) {
+    typename X::V condition = x.Execute(condition_);
+    x.Require(x.Not(x.And(x.IsBoolean(condition), x.AsBoolean(condition))), "thrown",
+              [&](auto&) { throw TlError(message_); });
+    return x.Constant(Value::Boolean(false));
+  }
+  MOREL_CHILDREN(condition_)
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<ThrowIfNode>(condition_->CloneUninitialized(), message_);
   }

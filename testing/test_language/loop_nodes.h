@@ -15,6 +15,11 @@ namespace morel::test_language {
 class WhileRepeatingNode final : public RepeatingNode {
  public:
   MOREL_NODE_KIND(WhileRepeatingNode)
+  // Written once (nodes/execution.h); the test language is never compiled.
+  int ExecuteRepeating(Frame& frame) override { return Interpret(*this, frame); }
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    return ResumeNode(*this, frame, next_child, done);
+  }
   static constexpr int kBreakLoop = 1;
 
   WhileRepeatingNode(std::unique_ptr<TlExpression> condition,
@@ -22,11 +27,18 @@ class WhileRepeatingNode final : public RepeatingNode {
       : condition_(std::move(condition)), body_(std::move(body)) {}
   // One iteration: kBreakLoop when the condition is not true, else runs the
   // body and asks for another.
-  int ExecuteRepeating(Frame& frame) override;
-  void ForEachChild(ChildVisitor visitor) override {
-    visitor(condition_.slot());
-    visitor(body_.slot());
+  template <typename X>
+  int Run(X& x) {
+    typename X::V condition = x.Execute(condition_);
+    return x.If(
+        x.And(x.IsBoolean(condition), x.AsBoolean(condition)),
+        [&] {
+          x.Execute(body_);
+          return static_cast<int>(kContinueLoop);
+        },
+        [&] { return kBreakLoop; });
   }
+  MOREL_CHILDREN(condition_, body_)
   TlExpression* condition() const { return condition_.get(); }
   TlExpression* body() const { return body_.get(); }
 
@@ -37,15 +49,16 @@ class WhileRepeatingNode final : public RepeatingNode {
 
 class WhileNode final : public TlExpression {
  public:
-  MOREL_NODE_KIND(WhileNode)
+  TL_EXPRESSION_NODE(WhileNode)
   WhileNode(std::unique_ptr<TlExpression> condition, std::unique_ptr<TlExpression> body)
       : loop_(std::make_unique<LoopNode>(std::make_unique<WhileRepeatingNode>(
             std::move(condition), std::move(body)))) {}
-  Value Execute(Frame& frame) override {
-    loop_->Execute(frame);
-    return Value::Illegal();
+  template <typename X>
+  typename X::V Run(X& x) {
+    x.Execute(loop_);
+    return x.Constant(Value::Illegal());
   }
-  void ForEachChild(ChildVisitor visitor) override { visitor(loop_.slot()); }
+  MOREL_CHILDREN(loop_)
   std::unique_ptr<TlExpression> CloneUninitialized() const override;
   LoopNode* loop_node() const { return loop_.get(); }
 

@@ -32,11 +32,15 @@ class UnarySpecializingNode : public TlExpression {
 
   explicit UnarySpecializingNode(std::unique_ptr<TlExpression> operand = nullptr)
       : operand_(std::move(operand)) {}
-  Value Execute(Frame& frame) final { return ExecuteWith(operand_->Execute(frame)); }
+  TL_EXPRESSION_NODE_METHODS(Derived)
+  template <typename X>
+  typename X::V Run(X& x) {
+    return x.Specialize(specializer_, static_cast<Derived&>(*this), x.Execute(operand_));
+  }
   Value ExecuteWith(Value value) {
     return specializer_.Execute(static_cast<Derived&>(*this), value);
   }
-  void ForEachChild(ChildVisitor visitor) override { visitor(operand_.slot()); }
+  MOREL_CHILDREN(operand_)
   std::unique_ptr<TlExpression> CloneUninitialized() const override {
     return std::make_unique<Derived>(CloneOrNull(operand_.get()));
   }

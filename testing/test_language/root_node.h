@@ -30,8 +30,16 @@ class TlRootNode final : public RootNode {
         body_(std::move(body)),
         options_(options) {}
 
-  Value Execute(Frame& frame) override { return body_->Execute(frame); }
-  void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
+  // Written once (nodes/execution.h); the test language is never compiled.
+  Value Execute(Frame& frame) override { return Interpret(*this, frame); }
+  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
+    return ResumeNode(*this, frame, next_child, done);
+  }
+  template <typename X>
+  typename X::V Run(X& x) {
+    return x.Execute(body_);
+  }
+  MOREL_CHILDREN(body_)
   bool IsCloningAllowed() const override { return options_.cloning_allowed; }
   // Same name, options and slot names; every node uninitialized.
   std::unique_ptr<RootNode> CloneUninitialized() const override {
