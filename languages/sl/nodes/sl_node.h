@@ -25,11 +25,6 @@ class SLExpressionNode : public Node {
   // Emits this node's code (engine/pe): derived from its Run
   // (SL_EXPRESSION_NODE).
   virtual pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) = 0;
-  // Leaves (no children) resume by executing.
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child == 0) return Outcome::OfValue(Execute(frame));
-    return Node::Resume(frame, next_child, done);
-  }
 
   // Leaf shapes that parents evaluate inline, without a virtual call (local
   // reads and constants are most operands). Purely an interpreter speedup:
@@ -85,10 +80,6 @@ class SLStatementNode : public Node {
   // (SL_STATEMENT_NODE); control leaves through the partial evaluator's
   // merges (break, continue, return).
   virtual void PartialEvaluate(pe::PartialEvaluator& pe) = 0;
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    if (next_child == 0) return Outcome::OfStatus(Execute(frame));
-    return Node::Resume(frame, next_child, done);
-  }
 };
 
 // The child hooks of nodes written once (nodes/execution.h).
