@@ -13,6 +13,7 @@
 //                                                                               templates, it inlines no C++)
 //   MOREL_SLOW_PATH                       out of line and cold                  (as BOUNDARY)
 //   MOREL_FAST_PATH                       always inlined into its caller        (no meaning, as CUTOFF)
+//   MOREL_FAST_LAMBDA                     the same, for a lambda                (no meaning, as CUTOFF)
 //
 // testing/host_inlining checks the optimized build: the SL nodes' fast paths
 // and the bytecode dispatch loop keep no call but to children and to
@@ -50,6 +51,9 @@ inline constexpr bool InInterpreter() { return true; }
 // keep out of line (a guard with several cases called from a loop over cache
 // entries): testing/host_inlining fails when such a call stays a call.
 #define MOREL_FAST_PATH [[gnu::always_inline]] inline
+// The same for a lambda (after its parameter list): a continuation on the
+// fast path, e.g. ExecuteEach's (nodes/execution.h).
+#define MOREL_FAST_LAMBDA __attribute__((always_inline))
 #define MOREL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MOREL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

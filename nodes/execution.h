@@ -60,8 +60,8 @@
 //   - resumption after a deoptimization: ResumeNode(node, frame, next,
 //     done) (nodes/resume.h): the first `next` Execute steps replay their
 //     recorded outcomes instead of running their children again;
-//   - compiled code: pe::CompileNode(node, pe) (nodes/compiled_node.h),
-//     defined by the engine (engine/pe/node_compiler.h), which records each
+//   - compiled code: pe::CompileNode(node, pe) (declared below), defined by
+//     the engine (engine/pe/node_compiler.h), which records each
 //     Execute step's outcome on the resume path, so that the numbering of
 //     the interpreter's replay and the compiler's frame states is one;
 //   - child enumeration: MOREL_CHILDREN(child fields...).
@@ -88,10 +88,6 @@
 #include "nodes/resume.h"
 #include "nodes/root_node.h"
 #include "nodes/value.h"
-
-// A lambda on the interpreter's fast path that the host compiler must inline
-// (ExecuteEach's continuation; testing/host_inlining found it out of line).
-#define MOREL_FAST_LAMBDA __attribute__((always_inline))
 
 namespace morel {
 
@@ -127,9 +123,6 @@ R FromOutcome(const Outcome& outcome) {
 inline Outcome ToOutcome(Value value) { return Outcome::OfValue(value); }
 inline Outcome ToOutcome(int status) { return Outcome::OfStatus(status); }
 
-inline void VisitChild(ChildVisitor visitor, ChildSlot& slot) {
-  if (slot.get() != nullptr) visitor(slot);
-}
 template <typename T>
 void VisitChild(ChildVisitor visitor, Child<T>& child) {
   if (child) visitor(child.slot());
@@ -251,9 +244,6 @@ class Resuming : public Interpreting {
     if (step < next_child_) return done_[step].value;
     return specializer.Execute(node, args...);
   }
-
-  // The Execute steps taken so far.
-  int steps() const { return step_; }
 
  private:
   int next_child_;

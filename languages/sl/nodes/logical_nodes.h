@@ -18,17 +18,9 @@ namespace morel::sl {
 [[noreturn]] MOREL_SLOW_PATH void ThrowToBooleanError(const Value& value,
                                                       const SourceSection& section);
 
-// The Boolean value of `value`, or a toBoolean type error at `section`.
-MOREL_FAST_PATH bool ToBoolean(const Value& value, const SourceSection& section) {
-  if (value.IsBoolean()) [[likely]] {
-    return value.AsBoolean();
-  }
-  ThrowToBooleanError(value, section);
-}
-
-// The same, written once (nodes/execution.h): compiled code speculates that
-// `value` is a Boolean and deoptimizes to here if not, where the
-// interpreter raises the error at `node`'s section.
+// The Boolean value of `value`, or a toBoolean type error at `node`'s
+// section. Compiled code speculates that `value` is a Boolean and
+// deoptimizes to here if not, where the interpreter raises the error.
 template <typename X>
 MOREL_FAST_PATH typename X::Bool ToBoolean(X& x, const typename X::V& value, const Node& node) {
   x.Require(
