@@ -137,6 +137,17 @@ auto VisitChild(ChildVisitor visitor, T& holder) -> decltype(holder.ForEachChild
   holder.ForEachChild(visitor);
 }
 
+// ExecuteEach of the interpreting contexts: each child through x.Execute,
+// the values on the native stack, where the collector sees them, until k
+// returns.
+template <typename X, typename T, typename K>
+MOREL_FAST_PATH auto ExecuteEachOnStack(X& x, const ChildList<T>& children, K& k) {
+  size_t count = children.size();
+  auto* values = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
+  for (size_t i = 0; i < count; ++i) values[i] = x.Execute(children[i]);
+  return k(absl::Span<const Value>(values, count));
+}
+
 }  // namespace execution_internal
 
 // The interpreter's context: runs the node.
@@ -154,13 +165,9 @@ class Interpreting : public InterpreterContext {
   MOREL_FAST_PATH auto Execute(const Child<T>& child) {
     return ExecuteChild(child.get(), frame_);
   }
-  // The values are on the native stack, where the collector sees them.
   template <typename T, typename K>
   MOREL_FAST_PATH auto ExecuteEach(const ChildList<T>& children, K k) {
-    size_t count = children.size();
-    auto* values = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
-    for (size_t i = 0; i < count; ++i) values[i] = ExecuteChild(children[i], frame_);
-    return k(absl::Span<const Value>(values, count));
+    return execution_internal::ExecuteEachOnStack(*this, children, k);
   }
 
   template <typename Then, typename Else>
@@ -229,10 +236,7 @@ class Resuming : public Interpreting {
   }
   template <typename T, typename K>
   auto ExecuteEach(const ChildList<T>& children, K k) {
-    size_t count = children.size();
-    auto* values = static_cast<Value*>(alloca(sizeof(Value) * (count + 1)));
-    for (size_t i = 0; i < count; ++i) values[i] = Execute(children[i]);
-    return k(absl::Span<const Value>(values, count));
+    return execution_internal::ExecuteEachOnStack(*this, children, k);
   }
   // What happened before the last replayed step is not done again.
   void SetLocal(int slot, Value value) {

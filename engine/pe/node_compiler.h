@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/pe/compiled_operation.h"
 #include "engine/pe/partial_evaluator.h"
 #include "engine/pe/pe_context.h"
 #include "nodes/execution.h"
@@ -94,61 +95,43 @@ class Compiling : public PeContext {
     return Execute(child.get());
   }
 
+  // PeContext::IfElse, each arm starting from the done outcomes before the
+  // branch and leaving them so.
   template <typename Then, typename Else>
   auto If(Bool condition, Then then_part, Else else_part) {
     using R = decltype(then_part());
-    if (std::optional<bool> known = ConstantBool(condition)) {
-      // A constant condition (e.g. an inlined callee's constant argument):
-      // only the arm that runs is evaluated.
-      if constexpr (std::is_void_v<R>) {
-        *known ? then_part() : else_part();
-        after_branch_ = true;
-        return;
-      } else {
-        R result = *known ? then_part() : else_part();
-        after_branch_ = true;
-        return result;
-      }
-    }
-    ir::Builder& builder = evaluator_.builder();
-    ir::Block* then_block = builder.CreateBlock();
-    ir::Block* else_block = builder.CreateBlock();
-    builder.Br(condition, then_block, {}, else_block, {});
-    constexpr bool kValue = std::is_same_v<R, PeValue>;
-    PartialEvaluator::Merge merge = evaluator_.NewMerge(kValue ? 2 : 0);
-    std::vector<PeValue> locals = evaluator_.SaveLocals();
     int done = evaluator_.DoneCount();
-    auto arm = [&](ir::Block* block, auto& part) {
-      builder.SetInsertionPoint(block);
+    auto arm = [&](auto& part) {
       after_branch_ = false;
       if constexpr (std::is_void_v<R>) {
         part();
         evaluator_.TruncateDone(done);
-        if (!evaluator_.Terminated()) evaluator_.JumpTo(merge);
-        return 0;
       } else {
         R result = part();
         evaluator_.TruncateDone(done);
-        if constexpr (kValue) {
-          if (!evaluator_.Terminated()) evaluator_.JumpTo(merge, {result.payload, result.tag});
-        } else {
-          if (!evaluator_.Terminated()) evaluator_.JumpTo(merge);
-        }
         return result;
       }
     };
-    [[maybe_unused]] auto then_result = arm(then_block, then_part);
-    evaluator_.RestoreLocals(std::move(locals));
-    [[maybe_unused]] auto else_result = arm(else_block, else_part);
-    std::vector<ir::Value*> extra = evaluator_.Continue(merge);
-    after_branch_ = true;
-    if constexpr (kValue) {
-      return PeValue{extra[0], extra[1]};
-    } else if constexpr (!std::is_void_v<R>) {
+    auto then_arm = [&] { return arm(then_part); };
+    auto else_arm = [&] { return arm(else_part); };
+    if constexpr (std::is_void_v<R>) {
+      IfElse(condition, then_arm, else_arm);
+      after_branch_ = true;
+    } else if constexpr (std::is_same_v<R, PeValue>) {
+      PeValue result = IfElse(condition, then_arm, else_arm);
+      after_branch_ = true;
+      return result;
+    } else {
       // A status: an arm that completed abruptly (break, continue, return)
       // jumped away and continued in a dead block; what falls through to
-      // the merge completed normally.
-      return then_result == else_result ? then_result : static_cast<R>(kNormal);
+      // the merge completed normally. (A constant condition runs one arm.)
+      std::optional<R> then_status, else_status;
+      IfElse(
+          condition, [&] { then_status = arm(then_part); }, [&] { else_status = arm(else_part); });
+      after_branch_ = true;
+      if (!else_status) return *then_status;
+      if (!then_status) return *else_status;
+      return *then_status == *else_status ? *then_status : static_cast<R>(kNormal);
     }
   }
 
@@ -266,12 +249,10 @@ CompiledResult<N> CompileNode(N& node, PartialEvaluator& pe) {
 
 template <typename N>
 PeValue CompileOperation(N& node, PartialEvaluator& pe, absl::Span<const PeValue> operands) {
-  pe.Enter(&node);
-  for (const PeValue& operand : operands) pe.DoneValue(operand);
-  Compiling x(pe, node, operands);
-  PeValue result = node.Run(x);
-  pe.Leave();
-  return result;
+  return WithOperands(pe, &node, operands, [&] {
+    Compiling x(pe, node, operands);
+    return node.Run(x);
+  });
 }
 
 // CompileOperation<N>, instantiated (by MOREL_COMPILE_NODE) for the nodes

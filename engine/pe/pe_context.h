@@ -390,9 +390,13 @@ class PeContext {
         pe_.PropagatePendingException(V{results[0], results[1]}));
   }
 
-  // Alternatives, for the specializer's emission: if (c) then() else else().
+  // Alternatives, for the specializer's emission and a node's branch
+  // (engine/pe/node_compiler.h): if (c) then() else else(), each arm from
+  // the same locals, joined with the value the arms return (a V), if any.
   template <typename Then, typename Else>
-  V IfElse(Bool condition, Then then_part, Else else_part) {
+  auto IfElse(Bool condition, Then then_part, Else else_part) {
+    using R = decltype(then_part());
+    static_assert(std::is_same_v<R, V> || std::is_void_v<R>, "arms return a V or nothing");
     // A constant condition (e.g. an assumption, a folded guard): one arm.
     if (std::optional<bool> known = ConstantBool(condition)) {
       return *known ? then_part() : else_part();
@@ -400,17 +404,23 @@ class PeContext {
     auto then_block = b().CreateBlock();
     auto else_block = b().CreateBlock();
     b().Br(condition, then_block, {}, else_block, {});
-    PartialEvaluator::Merge merge = pe_.NewMerge(2);
+    PartialEvaluator::Merge merge = pe_.NewMerge(std::is_void_v<R> ? 0 : 2);
+    auto arm = [&](ir::Block* block, auto& part) {
+      b().SetInsertionPoint(block);
+      if constexpr (std::is_void_v<R>) {
+        part();
+        if (!pe_.Terminated()) pe_.JumpTo(merge);
+      } else {
+        V v = part();
+        if (!pe_.Terminated()) pe_.JumpTo(merge, {v.payload, v.tag});
+      }
+    };
     std::vector<PeValue> locals = pe_.SaveLocals();
-    b().SetInsertionPoint(then_block);
-    V t = then_part();
-    if (!pe_.Terminated()) pe_.JumpTo(merge, {t.payload, t.tag});
+    arm(then_block, then_part);
     pe_.RestoreLocals(std::move(locals));
-    b().SetInsertionPoint(else_block);
-    V e = else_part();
-    if (!pe_.Terminated()) pe_.JumpTo(merge, {e.payload, e.tag});
+    arm(else_block, else_part);
     std::vector<ir::Value*> extra = pe_.Continue(merge);
-    return V{extra[0], extra[1]};
+    if constexpr (!std::is_void_v<R>) return V{extra[0], extra[1]};
   }
   void Speculate(Bool condition, std::string reason) {
     pe_.Speculate(condition, std::move(reason));
