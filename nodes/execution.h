@@ -411,19 +411,30 @@ PeValue CompileOperation(N& node, PartialEvaluator& pe, absl::Span<const PeValue
     return ::morel::pe::CompileOperation(static_cast<Self&>(*this), pe, operands);               \
   }
 
+// The members a node written once derives from its Run, for a node class
+// (or CRTP derived class) Self: the interpreter's `Result Method(Frame&)`
+// (a family's Execute, RepeatingNode::ExecuteRepeating) and Resume ...
+#define MOREL_INTERPRETED_BY_RUN(Self, Result, Method)                              \
+  Result Method(::morel::Frame& frame) override {                                   \
+    return ::morel::Interpret(static_cast<Self&>(*this), frame);                    \
+  }                                                                                 \
+  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,                    \
+                          absl::Span<const ::morel::Outcome> done) override {       \
+    return ::morel::ResumeNode(static_cast<Self&>(*this), frame, next_child, done); \
+  }
+// ... and compiled code's `Result Method(pe::PartialEvaluator&)` (a family's
+// PartialEvaluate, RepeatingNode::PartialEvaluateLoop, RootNode::
+// PartialEvaluate).
+#define MOREL_COMPILED_BY_RUN(Self, Result, Method)                 \
+  Result Method(::morel::pe::PartialEvaluator& pe) override {       \
+    return ::morel::pe::CompileNode(static_cast<Self&>(*this), pe); \
+  }
+
 // The RepeatingNode members of a repeating node written once: its Run is
 // one iteration, returning kNormal (== kContinueLoop) to run another.
-#define MOREL_REPEATING_NODE(Name)                                            \
-  MOREL_NODE_KIND(Name)                                                       \
-  int ExecuteRepeating(::morel::Frame& frame) override {                      \
-    return ::morel::Interpret(*this, frame);                                  \
-  }                                                                           \
-  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,              \
-                          absl::Span<const ::morel::Outcome> done) override { \
-    return ::morel::ResumeNode(*this, frame, next_child, done);               \
-  }                                                                           \
-  int PartialEvaluateLoop(::morel::pe::PartialEvaluator& pe) override {       \
-    return ::morel::pe::CompileNode(*this, pe);                               \
-  }
+#define MOREL_REPEATING_NODE(Name)                      \
+  MOREL_NODE_KIND(Name)                                 \
+  MOREL_INTERPRETED_BY_RUN(Name, int, ExecuteRepeating) \
+  MOREL_COMPILED_BY_RUN(Name, int, PartialEvaluateLoop)
 
 #endif  // MOREL_NODES_EXECUTION_H_

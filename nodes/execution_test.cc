@@ -18,12 +18,9 @@ class Expr : public Node {
 };
 Value ExecuteChild(Expr* node, Frame& frame) { return node->Execute(frame); }
 
-#define TEST_EXPRESSION(Name)                                                             \
-  MOREL_NODE_KIND(Name)                                                                   \
-  Value Execute(Frame& frame) override { return Interpret(*this, frame); }                \
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override { \
-    return ResumeNode(*this, frame, next_child, done);                                    \
-  }
+#define TEST_EXPRESSION(Name) \
+  MOREL_NODE_KIND(Name)       \
+  MOREL_INTERPRETED_BY_RUN(Name, Value, Execute)
 
 // A constant that counts its executions.
 class Counted final : public Expr {

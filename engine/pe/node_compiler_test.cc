@@ -46,15 +46,10 @@ class Expression : public morel::Node {
 Value ExecuteChild(Expression* node, Frame& frame) { return node->Execute(frame); }
 
 // The members every node derives from its Run.
-#define EXAMPLE_EXPRESSION(Name)                                                          \
-  MOREL_NODE_KIND(Name)                                                                   \
-  Value Execute(Frame& frame) override { return morel::Interpret(*this, frame); }         \
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override { \
-    return morel::ResumeNode(*this, frame, next_child, done);                             \
-  }                                                                                       \
-  morel::pe::PeValue PartialEvaluate(morel::pe::PartialEvaluator& pe) override {          \
-    return morel::pe::CompileNode(*this, pe);                                             \
-  }
+#define EXAMPLE_EXPRESSION(Name)                 \
+  MOREL_NODE_KIND(Name)                          \
+  MOREL_INTERPRETED_BY_RUN(Name, Value, Execute) \
+  MOREL_COMPILED_BY_RUN(Name, morel::pe::PeValue, PartialEvaluate)
 
 class ArgumentNode final : public Expression {
  public:
@@ -182,13 +177,8 @@ class FunctionRoot final : public morel::RootNode {
   MOREL_NODE_KIND(FunctionRoot)
   FunctionRoot(std::unique_ptr<Expression> body)
       : RootNode({}, "f", std::make_unique<morel::FrameDescriptor>()), body_(std::move(body)) {}
-  Value Execute(Frame& frame) override { return morel::Interpret(*this, frame); }
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    return morel::ResumeNode(*this, frame, next_child, done);
-  }
-  absl::Status PartialEvaluate(morel::pe::PartialEvaluator& pe) override {
-    return morel::pe::CompileNode(*this, pe);
-  }
+  MOREL_INTERPRETED_BY_RUN(FunctionRoot, Value, Execute)
+  MOREL_COMPILED_BY_RUN(FunctionRoot, absl::Status, PartialEvaluate)
   template <typename X>
   typename X::V Run(X& x) {
     return x.Execute(body_);

@@ -47,13 +47,8 @@ class SLFunctionRootNode final : public RootNode {
                      std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
                      std::shared_ptr<const ast::Program> program, int function_index);
 
-  Value Execute(Frame& frame) override { return Interpret(*this, frame); }
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    return ResumeNode(*this, frame, next_child, done);
-  }
-  absl::Status PartialEvaluate(pe::PartialEvaluator& pe) override {
-    return pe::CompileNode(*this, pe);
-  }
+  MOREL_INTERPRETED_BY_RUN(SLFunctionRootNode, Value, Execute)
+  MOREL_COMPILED_BY_RUN(SLFunctionRootNode, absl::Status, PartialEvaluate)
   // The parameters into their slots, then the body; the result is what a
   // `return` returned, or NULL.
   template <typename X>

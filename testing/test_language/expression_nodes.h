@@ -21,14 +21,7 @@
 // The members a test-language node written once (nodes/execution.h) derives
 // from its Run: the interpreter and resumption (the test language is never
 // compiled). The _METHODS form is for a CRTP base whose node is Self.
-#define TL_EXPRESSION_NODE_METHODS(Self)                                            \
-  ::morel::Value Execute(::morel::Frame& frame) override {                          \
-    return ::morel::Interpret(static_cast<Self&>(*this), frame);                    \
-  }                                                                                 \
-  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,                    \
-                          absl::Span<const ::morel::Outcome> done) override {       \
-    return ::morel::ResumeNode(static_cast<Self&>(*this), frame, next_child, done); \
-  }
+#define TL_EXPRESSION_NODE_METHODS(Self) MOREL_INTERPRETED_BY_RUN(Self, ::morel::Value, Execute)
 #define TL_EXPRESSION_NODE(Name) \
   MOREL_NODE_KIND(Name)          \
   TL_EXPRESSION_NODE_METHODS(Name)

@@ -16,10 +16,7 @@ class WhileRepeatingNode final : public RepeatingNode {
  public:
   MOREL_NODE_KIND(WhileRepeatingNode)
   // Written once (nodes/execution.h); the test language is never compiled.
-  int ExecuteRepeating(Frame& frame) override { return Interpret(*this, frame); }
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    return ResumeNode(*this, frame, next_child, done);
-  }
+  MOREL_INTERPRETED_BY_RUN(WhileRepeatingNode, int, ExecuteRepeating)
   static constexpr int kBreakLoop = 1;
 
   WhileRepeatingNode(std::unique_ptr<TlExpression> condition,

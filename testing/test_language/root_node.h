@@ -31,10 +31,7 @@ class TlRootNode final : public RootNode {
         options_(options) {}
 
   // Written once (nodes/execution.h); the test language is never compiled.
-  Value Execute(Frame& frame) override { return Interpret(*this, frame); }
-  Outcome Resume(Frame& frame, int next_child, absl::Span<const Outcome> done) override {
-    return ResumeNode(*this, frame, next_child, done);
-  }
+  MOREL_INTERPRETED_BY_RUN(TlRootNode, Value, Execute)
   template <typename X>
   typename X::V Run(X& x) {
     return x.Execute(body_);

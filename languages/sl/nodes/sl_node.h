@@ -95,32 +95,16 @@ MOREL_FAST_PATH Completion ExecuteChild(SLStatementNode* node, Frame& frame) {
 // The members an SL node written once (nodes/execution.h) derives from its
 // Run: the interpreter, resumption, compiled code. The _METHODS forms are for
 // a base class whose derived class `Self` is the node (CRTP).
-#define SL_EXPRESSION_NODE_METHODS(Self)                                             \
-  ::morel::Value Execute(::morel::Frame& frame) override {                           \
-    return ::morel::Interpret(static_cast<Self&>(*this), frame);                     \
-  }                                                                                  \
-  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,                     \
-                          absl::Span<const ::morel::Outcome> done) override {        \
-    return ::morel::ResumeNode(static_cast<Self&>(*this), frame, next_child, done);  \
-  }                                                                                  \
-  ::morel::pe::PeValue PartialEvaluate(::morel::pe::PartialEvaluator& pe) override { \
-    return ::morel::pe::CompileNode(static_cast<Self&>(*this), pe);                  \
-  }
+#define SL_EXPRESSION_NODE_METHODS(Self)                  \
+  MOREL_INTERPRETED_BY_RUN(Self, ::morel::Value, Execute) \
+  MOREL_COMPILED_BY_RUN(Self, ::morel::pe::PeValue, PartialEvaluate)
 #define SL_EXPRESSION_NODE(Name) \
   MOREL_NODE_KIND(Name)          \
   SL_EXPRESSION_NODE_METHODS(Name)
 
-#define SL_STATEMENT_NODE(Name)                                               \
-  MOREL_NODE_KIND(Name)                                                       \
-  ::morel::Completion Execute(::morel::Frame& frame) override {               \
-    return ::morel::Interpret(*this, frame);                                  \
-  }                                                                           \
-  ::morel::Outcome Resume(::morel::Frame& frame, int next_child,              \
-                          absl::Span<const ::morel::Outcome> done) override { \
-    return ::morel::ResumeNode(*this, frame, next_child, done);               \
-  }                                                                           \
-  void PartialEvaluate(::morel::pe::PartialEvaluator& pe) override {          \
-    ::morel::pe::CompileNode(*this, pe);                                      \
-  }
+#define SL_STATEMENT_NODE(Name)                                \
+  MOREL_NODE_KIND(Name)                                        \
+  MOREL_INTERPRETED_BY_RUN(Name, ::morel::Completion, Execute) \
+  MOREL_COMPILED_BY_RUN(Name, void, PartialEvaluate)
 
 #endif  // MOREL_LANGUAGES_SL_NODES_SL_NODE_H_
