@@ -20,6 +20,13 @@
 //                           their values, returning what k returns (the
 //                           values live until k returns). Mark k
 //                           MOREL_FAST_LAMBDA: the interpreter inlines it.
+//   x.ExecuteForEffect(child)
+//                           Execute of an expression whose value the node
+//                           discards (Truffle's executeVoid): the same step,
+//                           through the hook ExecuteChildForEffect(T*,
+//                           Frame&) where the language defines one (SL:
+//                           a virtual call without the leaf check that pays
+//                           only where the value is used).
 //   x.Specialize(specializer, node, args...)
 //                           the node's operation, through its
 //                           specializations (nodes/specialization.h). A
@@ -69,7 +76,8 @@
 // A language connects its node families to this with one hook per family,
 // found by argument-dependent lookup: `ExecuteChild(T* child, Frame&)`,
 // returning the family's result (SL: a Value for expressions, a Completion
-// for statements); and, for compiled code, a family member
+// for statements), optionally `ExecuteChildForEffect(T* child, Frame&)`;
+// and, for compiled code, a family member
 // `PartialEvaluate(pe::PartialEvaluator&)` returning pe::PeValue or void.
 
 #include <alloca.h>
@@ -137,6 +145,13 @@ auto VisitChild(ChildVisitor visitor, T& holder) -> decltype(holder.ForEachChild
   holder.ForEachChild(visitor);
 }
 
+template <typename T, typename = void>
+struct HasEffectHook : std::false_type {};
+template <typename T>
+struct HasEffectHook<
+    T, std::void_t<decltype(ExecuteChildForEffect(std::declval<T*>(), std::declval<Frame&>()))>>
+    : std::true_type {};
+
 // ExecuteEach of the interpreting contexts: each child through x.Execute,
 // the values on the native stack, where the collector sees them, until k
 // returns.
@@ -164,6 +179,14 @@ class Interpreting : public InterpreterContext {
   template <typename T>
   MOREL_FAST_PATH auto Execute(const Child<T>& child) {
     return ExecuteChild(child.get(), frame_);
+  }
+  template <typename T>
+  MOREL_FAST_PATH void ExecuteForEffect(const Child<T>& child) {
+    if constexpr (execution_internal::HasEffectHook<T>::value) {
+      ExecuteChildForEffect(child.get(), frame_);
+    } else {
+      ExecuteChild(child.get(), frame_);
+    }
   }
   template <typename T, typename K>
   MOREL_FAST_PATH auto ExecuteEach(const ChildList<T>& children, K k) {
@@ -234,6 +257,10 @@ class Resuming : public Interpreting {
   auto Execute(const Child<T>& child) {
     return Execute(child.get());
   }
+  template <typename T>
+  void ExecuteForEffect(const Child<T>& child) {
+    Execute(child.get());
+  }
   template <typename T, typename K>
   auto ExecuteEach(const ChildList<T>& children, K k) {
     return execution_internal::ExecuteEachOnStack(*this, children, k);
@@ -274,6 +301,10 @@ class Operating : public Interpreting {
   MOREL_FAST_PATH Value Execute(const Child<T>&) {
     return Execute(static_cast<T*>(nullptr));
   }
+  template <typename T>
+  MOREL_FAST_PATH void ExecuteForEffect(const Child<T>& child) {
+    Execute(child);
+  }
   // A list takes as many operands as it has (null) children.
   template <typename T, typename K>
   MOREL_FAST_PATH auto ExecuteEach(const ChildList<T>& children, K k) {
@@ -292,11 +323,12 @@ class Operating : public Interpreting {
 
 // Node::Execute (or the family's equivalent) of a node written once.
 // TODO(#15): the derived fast paths are the hand-written ones instruction for
-// instruction except for GCC's register allocation, which spills one more
-// value in SL's property nodes (callgrind, AST interpreter, `fields`: +5%
-// instructions, most of it in SLWritePropertyNode::Execute); and
-// ExecuteChild's leaf switch now also runs where the hand-written code made
-// a virtual call (an expression statement's child, `!`, a callee).
+// instruction except for GCC's register allocation around Specialize: a
+// node whose Execute calls its Specializer directly compiles as before,
+// the same node through Interpreting::Specialize (one always-inline frame
+// more) copies or spills one to three more values (callgrind, AST
+// interpreter: one instruction more per binary operator, three in a
+// property read; no argument form of Specialize changed it).
 template <typename N>
 MOREL_FAST_PATH auto Interpret(N& node, Frame& frame) {
   Interpreting x(frame);

@@ -87,6 +87,36 @@ class Choose final : public Expr {
   Child<Expr> else_;
 };
 
+// Counted children that a node executes for their effect go through this
+// hook (nodes/execution.h: ExecuteChildForEffect); other families fall back
+// to ExecuteChild.
+int effect_hook_calls = 0;
+void ExecuteChildForEffect(Counted* node, Frame& frame) {
+  ++effect_hook_calls;
+  node->Execute(frame);
+}
+
+// Evaluates `counted` and `plain` for their effect, then returns `result`.
+class Discard final : public Expr {
+ public:
+  TEST_EXPRESSION(Discard)
+  Discard(std::unique_ptr<Counted> counted, std::unique_ptr<Expr> plain,
+          std::unique_ptr<Expr> result)
+      : counted_(std::move(counted)), plain_(std::move(plain)), result_(std::move(result)) {}
+  template <typename X>
+  typename X::V Run(X& x) {
+    x.ExecuteForEffect(counted_);
+    x.ExecuteForEffect(plain_);
+    return x.Execute(result_);
+  }
+  MOREL_CHILDREN(counted_, plain_, result_)
+
+ private:
+  Child<Counted> counted_;
+  Child<Expr> plain_;
+  Child<Expr> result_;
+};
+
 class ExecutionTest : public ::testing::Test {
  protected:
   ExecutionTest() : frame_(&descriptor_, slots_, {}, nullptr, nullptr) {}
@@ -162,6 +192,28 @@ TEST_F(ExecutionTest, ChildrenAreVisitedInOrderSkippingNull) {
   visited.clear();
   without_else.ForEachChild([&](ChildSlot& slot) { visited.push_back(slot.get()); });
   EXPECT_EQ(visited.size(), 2u);
+}
+
+TEST_F(ExecutionTest, ForEffectUsesTheHookAndIsAStep) {
+  auto counted = std::make_unique<Counted>(1);
+  auto plain = std::make_unique<Counted>(2);
+  Counted* c = counted.get();
+  Counted* p = plain.get();
+  Discard discard(std::move(counted), std::move(plain), std::make_unique<Counted>(3));
+  effect_hook_calls = 0;
+  EXPECT_EQ(discard.Execute(frame_).AsLong(), 3);
+  EXPECT_EQ(effect_hook_calls, 1);  // only the Child<Counted>
+  EXPECT_EQ(c->executions, 1);
+  EXPECT_EQ(p->executions, 1);
+  // Resumed after both: neither runs again, the result is step 2.
+  Outcome done[] = {Outcome::OfValue(Value::Long(0)), Outcome::OfValue(Value::Long(0))};
+  EXPECT_EQ(discard.Resume(frame_, 2, done).value.AsLong(), 3);
+  EXPECT_EQ(effect_hook_calls, 1);
+  EXPECT_EQ(c->executions, 1);
+  EXPECT_EQ(p->executions, 1);
+  Outcome result_done[] = {Outcome::OfValue(Value::Long(0)), Outcome::OfValue(Value::Long(0)),
+                           Outcome::OfValue(Value::Long(9))};
+  EXPECT_EQ(discard.Resume(frame_, 3, result_done).value.AsLong(), 9);
 }
 
 TEST_F(ExecutionTest, ReturnSetsTheFrameRegister) {

@@ -94,6 +94,10 @@ class Compiling : public PeContext {
   auto Execute(const Child<T>& child) {
     return Execute(child.get());
   }
+  template <typename T>
+  void ExecuteForEffect(const Child<T>& child) {
+    Execute(child.get());
+  }
 
   // PeContext::IfElse, each arm starting from the done outcomes before the
   // branch and leaving them so.

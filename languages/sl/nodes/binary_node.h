@@ -35,6 +35,13 @@ class SLBinaryNode : public SLExpressionNode {
   Child<SLExpressionNode> right_;
 };
 
+// A binary operator is never a leaf (SLExpressionNode::leaf()): evaluated
+// where the type says so (`!`'s operand), a virtual call without the leaf
+// check.
+MOREL_FAST_PATH Value ExecuteChild(SLBinaryNode* node, Frame& frame) {
+  return node->Execute(frame);
+}
+
 template <typename Derived, typename... Specs>
 class SLBinarySpecializingNode : public SLBinaryNode,
                                  public bytecode::BytecodeOperation,

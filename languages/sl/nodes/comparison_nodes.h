@@ -157,7 +157,7 @@ class SLNotNode final : public SLExpressionNode,
   SL_EXPRESSION_NODE(SLNotNode)
   // Inlined into SL's bytecode switch (root_nodes.h).
   MOREL_OPERATION_METHODS(SLNotNode)
-  SLNotNode(SourceSection section, std::unique_ptr<SLExpressionNode> operand)
+  SLNotNode(SourceSection section, std::unique_ptr<SLBinaryNode> operand)
       : SLExpressionNode(std::move(section)), operand_(std::move(operand)) {}
   template <typename X>
   MOREL_FAST_PATH typename X::V Run(X& x) {
@@ -166,7 +166,7 @@ class SLNotNode final : public SLExpressionNode,
   MOREL_CHILDREN(operand_)
 
  private:
-  Child<SLExpressionNode> operand_;
+  Child<SLBinaryNode> operand_;  // a comparison
 };
 
 }  // namespace morel::sl

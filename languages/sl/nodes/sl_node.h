@@ -86,6 +86,12 @@ class SLStatementNode : public Node {
 MOREL_FAST_PATH Value ExecuteChild(SLExpressionNode* node, Frame& frame) {
   return Evaluate(node, frame);
 }
+// A value the parent discards (an expression statement): a local read or a
+// constant there does nothing worth the leaf check (an unassigned local's
+// error comes from its Execute).
+MOREL_FAST_PATH void ExecuteChildForEffect(SLExpressionNode* node, Frame& frame) {
+  node->Execute(frame);
+}
 MOREL_FAST_PATH Completion ExecuteChild(SLStatementNode* node, Frame& frame) {
   return node->Execute(frame);
 }

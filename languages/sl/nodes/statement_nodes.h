@@ -42,7 +42,7 @@ class SLExpressionStatementNode final : public SLStatementNode {
       : SLStatementNode(std::move(section)), expression_(std::move(expression)) {}
   template <typename X>
   MOREL_FAST_PATH Completion Run(X& x) {
-    x.Execute(expression_);
+    x.ExecuteForEffect(expression_);
     return kNormal;
   }
   MOREL_CHILDREN(expression_)
