@@ -8,11 +8,11 @@
 // subclass (it is a virtual override); a subclass changes it by declaring
 // another one:
 //
-//   class SLBinaryNode : public SLExpressionNode {
+//   class SLOperator : public SLExpressionNode {
 //     MOREL_REPORT_POLYMORPHISM
 //     ...
 //   };
-//   class SLEqualNode : public SLBinaryNode {
+//   class SLEqualNode : public SLOperatorNode<...> {
 //     MOREL_REPORT_POLYMORPHISM_EXCLUDE  // equality is cheap when generic
 //   };
 //

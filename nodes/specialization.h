@@ -31,6 +31,12 @@
 //   template <typename C> static typename C::V Body(C& c, Node&, Cache&, Args...);
 // and, if the cache holds child nodes, `void ForEachChild(ChildVisitor)` on Cache.
 //
+// Guard and Body may equally be generic lambdas, the shorter form where the
+// context's type is not needed by name (languages/sl/nodes/*.h):
+//   static constexpr auto Guard = [](auto& c, auto left, auto right) {...};
+//   static constexpr auto Body = [](auto& c, AddNode& node, auto left, auto right) {...};
+// (MOREL_FAST_LAMBDA after the parameters for one the interpreter must inline).
+//
 // Specializer<NodeT, Specs...> keeps the state word (one active bit and one
 // excluded bit per specialization) and the caches. Execute() tries the active
 // specializations in declaration order; a miss or a RewriteOn goes to the

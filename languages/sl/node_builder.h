@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "languages/sl/nodes/binary_node.h"
+#include "languages/sl/nodes/operator_node.h"
 #include "languages/sl/parser/ast.h"
 #include "languages/sl/root_nodes.h"
 #include "nodes/source.h"
@@ -22,7 +22,7 @@ SourceSection SectionOf(const std::shared_ptr<const Source>& source, const ast::
 // the caller wraps in an SLNotNode (AST) or follows with one (bytecode).
 // `left`/`right` may be null (a bytecode operation has no children).
 struct BinaryOperator {
-  std::unique_ptr<SLBinaryNode> node;
+  std::unique_ptr<SLOperator> node;
   bool negated = false;
 };
 BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection& section,

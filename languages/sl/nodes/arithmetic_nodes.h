@@ -17,7 +17,7 @@
 
 #include <memory>
 
-#include "languages/sl/nodes/binary_node.h"
+#include "languages/sl/nodes/operator_node.h"
 #include "languages/sl/runtime/big_integer.h"
 #include "languages/sl/runtime/values.h"
 
@@ -43,30 +43,22 @@ typename C::Bool BothNumbers(C& c, typename C::V l, typename C::V r) {
 }
 
 // A 64-bit specialization that leaves on overflow, and the exact one.
-#define MOREL_SL_LONG_AND_BIG(Node, Op, OverflowOp, BigFunction)        \
-  struct Op##Long {                                                     \
-    static constexpr absl::string_view kName = #Op "Long";              \
-    template <typename C>                                               \
-    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
-      return BothLongs(c, l, r);                                        \
-    }                                                                   \
-    template <typename C>                                               \
-    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
-      auto result = c.OverflowOp(c.AsLong(l), c.AsLong(r));             \
-      c.RewriteOn(result.overflow);                                     \
-      return c.BoxLong(result.value);                                   \
-    }                                                                   \
-  };                                                                    \
-  struct Op##Big {                                                      \
-    static constexpr absl::string_view kName = #Op "Big";               \
-    template <typename C>                                               \
-    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) { \
-      return BothNumbers(c, l, r);                                      \
-    }                                                                   \
-    template <typename C>                                               \
-    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
-      return c.template Call<&BigFunction>(l, r);                       \
-    }                                                                   \
+#define MOREL_SL_LONG_AND_BIG(Node, Op, OverflowOp, BigFunction)                                \
+  struct Op##Long {                                                                             \
+    static constexpr absl::string_view kName = #Op "Long";                                      \
+    static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothLongs(c, l, r); };   \
+    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
+      auto result = c.OverflowOp(c.AsLong(l), c.AsLong(r));                                     \
+      c.RewriteOn(result.overflow);                                                             \
+      return c.BoxLong(result.value);                                                           \
+    };                                                                                          \
+  };                                                                                            \
+  struct Op##Big {                                                                              \
+    static constexpr absl::string_view kName = #Op "Big";                                       \
+    static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothNumbers(c, l, r); }; \
+    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
+      return c.template Call<&BigFunction>(l, r);                                               \
+    };                                                                                          \
   };
 
 MOREL_SL_LONG_AND_BIG(SLAddNode, Add, AddOverflow, BigAdd)
@@ -79,33 +71,26 @@ Value ConcatValues(Value left, Value right);
 
 struct AddConcat {
   static constexpr absl::string_view kName = "Concat";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto l, auto r) {
     return c.Or(c.HasTag(l, kStringTag), c.HasTag(r, kStringTag));
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLAddNode&, typename C::V l, typename C::V r) {
+  };
+  static constexpr auto Body = [](auto& c, SLAddNode&, auto l, auto r) {
     return c.template Call<&ConcatValues>(l, r);
-  }
+  };
 };
 
 struct DivLong {
   static constexpr absl::string_view kName = "DivLong";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
-    return BothLongs(c, l, r);
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLDivNode&, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothLongs(c, l, r); };
+  static constexpr auto Body = [](auto& c, SLDivNode&, auto l, auto r) {
     auto divisor = c.AsLong(r);
     auto dividend = c.AsLong(l);
     // A zero divisor and INT64_MIN / -1 leave for DivBig, which reports the
     // former and computes the latter exactly.
     c.RewriteOn(c.Or(c.LongEqual(divisor, 0),
-                     c.And(c.LongEqual(divisor, -1),
-                           c.LongEqual(dividend, INT64_MIN))));
+                     c.And(c.LongEqual(divisor, -1), c.LongEqual(dividend, INT64_MIN))));
     return c.BoxLong(c.LongDivide(dividend, divisor));
-  }
+  };
 };
 
 // BigDiv with the division-by-zero check (a type error with location).
@@ -113,41 +98,37 @@ Value CheckedBigDiv(const SLDivNode* node, Value left, Value right);
 
 struct DivBig {
   static constexpr absl::string_view kName = "DivBig";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
-    return BothNumbers(c, l, r);
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLDivNode& node, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothNumbers(c, l, r); };
+  static constexpr auto Body = [](auto& c, SLDivNode& node, auto l, auto r) {
     return c.template Call<&CheckedBigDiv>(static_cast<const SLDivNode*>(&node), l, r);
-  }
+  };
 };
 
-class SLAddNode final : public SLBinarySpecializingNode<SLAddNode, AddLong, AddBig, AddConcat> {
+class SLAddNode final : public SLOperatorNode<SLAddNode, 2, AddLong, AddBig, AddConcat> {
  public:
   MOREL_NODE_KIND(SLAddNode)
-  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLAddNode& node, Value l, Value r);
 };
 
-class SLSubNode final : public SLBinarySpecializingNode<SLSubNode, SubLong, SubBig> {
+class SLSubNode final : public SLOperatorNode<SLSubNode, 2, SubLong, SubBig> {
  public:
   MOREL_NODE_KIND(SLSubNode)
-  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLSubNode& node, Value l, Value r);
 };
 
-class SLMulNode final : public SLBinarySpecializingNode<SLMulNode, MulLong, MulBig> {
+class SLMulNode final : public SLOperatorNode<SLMulNode, 2, MulLong, MulBig> {
  public:
   MOREL_NODE_KIND(SLMulNode)
-  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLMulNode& node, Value l, Value r);
 };
 
-class SLDivNode final : public SLBinarySpecializingNode<SLDivNode, DivLong, DivBig> {
+class SLDivNode final : public SLOperatorNode<SLDivNode, 2, DivLong, DivBig> {
  public:
   MOREL_NODE_KIND(SLDivNode)
-  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLDivNode& node, Value l, Value r);
 };
 

@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "languages/sl/nodes/arithmetic_nodes.h"
-#include "languages/sl/nodes/binary_node.h"
+#include "languages/sl/nodes/operator_node.h"
 #include "nodes/directives.h"
 
 namespace morel::sl {
@@ -27,28 +27,20 @@ bool NumbersLessEqual(Value l, Value r);
 bool StringsEqual(Value l, Value r);
 bool ValuesEqual(Value l, Value r);
 
-#define MOREL_SL_COMPARISON(Node, Op, LongOp, BigFunction)                     \
-  struct Op##Long {                                                            \
-    static constexpr absl::string_view kName = #Op "Long";                     \
-    template <typename C>                                                      \
-    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {    \
-      return BothLongs(c, l, r);                                               \
-    }                                                                          \
-    template <typename C>                                                      \
-    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
-      return c.BoxBoolean(c.LongOp(c.AsLong(l), c.AsLong(r)));                 \
-    }                                                                          \
-  };                                                                           \
-  struct Op##Big {                                                             \
-    static constexpr absl::string_view kName = #Op "Big";                      \
-    template <typename C>                                                      \
-    static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {    \
-      return BothNumbers(c, l, r);                                             \
-    }                                                                          \
-    template <typename C>                                                      \
-    static typename C::V Body(C& c, Node&, typename C::V l, typename C::V r) { \
-      return c.BoxBoolean(c.template Call<&BigFunction>(l, r));                \
-    }                                                                          \
+#define MOREL_SL_COMPARISON(Node, Op, LongOp, BigFunction)                                      \
+  struct Op##Long {                                                                             \
+    static constexpr absl::string_view kName = #Op "Long";                                      \
+    static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothLongs(c, l, r); };   \
+    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
+      return c.BoxBoolean(c.LongOp(c.AsLong(l), c.AsLong(r)));                                  \
+    };                                                                                          \
+  };                                                                                            \
+  struct Op##Big {                                                                              \
+    static constexpr absl::string_view kName = #Op "Big";                                       \
+    static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothNumbers(c, l, r); }; \
+    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
+      return c.BoxBoolean(c.template Call<&BigFunction>(l, r));                                 \
+    };                                                                                          \
   };
 
 MOREL_SL_COMPARISON(SLLessThanNode, Less, LongLess, NumbersLess)
@@ -57,38 +49,30 @@ MOREL_SL_COMPARISON(SLLessOrEqualNode, LessEqual, LongLessEqual, NumbersLessEqua
 
 struct EqualLong {
   static constexpr absl::string_view kName = "EqualLong";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
-    return BothLongs(c, l, r);
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothLongs(c, l, r); };
+  static constexpr auto Body = [](auto& c, SLEqualNode&, auto l, auto r) {
     return c.BoxBoolean(c.LongEqual(c.AsLong(l), c.AsLong(r)));
-  }
+  };
 };
 
 struct EqualBoolean {
   static constexpr absl::string_view kName = "EqualBoolean";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto l, auto r) {
     return c.And(c.IsBoolean(l), c.IsBoolean(r));
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  };
+  static constexpr auto Body = [](auto& c, SLEqualNode&, auto l, auto r) {
     return c.BoxBoolean(c.ValueIdentical(l, r));
-  }
+  };
 };
 
 struct EqualString {
   static constexpr absl::string_view kName = "EqualString";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto l, auto r) {
     return c.And(c.HasTag(l, kStringTag), c.HasTag(r, kStringTag));
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  };
+  static constexpr auto Body = [](auto& c, SLEqualNode&, auto l, auto r) {
     return c.BoxBoolean(c.template Call<&StringsEqual>(l, r));
-  }
+  };
 };
 
 // Objects are equal only to themselves (sl_spec §6.9): an identity test, no
@@ -96,40 +80,34 @@ struct EqualString {
 // virtual.
 struct EqualObject {
   static constexpr absl::string_view kName = "EqualObject";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto l, auto r) {
     return c.Or(c.HasTag(l, kObjectTag), c.HasTag(r, kObjectTag));
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  };
+  static constexpr auto Body = [](auto& c, SLEqualNode&, auto l, auto r) {
     return c.BoxBoolean(c.ValueIdentical(l, r));
-  }
+  };
 };
 
 struct EqualGeneric {
   static constexpr absl::string_view kName = "EqualGeneric";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V, typename C::V) {
-    return c.True();
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLEqualNode&, typename C::V l, typename C::V r) {
+  static constexpr auto Guard = [](auto& c, auto, auto) { return c.True(); };
+  static constexpr auto Body = [](auto& c, SLEqualNode&, auto l, auto r) {
     return c.BoxBoolean(c.template Call<&ValuesEqual>(l, r));
-  }
+  };
 };
 
-class SLLessThanNode final : public SLBinarySpecializingNode<SLLessThanNode, LessLong, LessBig> {
+class SLLessThanNode final : public SLOperatorNode<SLLessThanNode, 2, LessLong, LessBig> {
  public:
   MOREL_NODE_KIND(SLLessThanNode)
-  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLLessThanNode& node, Value l, Value r);
 };
 
 class SLLessOrEqualNode final
-    : public SLBinarySpecializingNode<SLLessOrEqualNode, LessEqualLong, LessEqualBig> {
+    : public SLOperatorNode<SLLessOrEqualNode, 2, LessEqualLong, LessEqualBig> {
  public:
   MOREL_NODE_KIND(SLLessOrEqualNode)
-  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLLessOrEqualNode& node, Value l, Value r);
 };
 
@@ -138,12 +116,12 @@ class SLLessOrEqualNode final
 // copy would be barely faster than the generic node, while `x == null`-style
 // tests with mixed operand types are common and would trigger splits that
 // only cost nodes and budget.
-class SLEqualNode final : public SLBinarySpecializingNode<SLEqualNode, EqualLong, EqualBoolean,
-                                                          EqualString, EqualObject, EqualGeneric> {
+class SLEqualNode final : public SLOperatorNode<SLEqualNode, 2, EqualLong, EqualBoolean,
+                                                EqualString, EqualObject, EqualGeneric> {
  public:
   MOREL_NODE_KIND(SLEqualNode)
   MOREL_REPORT_POLYMORPHISM_EXCLUDE
-  using SLBinarySpecializingNode::SLBinarySpecializingNode;
+  using SLOperatorNode::SLOperatorNode;
   // Unreachable: EqualGeneric accepts everything.
   static Value Fallback(SLEqualNode& node, Value l, Value r);
 };
@@ -157,7 +135,7 @@ class SLNotNode final : public SLExpressionNode,
   SL_EXPRESSION_NODE(SLNotNode)
   // Inlined into SL's bytecode switch (root_nodes.h).
   MOREL_OPERATION_METHODS(SLNotNode)
-  SLNotNode(SourceSection section, std::unique_ptr<SLBinaryNode> operand)
+  SLNotNode(SourceSection section, std::unique_ptr<SLOperator> operand)
       : SLExpressionNode(std::move(section)), operand_(std::move(operand)) {}
   template <typename X>
   MOREL_FAST_PATH typename X::V Run(X& x) {
@@ -166,7 +144,7 @@ class SLNotNode final : public SLExpressionNode,
   MOREL_CHILDREN(operand_)
 
  private:
-  Child<SLBinaryNode> operand_;  // a comparison
+  Child<SLOperator> operand_;  // a comparison
 };
 
 }  // namespace morel::sl

@@ -40,17 +40,14 @@
 // or going generic. A split copy per call site keeps each site's cache to
 // the shapes it sees.
 
-#include <memory>
 #include <optional>
 #include <string>
 
-#include "languages/sl/nodes/sl_node.h"
+#include "languages/sl/nodes/operator_node.h"
 #include "languages/sl/runtime/sl_object.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/runtime/values.h"
-#include "nodes/bytecode/bytecode_operation.h"
 #include "nodes/directives.h"
-#include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 
 namespace morel::sl {
@@ -101,19 +98,16 @@ void AddPropertyWithShape(Value receiver, Shape* shape, Value value);
 
 struct ReadElement {
   static constexpr absl::string_view kName = "ReadElement";
-  template <typename C>
-  MOREL_FAST_PATH static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key) {
+  static constexpr auto Load = [](auto& c, auto receiver, auto key) {
+    return c.LoadValueAt(c.LoadField(receiver, &SLObject::elements), c.AsLong(key));
+  };
+  static constexpr auto Guard = [](auto& c, auto receiver, auto key) MOREL_FAST_LAMBDA {
     return c.AndThen(ElementInBounds(c, receiver, key),
                      [&] { return c.Not(c.HasTag(Load(c, receiver, key), kIllegalTag)); });
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLReadPropertyNode&, typename C::V receiver, typename C::V key) {
+  };
+  static constexpr auto Body = [](auto& c, SLReadPropertyNode&, auto receiver, auto key) {
     return Load(c, receiver, key);
-  }
-  template <typename C>
-  static typename C::V Load(C& c, typename C::V receiver, typename C::V key) {
-    return c.LoadValueAt(c.LoadField(receiver, &SLObject::elements), c.AsLong(key));
-  }
+  };
 };
 
 struct ReadCached {
@@ -128,16 +122,11 @@ struct ReadCached {
     int index;
   };
   static std::optional<Cache> Create(SLReadPropertyNode&, Value receiver, Value key);
-  template <typename C>
-  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver,
-                                typename C::V key) {
+  static constexpr auto Guard = [](auto& c, const Cache& cache, auto receiver, auto key) {
     return CachedPropertyGuard(c, cache.key, cache.shape, receiver, key);
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLReadPropertyNode&, const Cache& cache, typename C::V receiver,
-                            typename C::V) {
-    return LoadProperty(c, receiver, cache.index);
-  }
+  };
+  static constexpr auto Body = [](auto& c, SLReadPropertyNode&, const Cache& cache, auto receiver,
+                                  auto) { return LoadProperty(c, receiver, cache.index); };
 };
 
 struct ReadGeneric {
@@ -145,62 +134,35 @@ struct ReadGeneric {
   using Replaces = Specializations<ReadCached>;
   // Not where ReadElement applies, so an element read after a miss still
   // specializes to the fast path instead of staying generic.
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key) {
+  static constexpr auto Guard = [](auto& c, auto receiver, auto key) {
     return c.AndThen(c.HasTag(receiver, kObjectTag),
                      [&] { return c.Not(ReadElement::Guard(c, receiver, key)); });
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLReadPropertyNode& node, typename C::V receiver,
-                            typename C::V key) {
+  };
+  static constexpr auto Body = [](auto& c, SLReadPropertyNode& node, auto receiver, auto key) {
     return c.template Call<&ReadPropertyGeneric>(static_cast<const SLReadPropertyNode*>(&node),
                                                  receiver, key);
-  }
+  };
 };
 
-class SLReadPropertyNode final : public SLExpressionNode,
-                                 public bytecode::BytecodeOperation,
-                                 public pe::CompiledOperation {
+// receiver[key] and receiver.name (operands: receiver, key).
+class SLReadPropertyNode final
+    : public SLOperatorNode<SLReadPropertyNode, 2, ReadElement, ReadCached, ReadGeneric> {
  public:
-  SL_EXPRESSION_NODE(SLReadPropertyNode)
-  // The bytecode interpreter's `op` (receiver, key).
-  MOREL_OPERATION_METHODS(SLReadPropertyNode)
-  MOREL_REPORT_POLYMORPHISM
-  using Specializations = Specializer<SLReadPropertyNode, ReadElement, ReadCached, ReadGeneric>;
-
-  SLReadPropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
-                     std::unique_ptr<SLExpressionNode> key)
-      : SLExpressionNode(std::move(section)),
-        receiver_(std::move(receiver)),
-        key_(std::move(key)) {}
-  template <typename X>
-  MOREL_FAST_PATH typename X::V Run(X& x) {
-    typename X::V receiver = x.Execute(receiver_);
-    typename X::V key = x.Execute(key_);
-    return x.Specialize(specializer_, *this, receiver, key);
-  }
-  MOREL_CHILDREN(receiver_, key_)
+  MOREL_NODE_KIND(SLReadPropertyNode)
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLReadPropertyNode& node, Value receiver, Value key);
-  const Specializations& specializer() const { return specializer_; }
-
- private:
-  Child<SLExpressionNode> receiver_;
-  Child<SLExpressionNode> key_;
-  Specializations specializer_;
 };
 
 struct WriteElement {
   static constexpr absl::string_view kName = "WriteElement";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key, typename C::V) {
+  static constexpr auto Guard = [](auto& c, auto receiver, auto key, auto) {
     return ElementInBounds(c, receiver, key);
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLWritePropertyNode&, typename C::V receiver, typename C::V key,
-                            typename C::V value) {
+  };
+  static constexpr auto Body = [](auto& c, SLWritePropertyNode&, auto receiver, auto key,
+                                  auto value) {
     c.StoreValueAt(c.LoadField(receiver, &SLObject::elements), c.AsLong(key), value);
     return value;
-  }
+  };
 };
 
 struct WriteCached {
@@ -219,17 +181,13 @@ struct WriteCached {
     bool in_place;
   };
   static std::optional<Cache> Create(SLWritePropertyNode&, Value receiver, Value key, Value value);
-  template <typename C>
-  static typename C::Bool Guard(C& c, const Cache& cache, typename C::V receiver, typename C::V key,
-                                typename C::V) {
+  static constexpr auto Guard = [](auto& c, const Cache& cache, auto receiver, auto key, auto) {
     return CachedPropertyGuard(c, cache.key, cache.old_shape, receiver, key);
-  }
+  };
   // Inline in the interpreter too: out of line, its call was a third of
   // a cached write (callgrind, `fields`).
-  template <typename C>
-  MOREL_FAST_PATH static typename C::V Body(C& c, SLWritePropertyNode&, const Cache& cache,
-                                            typename C::V receiver, typename C::V,
-                                            typename C::V value) {
+  static constexpr auto Body = [](auto& c, SLWritePropertyNode&, const Cache& cache, auto receiver,
+                                  auto, auto value) MOREL_FAST_LAMBDA {
     if (!cache.in_place && cache.old_shape->storage_capacity() == 0) {
       // The first out-of-line property: new storage, nothing to copy. In
       // compiled code an `alloc` that escape analysis can keep virtual
@@ -248,59 +206,31 @@ struct WriteCached {
       }
     }
     return value;
-  }
+  };
 };
 
 struct WriteGeneric {
   static constexpr absl::string_view kName = "WriteGeneric";
   using Replaces = Specializations<WriteCached>;
   // Not where WriteElement applies (see ReadGeneric).
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V receiver, typename C::V key, typename C::V) {
+  static constexpr auto Guard = [](auto& c, auto receiver, auto key, auto) {
     return c.AndThen(c.HasTag(receiver, kObjectTag),
                      [&] { return c.Not(ElementInBounds(c, receiver, key)); });
-  }
-  template <typename C>
-  static typename C::V Body(C& c, SLWritePropertyNode&, typename C::V receiver, typename C::V key,
-                            typename C::V value) {
+  };
+  static constexpr auto Body = [](auto& c, SLWritePropertyNode&, auto receiver, auto key,
+                                  auto value) {
     c.template Call<&WritePropertyGeneric>(receiver, key, value);
     return value;
-  }
+  };
 };
 
-class SLWritePropertyNode final : public SLExpressionNode,
-                                  public bytecode::BytecodeOperation,
-                                  public pe::CompiledOperation {
+// receiver[key] = value (operands: receiver, key, value).
+class SLWritePropertyNode final
+    : public SLOperatorNode<SLWritePropertyNode, 3, WriteElement, WriteCached, WriteGeneric> {
  public:
-  SL_EXPRESSION_NODE(SLWritePropertyNode)
-  // The bytecode interpreter's `op` (receiver, key, value).
-  MOREL_OPERATION_METHODS(SLWritePropertyNode)
-  MOREL_REPORT_POLYMORPHISM
-  using Specializations = Specializer<SLWritePropertyNode, WriteElement, WriteCached, WriteGeneric>;
-
-  SLWritePropertyNode(SourceSection section, std::unique_ptr<SLExpressionNode> receiver,
-                      std::unique_ptr<SLExpressionNode> key,
-                      std::unique_ptr<SLExpressionNode> value)
-      : SLExpressionNode(std::move(section)),
-        receiver_(std::move(receiver)),
-        key_(std::move(key)),
-        value_(std::move(value)) {}
-  template <typename X>
-  MOREL_FAST_PATH typename X::V Run(X& x) {
-    typename X::V receiver = x.Execute(receiver_);
-    typename X::V key = x.Execute(key_);
-    typename X::V value = x.Execute(value_);
-    return x.Specialize(specializer_, *this, receiver, key, value);
-  }
-  MOREL_CHILDREN(receiver_, key_, value_)
+  MOREL_NODE_KIND(SLWritePropertyNode)
+  using SLOperatorNode::SLOperatorNode;
   static Value Fallback(SLWritePropertyNode& node, Value receiver, Value key, Value value);
-  const Specializations& specializer() const { return specializer_; }
-
- private:
-  Child<SLExpressionNode> receiver_;
-  Child<SLExpressionNode> key_;
-  Child<SLExpressionNode> value_;
-  Specializations specializer_;
 };
 
 }  // namespace morel::sl

@@ -1,0 +1,49 @@
+#ifndef MOREL_LANGUAGES_SL_NODES_OPERATOR_NODE_H_
+#define MOREL_LANGUAGES_SL_NODES_OPERATOR_NODE_H_
+
+// SL's operator nodes (nodes/operator_node.h): the binary operators and the
+// property accesses evaluate their operands left to right (sl_spec §6.2,
+// §6.9), then run their specializations. The node's source section starts
+// at the first operand, which is where type errors point (§8.1). As a
+// bytecode operation the operands come from the stack; the operation is
+// inlined into SL's bytecode switch (root_nodes.h).
+//
+// Polymorphism reporting (splitting, languages/sl/README.md): every
+// operator reports when it leaves its first specialization (64-bit -> big,
+// number -> string concatenation, a property cache's second shape): a split
+// copy per call site keeps the fast path where the site stays monomorphic.
+// SLEqualNode opts out.
+
+#include <cstddef>
+
+#include "languages/sl/nodes/sl_node.h"
+#include "nodes/bytecode/bytecode_operation.h"
+#include "nodes/directives.h"
+#include "nodes/operator_node.h"
+#include "nodes/polymorphism.h"
+
+namespace morel::sl {
+
+class SLOperator : public SLExpressionNode {
+ public:
+  using SLExpressionNode::SLExpressionNode;
+  MOREL_REPORT_POLYMORPHISM
+};
+
+// An operator is never a leaf (SLExpressionNode::leaf()): evaluated where
+// the type says so (`!`'s operand), a virtual call without the leaf check.
+MOREL_FAST_PATH Value ExecuteChild(SLOperator* node, Frame& frame) { return node->Execute(frame); }
+
+template <typename Derived, size_t N, typename... Specs>
+class SLOperatorNode : public OperatorNode<Derived, SLOperator, SLExpressionNode, N, Specs...>,
+                       public bytecode::BytecodeOperation,
+                       public pe::CompiledOperation {
+ public:
+  using OperatorNode<Derived, SLOperator, SLExpressionNode, N, Specs...>::OperatorNode;
+  SL_EXPRESSION_NODE_METHODS(Derived)
+  MOREL_OPERATION_METHODS(Derived)
+};
+
+}  // namespace morel::sl
+
+#endif  // MOREL_LANGUAGES_SL_NODES_OPERATOR_NODE_H_

@@ -1,0 +1,77 @@
+#ifndef MOREL_NODES_OPERATOR_NODE_H_
+#define MOREL_NODES_OPERATOR_NODE_H_
+
+// A node whose whole behaviour is to evaluate its N operands left to right
+// and run its specializations on their values: Truffle's nodes declared with
+// @NodeChild and @Specialization. Most expression nodes are one; a language
+// writes only the specializations (nodes/specialization.h) and a fallback:
+//
+//   class AddNode final : public OperatorNode<AddNode, Expression, Expression, 2,
+//                                             AddLong, AddBig> {
+//    public:
+//     MOREL_NODE_KIND(AddNode)
+//     ... the family's members derived from Run (nodes/execution.h) ...
+//     using OperatorNode::OperatorNode;  // (section, left, right)
+//     static Value Fallback(AddNode& node, Value left, Value right);
+//   };
+//
+// Base is the class the node derives from (the language's node family, or a
+// class of it; constructible from a SourceSection); Operand is the operands'
+// family. Run is written once (nodes/execution.h): the operands are Execute
+// steps 0..N-1, the specializations step N; as a bytecode operation the
+// operands come from the stack (null operand children).
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "nodes/directives.h"
+#include "nodes/execution.h"
+#include "nodes/node.h"
+#include "nodes/source.h"
+#include "nodes/specialization.h"
+
+namespace morel {
+
+template <typename Derived, typename Base, typename Operand, size_t N, typename... Specs>
+class OperatorNode : public Base {
+ public:
+  using Specializations = Specializer<Derived, Specs...>;
+
+  // (section, operands...): N std::unique_ptr<Operand>s (null for an
+  // operation's stack operands).
+  template <typename... Operands>
+  requires(sizeof...(Operands) == N && (std::is_convertible_v<Operands, std::unique_ptr<Operand>> &&
+                                        ...)) explicit OperatorNode(SourceSection section,
+                                                                    Operands&&... operands)
+      : Base(std::move(section)),
+        operands_{Child<Operand>(std::unique_ptr<Operand>(std::forward<Operands>(operands)))...} {}
+
+  template <typename X>
+  MOREL_FAST_PATH typename X::V Run(X& x) {
+    return RunOperands(x, std::make_index_sequence<N>());
+  }
+  void ForEachChild(ChildVisitor visitor) override {
+    for (Child<Operand>& operand : operands_) execution_internal::VisitChild(visitor, operand);
+    specializer_.ForEachChild(visitor);  // children of cache entries
+  }
+
+  Operand* operand(size_t i) const { return operands_[i].get(); }
+  const Specializations& specializer() const { return specializer_; }
+
+ private:
+  template <typename X, size_t... I>
+  MOREL_FAST_PATH typename X::V RunOperands(X& x, std::index_sequence<I...>) {
+    // A braced list evaluates left to right.
+    typename X::V values[] = {x.Execute(operands_[I])...};
+    return x.Specialize(specializer_, static_cast<Derived&>(*this), values[I]...);
+  }
+
+  Child<Operand> operands_[N];
+  Specializations specializer_;
+};
+
+}  // namespace morel
+
+#endif  // MOREL_NODES_OPERATOR_NODE_H_
