@@ -60,7 +60,7 @@ bool NodeRuntime::IsOnlyGuestThread() const {
   return thread == nullptr || thread == StackLimit::ThreadToken();
 }
 
-Value CallTarget::Call(absl::Span<const Value> arguments) {
+MOREL_NO_STACK_PROTECTOR Value CallTarget::Call(absl::Span<const Value> arguments) {
   if (StackLimit::IsExceeded()) ThrowStackOverflow();
   runtime_->NoteGuestThread(StackLimit::ThreadToken());
   if (runtime_->SafepointRequested()) [[unlikely]] runtime_->OnSafepoint();

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "absl/types/span.h"
+#include "nodes/directives.h"
 #include "nodes/root_node.h"
 #include "nodes/value.h"
 
@@ -45,7 +46,7 @@ class CallTarget {
   // stack (StackOverflowError instead of a crash), notes the thread
   // (NodeRuntime::NoteGuestThread), polls the runtime's safepoint, counts
   // the guest frame against MaxStackFrames, sets up the frame.
-  Value Call(absl::Span<const Value> arguments);
+  MOREL_NO_STACK_PROTECTOR Value Call(absl::Span<const Value> arguments);
 
   // Guest frames on this thread's stack, as CallTarget::Call counts them
   // (while the runtime has a MaxStackFrames limit).

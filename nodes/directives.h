@@ -14,6 +14,13 @@
 //   MOREL_SLOW_PATH                       out of line and cold                  (as BOUNDARY)
 //   MOREL_FAST_PATH                       always inlined into its caller        (no meaning, as CUTOFF)
 //   MOREL_FAST_LAMBDA                     the same, for a lambda                (no meaning, as CUTOFF)
+//   MOREL_NO_STACK_PROTECTOR              no stack canary                       (no meaning)
+//
+// MOREL_NO_STACK_PROTECTOR is for the interpreter's call path (a node's
+// Execute, CallTarget::Call), whose only stack arrays are guest Values
+// (alloca'd arguments and frame slots, never text): the toolchain's
+// -fstack-protector gave each call two canary checks, 12 of its about 260
+// instructions (callgrind, fib).
 //
 // testing/host_inlining checks the optimized build: the SL nodes' fast paths
 // and the bytecode dispatch loop keep no call but to children and to
@@ -54,6 +61,7 @@ inline constexpr bool InInterpreter() { return true; }
 // The same for a lambda (after its parameter list): a continuation on the
 // fast path, e.g. ExecuteEach's (nodes/execution.h).
 #define MOREL_FAST_LAMBDA __attribute__((always_inline))
+#define MOREL_NO_STACK_PROTECTOR [[gnu::no_stack_protector]]
 #define MOREL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MOREL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -447,7 +447,7 @@ PeValue CompileOperation(N& node, PartialEvaluator& pe, absl::Span<const PeValue
 // (or CRTP derived class) Self: the interpreter's `Result Method(Frame&)`
 // (a family's Execute, RepeatingNode::ExecuteRepeating) and Resume ...
 #define MOREL_INTERPRETED_BY_RUN(Self, Result, Method)                              \
-  Result Method(::morel::Frame& frame) override {                                   \
+  MOREL_NO_STACK_PROTECTOR Result Method(::morel::Frame& frame) override {          \
     return ::morel::Interpret(static_cast<Self&>(*this), frame);                    \
   }                                                                                 \
   ::morel::Outcome Resume(::morel::Frame& frame, int next_child,                    \
