@@ -53,12 +53,14 @@ class SLFunctionRootNode final : public RootNode {
   // `return` returned, or NULL.
   template <typename X>
   typename X::V Run(X& x) {
-    for (size_t i = 0; i < parameter_slots_.size(); ++i) {
+    // The slots in locals: RecordWrite's byte stores could alias the
+    // vector, which GCC then reloaded on every parameter.
+    const int* const slots = parameter_slots_.data();
+    const size_t count = parameter_slots_.size();
+    for (size_t i = 0; i < count; ++i) {
       typename X::V value = x.Argument(static_cast<int>(i), NullValue());
-      if constexpr (X::InInterpreter()) {
-        x.frame().descriptor().RecordWrite(parameter_slots_[i], value);
-      }
-      x.SetLocal(parameter_slots_[i], value);
+      if constexpr (X::InInterpreter()) x.frame().descriptor().RecordWrite(slots[i], value);
+      x.SetLocal(slots[i], value);
     }
     return x.Execute(body_) == kReturn ? x.ReturnValue() : x.Constant(NullValue());
   }
