@@ -57,7 +57,6 @@ class OperatorNode : public Base {
     specializer_.ForEachChild(visitor);  // children of cache entries
   }
 
-  Operand* operand(size_t i) const { return operands_[i].get(); }
   const Specializations& specializer() const { return specializer_; }
 
  private:

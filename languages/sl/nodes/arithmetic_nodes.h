@@ -20,6 +20,7 @@
 #include "languages/sl/nodes/operator_node.h"
 #include "languages/sl/runtime/big_integer.h"
 #include "languages/sl/runtime/values.h"
+#include "nodes/directives.h"
 
 namespace morel::sl {
 
@@ -42,29 +43,38 @@ typename C::Bool BothNumbers(C& c, typename C::V l, typename C::V r) {
   return c.And(IsNumberValue(c, l), IsNumberValue(c, r));
 }
 
-// A 64-bit specialization that leaves on overflow, and the exact one.
-#define MOREL_SL_LONG_AND_BIG(Node, Op, OverflowOp, BigFunction)                                \
+// A 64-bit result that leaves the specialization when it overflowed.
+template <typename C, typename Result>
+MOREL_FAST_PATH typename C::V LongUnlessOverflow(C& c, Result result) {
+  c.RewriteOn(result.overflow);
+  return c.BoxLong(result.value);
+}
+
+// A number operator's two specializations: Op##Long (both operands longs:
+// `long_result`) and Op##Big (any two Numbers: `big_result`), expressions of
+// the context `c` and the operands `l` and `r`. Also the comparisons'
+// (comparison_nodes.h).
+#define MOREL_SL_NUMBER_SPECIALIZATIONS(Node, Op, long_result, big_result)                      \
   struct Op##Long {                                                                             \
     static constexpr absl::string_view kName = #Op "Long";                                      \
     static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothLongs(c, l, r); };   \
-    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
-      auto result = c.OverflowOp(c.AsLong(l), c.AsLong(r));                                     \
-      c.RewriteOn(result.overflow);                                                             \
-      return c.BoxLong(result.value);                                                           \
-    };                                                                                          \
+    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) { return long_result; };    \
   };                                                                                            \
   struct Op##Big {                                                                              \
     static constexpr absl::string_view kName = #Op "Big";                                       \
     static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothNumbers(c, l, r); }; \
-    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
-      return c.template Call<&BigFunction>(l, r);                                               \
-    };                                                                                          \
+    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) { return big_result; };     \
   };
 
-MOREL_SL_LONG_AND_BIG(SLAddNode, Add, AddOverflow, BigAdd)
-MOREL_SL_LONG_AND_BIG(SLSubNode, Sub, SubOverflow, BigSub)
-MOREL_SL_LONG_AND_BIG(SLMulNode, Mul, MulOverflow, BigMul)
-#undef MOREL_SL_LONG_AND_BIG
+MOREL_SL_NUMBER_SPECIALIZATIONS(SLAddNode, Add,
+                                LongUnlessOverflow(c, c.AddOverflow(c.AsLong(l), c.AsLong(r))),
+                                c.template Call<&BigAdd>(l, r))
+MOREL_SL_NUMBER_SPECIALIZATIONS(SLSubNode, Sub,
+                                LongUnlessOverflow(c, c.SubOverflow(c.AsLong(l), c.AsLong(r))),
+                                c.template Call<&BigSub>(l, r))
+MOREL_SL_NUMBER_SPECIALIZATIONS(SLMulNode, Mul,
+                                LongUnlessOverflow(c, c.MulOverflow(c.AsLong(l), c.AsLong(r))),
+                                c.template Call<&BigMul>(l, r))
 
 // String concatenation of §5.4 string forms when either operand is a String.
 Value ConcatValues(Value left, Value right);

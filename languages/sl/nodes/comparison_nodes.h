@@ -27,25 +27,12 @@ bool NumbersLessEqual(Value l, Value r);
 bool StringsEqual(Value l, Value r);
 bool ValuesEqual(Value l, Value r);
 
-#define MOREL_SL_COMPARISON(Node, Op, LongOp, BigFunction)                                      \
-  struct Op##Long {                                                                             \
-    static constexpr absl::string_view kName = #Op "Long";                                      \
-    static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothLongs(c, l, r); };   \
-    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
-      return c.BoxBoolean(c.LongOp(c.AsLong(l), c.AsLong(r)));                                  \
-    };                                                                                          \
-  };                                                                                            \
-  struct Op##Big {                                                                              \
-    static constexpr absl::string_view kName = #Op "Big";                                       \
-    static constexpr auto Guard = [](auto& c, auto l, auto r) { return BothNumbers(c, l, r); }; \
-    static constexpr auto Body = [](auto& c, Node&, auto l, auto r) {                           \
-      return c.BoxBoolean(c.template Call<&BigFunction>(l, r));                                 \
-    };                                                                                          \
-  };
-
-MOREL_SL_COMPARISON(SLLessThanNode, Less, LongLess, NumbersLess)
-MOREL_SL_COMPARISON(SLLessOrEqualNode, LessEqual, LongLessEqual, NumbersLessEqual)
-#undef MOREL_SL_COMPARISON
+MOREL_SL_NUMBER_SPECIALIZATIONS(SLLessThanNode, Less,
+                                c.BoxBoolean(c.LongLess(c.AsLong(l), c.AsLong(r))),
+                                c.BoxBoolean(c.template Call<&NumbersLess>(l, r)))
+MOREL_SL_NUMBER_SPECIALIZATIONS(SLLessOrEqualNode, LessEqual,
+                                c.BoxBoolean(c.LongLessEqual(c.AsLong(l), c.AsLong(r))),
+                                c.BoxBoolean(c.template Call<&NumbersLessEqual>(l, r)))
 
 struct EqualLong {
   static constexpr absl::string_view kName = "EqualLong";
