@@ -221,10 +221,13 @@ ir::FrameState* PartialEvaluator::EagerFrameState() {
 }
 
 ir::FrameState* PartialEvaluator::LazyFrameState() {
-  return FrameStateOfKind(ir::DeoptKind::kLazy);
+  if (on_osr_frame()) return nullptr;
+  return FrameStateOfKind(ir::DeoptKind::kLazy, /*awaiting_inner_result=*/false,
+                          /*for_stack_walk=*/true);
 }
 
-ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result) {
+ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result,
+                                                   bool for_stack_walk) {
   ResumeTemplate resume;
   std::vector<ir::ValuePair> stack;
   for (size_t i = 0; i < path_.size(); ++i) {
@@ -255,7 +258,8 @@ ir::FrameState* PartialEvaluator::FrameStateOfKind(ir::DeoptKind kind, bool awai
   int64_t resume_point = static_cast<int64_t>(templates_.size());
   templates_.push_back(std::move(resume));
   return builder_.CreateFrameState(kind, frame_.target->id(), resume_point, std::move(locals),
-                                   std::move(stack), frame_.caller_state);
+                                   std::move(stack),
+                                   for_stack_walk ? frame_.walk_caller_state : frame_.caller_state);
 }
 
 std::vector<ir::Value*> PartialEvaluator::MergeArguments(
@@ -294,14 +298,14 @@ std::vector<ir::Value*> PartialEvaluator::Continue(Merge& merge) {
 void PartialEvaluator::ContinueInDeadBlock() { builder_.SetInsertionPoint(builder_.CreateBlock()); }
 
 void PartialEvaluator::Return(PeValue value) {
-  MOREL_CHECK_MSG(!osr_ || osr_to_end_,
+  MOREL_CHECK_MSG(!on_osr_frame() || osr_to_end_,
                   "Return(value) in a loop's OSR compilation: use Return(value, status)");
   builder_.Jump(frame_.return_block, {value.payload, value.tag});
   ContinueInDeadBlock();
 }
 
 void PartialEvaluator::Return(PeValue value, int status) {
-  if (!osr_) return Return(value);
+  if (!on_osr_frame()) return Return(value);
   StoreOsrFrame(&value);
   builder_.Jump(exit_, {builder_.I64(status), builder_.I64(kLongTag)});
   ContinueInDeadBlock();
@@ -399,8 +403,9 @@ void PartialEvaluator::LoadOsrFrame() {
 }
 
 void PartialEvaluator::StoreOsrFrame(const PeValue* return_value) {
-  for (size_t slot = 0; slot <= locals_.size(); ++slot) {
-    const PeValue* value = slot < locals_.size() ? &locals_[slot] : return_value;
+  const std::vector<PeValue>& locals = callers_.empty() ? locals_ : callers_.front().locals;
+  for (size_t slot = 0; slot <= locals.size(); ++slot) {
+    const PeValue* value = slot < locals.size() ? &locals[slot] : return_value;
     if (value == nullptr) break;
     int32_t offset = static_cast<int32_t>(slot * sizeof(Value));
     builder_.Store(value->payload, osr_frame_, offset);
@@ -413,11 +418,11 @@ void PartialEvaluator::BeforeCall() {
 }
 
 void PartialEvaluator::AfterCall(bool callee_may_write_frame) {
-  if (osr_ && callee_may_write_frame) LoadOsrFrame();
+  if (on_osr_frame() && callee_may_write_frame) LoadOsrFrame();
 }
 
 void PartialEvaluator::ExitOsr(int status) {
-  MOREL_CHECK(osr_);
+  MOREL_CHECK(on_osr_frame());
   StoreOsrFrame(nullptr);
   builder_.Jump(exit_, {builder_.I64(status), builder_.I64(kLongTag)});
   ContinueInDeadBlock();
@@ -465,10 +470,11 @@ void PartialEvaluator::Deopt(std::string reason, ir::DeoptAction action) {
 
 std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTarget* callee,
                                                    absl::Span<const PeValue> arguments) {
-  // TODO(#12): OSR code keeps the interpreter's frame current around calls
-  // (BeforeCall/AfterCall) and passes no lazy frame states; inlined frames
-  // would need both. OSR compilations inline nothing yet.
-  if (options_.inlining == nullptr || osr_) return std::nullopt;
+  // OSR compilations inline too: the OSR frame's states are the parents of
+  // the callee's (a deoptimization resumes the callee, then the OSR frame),
+  // while its calls' lazy states, for stack walks, end before the OSR frame
+  // (LazyFrameState).
+  if (options_.inlining == nullptr) return std::nullopt;
   const void* callee_frame = options_.inlining->InlineInto(frame_.handle, call, callee);
   if (callee_frame == nullptr) return std::nullopt;
   RootNode* callee_root = callee->root_node();
@@ -494,6 +500,11 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   // the callee's activation, then the caller's with its result).
   ir::FrameState* caller_state = FrameStateOfKind(ir::DeoptKind::kLazy,
                                                   /*awaiting_inner_result=*/true);
+  ir::FrameState* walk_caller_state =
+      !osr_            ? caller_state
+      : on_osr_frame() ? nullptr
+                       : FrameStateOfKind(ir::DeoptKind::kLazy, /*awaiting_inner_result=*/true,
+                                          /*for_stack_walk=*/true);
   const size_t first_callee_block = function_->blocks().size();
   ir::Block* return_block = builder_.CreateBlock();
   ir::Value* payload = builder_.AddBlockParam(return_block, ir::Type::kI64);
@@ -508,8 +519,12 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
 
   callers_.push_back(
       SavedFrame{std::move(frame_), std::move(locals_), std::move(path_), std::move(loops_)});
-  frame_ = FrameInfo{callee, callee_frame, return_block, caller_state,
-                     std::vector<PeValue>(arguments.begin(), arguments.end())};
+  frame_ = FrameInfo{.target = callee,
+                     .handle = callee_frame,
+                     .return_block = return_block,
+                     .caller_state = caller_state,
+                     .walk_caller_state = walk_caller_state,
+                     .arguments = std::vector<PeValue>(arguments.begin(), arguments.end())};
   PeValue unassigned = Constant(Value::Illegal());
   locals_.assign(callee_root->frame_descriptor().size(), unassigned);
   path_.clear();

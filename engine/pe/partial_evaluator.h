@@ -229,6 +229,9 @@ class PartialEvaluator {
   // runs, which a stack walk reads from compiled frames (engine/runtime/
   // compiled_frames.h). Its resume point is the call node before the call's
   // result (no runtime resumes from it yet: validity cells cover that).
+  // In an OSR compilation the chain ends before the OSR frame, which is the
+  // interpreter's own (kept current around calls: BeforeCall), so the walk
+  // lists it once; on the OSR frame itself there is no state (null).
   ir::FrameState* LazyFrameState();
 
   // ---- control flow. A Merge is a block whose parameters are all locals
@@ -273,18 +276,23 @@ class PartialEvaluator {
     kOsrArgumentCount = 2,
     kBytecodeOsrArgumentCount = 3,
   };
-  // Before a call that may run guest code: in an OSR compilation, the
-  // frame's slots get the current locals (a callee may walk the stack and
-  // read them). Nothing otherwise.
+  // Before a call that may run guest code: in an OSR compilation, the OSR
+  // frame's slots get its current locals (a callee may walk the stack and
+  // read them), also from an inlined callee's call. Nothing otherwise.
   void BeforeCall();
   // After such a call: in an OSR compilation, the locals are reloaded from
   // the frame if the callee may have written them (SL's helloEqualsWorld
-  // writes its caller's frame; only a direct call to a target whose root
-  // WritesCallerFrame() can reach the OSR frame itself: indirect calls to
-  // writers leave for the interpreter first, and a writer deeper down
-  // writes its own caller's frame). Otherwise the locals stay in SSA values.
+  // writes its caller's frame; only a direct call from the OSR frame to a
+  // target whose root WritesCallerFrame() can reach the OSR frame itself:
+  // indirect calls to writers leave for the interpreter first, and a writer
+  // deeper down writes its own caller's frame, which for an inlined caller
+  // transfers to the interpreter first). Otherwise the locals stay in SSA
+  // values.
   void AfterCall(bool callee_may_write_frame = true);
   bool osr() const { return osr_; }
+  // The frame being evaluated is the OSR frame (the interpreter's own, whose
+  // slots are real), not an inlined callee's.
+  bool on_osr_frame() const { return osr_ && callers_.empty(); }
 
   // The innermost loop's continue (header) and break (exit) merges.
   void PushLoop(Merge* header, Merge* exit) { loops_.push_back({header, exit}); }
@@ -377,8 +385,10 @@ class PartialEvaluator {
 
   // `awaiting_inner_result`: the state of a caller at an inlined call,
   // whose innermost entry resumes after the call with the result of the
-  // inlined frame (ResumeTemplate::kInnerFrameResult).
-  ir::FrameState* FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result = false);
+  // inlined frame (ResumeTemplate::kInnerFrameResult). `for_stack_walk`:
+  // chained to frame_.walk_caller_state instead of frame_.caller_state.
+  ir::FrameState* FrameStateOfKind(ir::DeoptKind kind, bool awaiting_inner_result = false,
+                                   bool for_stack_walk = false);
   // The arguments of a jump to a merge: every local, then `extra`.
   std::vector<ir::Value*> MergeArguments(const std::vector<ir::Value*>& extra) const;
 
@@ -418,6 +428,10 @@ class PartialEvaluator {
     const void* handle = nullptr;            // InliningDecisions' frame (null: root)
     ir::Block* return_block = nullptr;       // Return() jumps here with the result
     ir::FrameState* caller_state = nullptr;  // parent of this frame's states
+    // Parent of this frame's calls' lazy states: caller_state, except in an
+    // OSR compilation, whose chains for stack walks end before the OSR
+    // frame (LazyFrameState).
+    ir::FrameState* walk_caller_state = nullptr;
     std::vector<PeValue> arguments;          // inlined: the call's arguments
   };
   FrameInfo frame_;
@@ -427,7 +441,7 @@ class PartialEvaluator {
   // Adds 1 (saturating at INT_MAX) to the profile word at `address` of the
   // target (CallTarget::*_address()); returns the new value.
   ir::Value* IncrementProfileCounter(const void* address);
-  // Stores the locals (and `return_value`, if any) into the OSR frame.
+  // Stores the OSR frame's locals (and `return_value`, if any) into it.
   void StoreOsrFrame(const PeValue* return_value);
   void LoadOsrFrame();
   struct Loop {
@@ -436,8 +450,8 @@ class PartialEvaluator {
   };
   std::vector<Loop> loops_;
   // The callers' frames while an inlined callee is evaluated, outermost
-  // first (empty: the root's frame is current). OSR compilations inline
-  // nothing, so no frame here is OSR's.
+  // first (empty: the root's frame is current; in an OSR compilation, the
+  // OSR frame is callers_.front() while a callee is evaluated).
   struct SavedFrame {
     FrameInfo frame;
     std::vector<PeValue> locals;

@@ -365,8 +365,9 @@ class PeContext {
   V CallDirect(DirectCallNode* call, absl::Span<const V> arguments) {
     CallTarget* target = call->current_call_target();
     // OSR code runs on the interpreter's own frame and keeps it current
-    // around calls (BeforeCall/AfterCall): such a callee writes real slots.
-    if (target->root_node()->WritesCallerFrame() && !pe_.osr()) {
+    // around calls (BeforeCall/AfterCall): such a callee of the OSR frame
+    // writes real slots (one of a callee inlined there does not).
+    if (target->root_node()->WritesCallerFrame() && !pe_.on_osr_frame()) {
       pe_.Deopt(absl::StrCat("calls ", target->name(), ", which writes its caller's frame"),
                 ir::DeoptAction::kKeepCode);
       return Unreachable();
@@ -381,10 +382,11 @@ class PeContext {
     // The lazy state records where the locals are while the callee runs, so
     // a stack walk (stacktrace()) materializes this frame
     // (engine/runtime/compiled_frames.h). OSR code keeps the interpreter's
-    // frame current instead.
-    std::vector<ir::Value*> results = b().CallTarget(
-        EncodeCallTargetId(target, static_cast<int>(arguments.size())), operands,
-        {ir::Type::kI64, ir::Type::kI64}, pe_.osr() ? nullptr : pe_.LazyFrameState());
+    // frame current instead (the state lists only the frames inlined into
+    // it, if any).
+    std::vector<ir::Value*> results =
+        b().CallTarget(EncodeCallTargetId(target, static_cast<int>(arguments.size())), operands,
+                       {ir::Type::kI64, ir::Type::kI64}, pe_.LazyFrameState());
     pe_.AfterCall(target->root_node()->WritesCallerFrame());
     return pe_.CheckValidAfterCall(
         pe_.PropagatePendingException(V{results[0], results[1]}));
@@ -512,12 +514,14 @@ class PeContext {
     std::vector<ir::Value*> operands;
     (AddOperand(operands, args), ...);
     std::vector<ir::Value*> results;
-    if (may_run_guest_code && !pe_.osr() && GuestCallEntry() != nullptr) {
+    if (may_run_guest_code && !pe_.on_osr_frame() && GuestCallEntry() != nullptr) {
       // Through the engine's guest-call entry (runtime_call.h), with the
       // lazy frame state: a stack walk while F runs lists this activation
       // (engine/runtime/compiled_frames.h). OSR code keeps the
-      // interpreter's frame current instead (BeforeCall/AfterCall). The
-      // entry passes F's operands as whole words.
+      // interpreter's frame current instead (BeforeCall/AfterCall); the
+      // state of a call from a callee inlined there lists the inlined
+      // frames only. The entry passes F's operands as whole words.
+      pe_.BeforeCall();
       auto as_word = [&](ir::Value* operand) {
         return operand->type() == ir::Type::kI1
                    ? b().Convert(ir::Opcode::kZext, ir::Type::kI64, operand)
@@ -544,7 +548,7 @@ class PeContext {
                                   pe_.LazyFrameState());
       }
     } else {
-      // F directly: calls that run no guest code, and OSR code's.
+      // F directly: calls that run no guest code, and the OSR frame's.
       const ir::RuntimeFunction* function =
           RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);
       if (may_run_guest_code) pe_.BeforeCall();

@@ -42,14 +42,10 @@ absl::StatusOr<std::unique_ptr<pe::Compilation>> CompileToIr(
     RootNode* tree = target.root_node()->CompiledTreeRoot();
     std::lock_guard<std::recursive_mutex> guard(tree->lock());
     if (rewrite_count != nullptr) *rewrite_count = tree->rewrite_count();
-    if (tree == target.root_node()) {
-      compilation = PartiallyEvaluateWithInlining(target, runtime, pe_options,
-                                                  engine.InliningSettingsFor(tier), inlining);
-    } else {
-      // OSR code inlines nothing yet (PartialEvaluator::TryInline).
-      pe::PartialEvaluator evaluator(target, runtime, pe_options);
-      compilation = evaluator.Run();
-    }
+    // OSR code too: its root is the loop's (osr/osr_root_node.h), whose
+    // calls the inliner sees like a function's.
+    compilation = PartiallyEvaluateWithInlining(target, runtime, pe_options,
+                                                engine.InliningSettingsFor(tier), inlining);
   }
   if (!compilation.ok()) {
     if (diagnostic_dump != nullptr) {
@@ -246,23 +242,34 @@ Value ResumeMaterialized(Engine& engine, CallTarget& target, const pe::Compilati
     }
   };
   if (root->CompiledTreeRoot() != root) {
-    // OSR code (engine/runtime/osr.h): the activation is the interpreter's
-    // own frame, which is current. Its slots take the frame state's locals
-    // (all of them: OSR code loaded every slot), then the interpreter
-    // finishes the loop there; the loop's status is the OSR code's result
-    // (bytecode OSR: it finishes the function, whose result is).
-    // (OSR compilations inline nothing: one frame.)
-    MOREL_CHECK_MSG(frames.size() == 1, "inlined frames in OSR code");
+    // OSR code (engine/runtime/osr.h): the outermost activation is the
+    // interpreter's own frame, which is current. Its slots take the
+    // outermost frame state's locals (all of them: OSR code loaded every
+    // slot); the frames inlined into it, if any, resume first with it
+    // current, and the innermost's result is its call's. Then the
+    // interpreter finishes the loop there; the loop's status is the OSR
+    // code's result (bytecode OSR: it finishes the function, whose result
+    // is).
     OsrActivation* activation = CurrentOsrActivation();
     MOREL_CHECK_MSG(activation != nullptr, "deoptimization of OSR code outside RunOsr");
     Frame& frame = *activation->frame;
     activation->deoptimized = true;
+    const ir::DeoptFrame& outer = frames.back();
     for (size_t i = 0;
-         i < deopt.locals.size() && i < static_cast<size_t>(frame.descriptor().size()); ++i) {
-      frame.Set(static_cast<int>(i), ValueOfSlot(deopt.locals[i]));
+         i < outer.locals.size() && i < static_cast<size_t>(frame.descriptor().size()); ++i) {
+      frame.Set(static_cast<int>(i), ValueOfSlot(outer.locals[i]));
     }
-    notify_engine();
-    const Outcome outcome = ResumeActivation(frame, ResumePath(resume, deopt, nullptr));
+    const pe::ResumeTemplate& outer_resume =
+        compilation.resume_templates[static_cast<size_t>(outer.resume_point)];
+    const Outcome outcome = [&] {
+      if (frames.size() == 1) {
+        notify_engine();
+        return ResumeActivation(frame, ResumePath(outer_resume, outer, nullptr));
+      }
+      heap::TracedVector<Value> inner(1, Value::Illegal());
+      inner[0] = ResumeFrames(compilation, frames, frames.size() - 2, {}, notify_engine);
+      return ResumeActivation(frame, ResumePath(outer_resume, outer, &inner[0]));
+    }();
     // Bytecode OSR: the function ran to its end; its result is the code's.
     return activation->runs_to_end ? outcome.value : Value::Long(outcome.status);
   }
