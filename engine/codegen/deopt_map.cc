@@ -77,6 +77,10 @@ absl::StatusOr<DecodedDeopt> DeoptMap::Decode(uint64_t id, const uint64_t* saved
     for (const DeoptObjectDesc::Field& f : o.fields) {
       object.fields.push_back({f.offset, f.type, f.object >= 0 ? 0 : read(f.value), f.object});
     }
+    if (o.existing_if >= 0) {
+      object.is_existing = read(o.existing_if) != 0;
+      object.existing = object.is_existing ? read(o.existing) : 0;
+    }
     out.objects.push_back(std::move(object));
   }
   return out;
@@ -131,7 +135,10 @@ std::string DeoptMap::DebugString() const {
                                           f.object >= 0 ? absl::StrCat("o", f.object)
                                                         : value(f.value));
                         }),
-          "]");
+          "]",
+          e.objects[i].existing_if >= 0 ? absl::StrCat(" existing ", value(e.objects[i].existing),
+                                                       " if ", value(e.objects[i].existing_if))
+                                        : "");
     }
     out += "\n";
   }

@@ -56,6 +56,10 @@ struct DeoptObjectDesc {
   };
   int64_t size = 0;
   std::vector<Field> fields;
+  // Indices into the point's values (ir::VirtualObject::existing_if and
+  // existing), or -1 for an object that is always allocated.
+  int32_t existing_if = -1;
+  int32_t existing = -1;
   bool operator==(const DeoptObjectDesc&) const = default;
 };
 

@@ -214,15 +214,21 @@ int32_t Lowerer::AddDeopt(const ir::FrameState* fs, DeoptEntry::Cause cause,
   // values become deopt values in the same walk.
   ir::VirtualObjectNumbering<DeoptObjectDesc> numbering(&entry.objects);
   auto number = [&](const ir::VirtualObject* o) {
-    return numbering.Number(o, [&](const ir::VirtualObject::Field& field, int32_t object) {
-      DeoptObjectDesc::Field out{field.offset, field.type};
-      if (object >= 0) {
-        out.object = object;
-      } else {
-        out.value = add(field.value);
-      }
-      return out;
-    });
+    return numbering.Number(
+        o,
+        [&](const ir::VirtualObject::Field& field, int32_t object) {
+          DeoptObjectDesc::Field out{field.offset, field.type};
+          if (object >= 0) {
+            out.object = object;
+          } else {
+            out.value = add(field.value);
+          }
+          return out;
+        },
+        [&](DeoptObjectDesc& out, const ir::VirtualObject& in) {
+          out.existing_if = add(in.existing_if);
+          out.existing = add(in.existing);
+        });
   };
   auto slot = [&](const ir::ValuePair& p) {
     if (p.is_illegal()) return DeoptSlotDesc{};

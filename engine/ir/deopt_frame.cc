@@ -11,8 +11,12 @@ void MaterializeDeoptObjects(absl::Span<const DeoptObject> objects,
                              absl::Span<void*> addresses, std::vector<DeoptFrame>& frames) {
   MOREL_CHECK(addresses.size() == objects.size());
   // All objects first: fields may name any object, cycles included.
-  for (size_t i = 0; i < objects.size(); ++i) addresses[i] = allocate(objects[i].size);
   for (size_t i = 0; i < objects.size(); ++i) {
+    addresses[i] = objects[i].is_existing ? reinterpret_cast<void*>(objects[i].existing)
+                                          : allocate(objects[i].size);
+  }
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (objects[i].is_existing) continue;
     char* base = static_cast<char*>(addresses[i]);
     for (const DeoptObject::Field& field : objects[i].fields) {
       int64_t bits = field.object >= 0

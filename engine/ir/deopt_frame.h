@@ -30,6 +30,10 @@ struct DeoptObject {
   };
   int64_t size = 0;
   std::vector<Field> fields;
+  // The object's condition held (VirtualObject::existing_if): it is not
+  // allocated, and its address is `existing`.
+  bool is_existing = false;
+  int64_t existing = 0;
   bool operator==(const DeoptObject&) const = default;
 };
 
@@ -53,7 +57,8 @@ struct DeoptFrame {
 
 // Allocates `objects` (allocate(size) returns zero-filled memory), writes
 // their fields, stores object i's address in addresses[i] and in the payload
-// of every slot of `frames` that names it. `addresses` has one entry per
+// of every slot of `frames` that names it. An existing object is not
+// allocated: its address is its `existing` value. `addresses` has one entry per
 // object; it should be memory the collector scans, since an allocation may
 // collect before the frames hold the objects.
 void MaterializeDeoptObjects(absl::Span<const DeoptObject> objects,

@@ -23,7 +23,16 @@
 //
 //   vo2 = object 64 [0: ptr v7, 8: i64 v8, 16: ptr vo3]
 //
-// Fields not listed are zero, as in the memory `alloc` returns.
+// Fields not listed are zero, as in the memory `alloc` returns. An object
+// may name, after its fields, a value that stands for it instead where a
+// condition holds:
+//
+//   vo2 = object 64 [0: i64 v7] existing v9 if v8
+//
+// where v8 is nonzero when the state is evaluated, nothing is allocated and
+// every slot and field naming vo2 gets v9 (escape analysis: a loop's
+// previous record, which on the loop's first iteration is whatever the local
+// held on entry, e.g. the interpreter's object in OSR code).
 //
 // A slot whose tag is kUnassignedTag when the frame state is evaluated is
 // an unassigned local, whatever its payload: the runtime does not read the
@@ -95,6 +104,10 @@ struct VirtualObject {
   uint32_t id = 0;  // printed as vo<id>; set by the Function
   int64_t size = 0;
   std::vector<Field> fields;  // by increasing offset, not overlapping
+  // Both or neither (i64): where `existing_if` is nonzero, the object is
+  // `existing`'s value and is not allocated.
+  Value* existing_if = nullptr;
+  Value* existing = nullptr;
 };
 
 struct FrameState {
@@ -178,6 +191,10 @@ struct FrameState {
         f(field.value);
       }
     }
+    if (object->existing_if != nullptr) {
+      f(object->existing_if);
+      f(object->existing);
+    }
   }
 };
 
@@ -187,14 +204,17 @@ struct FrameState {
 // fields name. `Object` is a tier's evaluated form, with `size` and
 // `fields`; Number's `make_field(field, object)` makes one of its fields
 // (`object`: the index of the object the field names, else -1), in field
-// order, so value numbering that follows the walk stays in step.
+// order, then `make_existing(evaluated, object)` fills in an object's
+// existing value (VirtualObject::existing_if), if it has one, so value
+// numbering that follows the walk stays in step.
 template <typename Object>
 class VirtualObjectNumbering {
  public:
   explicit VirtualObjectNumbering(std::vector<Object>* objects) : objects_(objects) {}
 
-  template <typename MakeField>
-  int32_t Number(const VirtualObject* object, MakeField&& make_field) {
+  template <typename MakeField, typename MakeExisting>
+  int32_t Number(const VirtualObject* object, MakeField&& make_field,
+                 MakeExisting&& make_existing) {
     for (size_t i = 0; i < numbered_.size(); ++i) {
       if (numbered_[i] == object) return static_cast<int32_t>(i);
     }
@@ -203,9 +223,11 @@ class VirtualObjectNumbering {
     objects_->emplace_back();
     (*objects_)[index].size = object->size;
     for (const VirtualObject::Field& field : object->fields) {
-      const int32_t named = field.object != nullptr ? Number(field.object, make_field) : -1;
+      const int32_t named =
+          field.object != nullptr ? Number(field.object, make_field, make_existing) : -1;
       (*objects_)[index].fields.push_back(make_field(field, named));
     }
+    if (object->existing_if != nullptr) make_existing((*objects_)[index], *object);
     return index;
   }
 

@@ -83,10 +83,16 @@ class Machine {
     if (objects == nullptr) objects = &unused;
     VirtualObjectNumbering<DeoptObject> numbering(objects);
     auto number = [&](const VirtualObject* o) {
-      return numbering.Number(o, [&](const VirtualObject::Field& field, int32_t object) {
-        return DeoptObject::Field{field.offset, field.type, object >= 0 ? 0 : Get(field.value),
-                                  object};
-      });
+      return numbering.Number(
+          o,
+          [&](const VirtualObject::Field& field, int32_t object) {
+            return DeoptObject::Field{field.offset, field.type, object >= 0 ? 0 : Get(field.value),
+                                      object};
+          },
+          [&](DeoptObject& out, const VirtualObject& in) {
+            out.is_existing = Get(in.existing_if) != 0;
+            out.existing = out.is_existing ? Get(in.existing) : 0;
+          });
     };
     for (; fs != nullptr; fs = fs->parent) {
       DeoptFrame frame;
@@ -279,7 +285,9 @@ std::string DebugString(const ExecutionResult& result) {
                                         field.object >= 0 ? absl::StrCat("o", field.object)
                                                           : absl::StrCat(field.bits));
                       }),
-        "]");
+        "]",
+        result.objects[i].is_existing ? absl::StrCat(" existing ", result.objects[i].existing)
+                                      : "");
   }
   return s;
 }

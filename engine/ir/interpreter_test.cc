@@ -111,6 +111,55 @@ block0(v0: i64, v1: i64):
   EXPECT_EQ(heap[1], (std::vector<int64_t>{0, o0}));
 }
 
+TEST(InterpreterTest, AnExistingValueStandsForAVirtualObjectWhereItsConditionHolds) {
+  RuntimeRegistry registry;
+  // vo0 is the existing object v2 where v3 is nonzero: then nothing is
+  // allocated, and slots and fields naming vo0 get v2 (identity).
+  auto f = Parse(R"(func @e(i64, i64, i64, i64) -> (i64) {
+  vo0 = object 16 [0: i64 v0] existing v2 if v3
+  vo1 = object 16 [8: ptr vo0]
+  fs0 = eager interpreter target 1 resume 2 locals [vo0:v1, vo1:v1] stack []
+block0(v0: i64, v1: i64, v2: i64, v3: i64):
+  v4 = iconst.i1 0
+  guard v4, fs0, "always"
+  return v0
+}
+)",
+                 &registry);
+  std::vector<std::vector<int64_t>> heap;
+  heap.reserve(4);
+  auto allocate = [&](int64_t bytes) {
+    heap.emplace_back(bytes / 8, 0);
+    return static_cast<void*>(heap.back().data());
+  };
+  std::vector<int64_t> existing(2, 0);
+  const int64_t address = reinterpret_cast<int64_t>(existing.data());
+  auto r = Interpret(*f, {7, 3, address, 1});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DebugString(*r), absl::StrCat("deoptimized \"always\" [target 1 resume 2 locals "
+                                          "(o0:3, o1:3) stack ()] o0 = object 16 [0: i64 7] "
+                                          "existing ",
+                                          address, " o1 = object 16 [8: ptr o0]"));
+  std::vector<void*> addresses(r->objects.size());
+  MaterializeDeoptObjects(r->objects, allocate, absl::MakeSpan(addresses), r->frames);
+  ASSERT_EQ(heap.size(), 1u);  // vo1 only
+  EXPECT_EQ(r->frames[0].locals[0].payload, address);
+  EXPECT_EQ(heap[0], (std::vector<int64_t>{0, address}));
+  EXPECT_EQ(existing, (std::vector<int64_t>{0, 0}));  // not written
+
+  // Where the condition is zero the object is allocated as any other.
+  r = Interpret(*f, {7, 3, address, 0});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DebugString(*r),
+            "deoptimized \"always\" [target 1 resume 2 locals (o0:3, o1:3) stack ()] o0 = "
+            "object 16 [0: i64 7] o1 = object 16 [8: ptr o0]");
+  addresses.assign(r->objects.size(), nullptr);
+  MaterializeDeoptObjects(r->objects, allocate, absl::MakeSpan(addresses), r->frames);
+  ASSERT_EQ(heap.size(), 3u);
+  EXPECT_EQ(heap[1], (std::vector<int64_t>{7, 0}));
+  EXPECT_EQ(r->frames[0].locals[0].payload, reinterpret_cast<int64_t>(heap[1].data()));
+}
+
 TEST(InterpreterTest, GuardsDeoptimizeWithEvaluatedFrameStates) {
   RuntimeRegistry registry;
   auto f = Parse(R"(func @g(i64, i64) -> (i64) {

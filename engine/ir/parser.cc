@@ -50,6 +50,7 @@ struct ParsedField {
 struct ParsedObject {
   VirtualObject* object = nullptr;
   std::vector<ParsedField> fields;
+  std::optional<Ref> existing, existing_if;
 };
 
 struct ParsedFrameState {
@@ -330,7 +331,7 @@ class Parser {
     return pairs;
   }
 
-  // vo2 = object 64 [0: ptr v7, 16: ptr vo3]
+  // vo2 = object 64 [0: ptr v7, 16: ptr vo3] [existing v9 if v8]
   absl::Status ParseObjectLine() {
     const Token& t = Peek();
     uint32_t id = *Numbered(t, "vo");
@@ -365,6 +366,17 @@ class Parser {
       Next();
     }
     if (absl::Status s = Expect("]"); !s.ok()) return s;
+    if (PeekIs("existing")) {
+      Next();
+      absl::StatusOr<Ref> existing = ParseRef("v", "the existing value (vN)");
+      if (!existing.ok()) return existing.status();
+      if (!PeekIs("if")) return Expected("'if'");
+      Next();
+      absl::StatusOr<Ref> condition = ParseRef("v", "the existing value's condition (vN)");
+      if (!condition.ok()) return condition.status();
+      p.existing = *existing;
+      p.existing_if = *condition;
+    }
     objects_.push_back(std::move(p));
     return EndOfLine(t.line);
   }
@@ -702,6 +714,14 @@ class Parser {
           field.value = *v;
         }
         p.object->fields.push_back(field);
+      }
+      if (p.existing) {
+        absl::StatusOr<Value*> existing = LookupValue(*p.existing);
+        if (!existing.ok()) return existing.status();
+        absl::StatusOr<Value*> condition = LookupValue(*p.existing_if);
+        if (!condition.ok()) return condition.status();
+        p.object->existing = *existing;
+        p.object->existing_if = *condition;
       }
     }
     auto pair = [&](const ParsedPair& pp) -> absl::StatusOr<ValuePair> {

@@ -143,7 +143,10 @@ std::string PrintVirtualObject(const VirtualObject& object) {
                                       field.object != nullptr ? ObjectName(field.object)
                                                               : ValueName(field.value));
                     }),
-      "]");
+      "]",
+      object.existing_if != nullptr ? absl::StrCat(" existing ", ValueName(object.existing), " if ",
+                                                   ValueName(object.existing_if))
+                                    : "");
 }
 
 std::string PrintFrameState(const FrameState& fs) {

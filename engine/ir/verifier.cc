@@ -295,6 +295,12 @@ class Verifier {
         Error(absl::StrCat(name, ": field at ", field.offset, " stores a value of another type"));
       }
     }
+    if ((object.existing_if == nullptr) != (object.existing == nullptr)) {
+      Error(absl::StrCat(name, ": an existing value needs both its value and its condition"));
+    } else if (object.existing_if != nullptr && (object.existing_if->type() != Type::kI64 ||
+                                                 object.existing->type() != Type::kI64)) {
+      Error(absl::StrCat(name, ": the existing value and its condition must be i64"));
+    }
   }
 
   const Function& f_;

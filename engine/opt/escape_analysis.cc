@@ -31,6 +31,17 @@ constexpr int kMaxRestarts = 200;
 
 bool IsWord(Type t) { return t == Type::kI64 || t == Type::kPtr; }
 
+// A loop header's object that stands for the previous iteration's record
+// may stand, before the loop's first iteration assigns the local, for the
+// value the entry edge passed instead (OSR code: the interpreter's object).
+// Two pseudo-fields below offset 0, where no access fits, carry that
+// condition (1 on the entry edge, 0 on back edges) and that value through
+// merges and loop parameters like any field; frame states name them as the
+// object's existing value (ir::VirtualObject::existing_if), and
+// materializing the object selects the value where the condition holds.
+constexpr int32_t kExistingIfOffset = -16;
+constexpr int32_t kExistingOffset = -8;
+
 // A field of a virtual object: a value, or the address of an object.
 struct Field {
   int32_t offset = 0;
@@ -106,6 +117,9 @@ struct LoopRequests {
   struct MaybeObject {
     int object = -1;
     std::map<int32_t, MaybeField> fields;
+    // On entry, the object is the value the entry edge passes (the
+    // kExistingIfOffset and kExistingOffset pseudo-fields are in `fields`).
+    bool existing = false;
   };
   std::map<const Value*, MaybeObject> maybe_objects;
   std::set<const Value*> no_maybe;
@@ -238,9 +252,17 @@ class Analysis {
   // (frame_state.h). Such a parameter can name a virtual object on every
   // edge: on the entry edge a zero-filled one that a deoptimization
   // allocates and drops.
+  // existing_ok_: the parameters whose uses in the loop are frame-state
+  // payloads (any tags) and whose uses after it are those or values stored
+  // to memory (OSR code stores every local back to the interpreter's frame
+  // when the loop exits). Such a parameter can name an object that, until
+  // the loop assigns the local, is the value the entry edge passed
+  // (kExistingIfOffset).
   void FindSlotOnlyParams() {
     struct Uses {
-      bool only_slots = true;
+      bool only_slots = true;     // in the loop: frame-state payloads only
+      bool stored_after = false;  // after it: also stored to memory
+      bool one_tag = true;
       const Value* tag = nullptr;
     };
     absl::flat_hash_map<const Value*, Uses> uses;
@@ -250,12 +272,24 @@ class Analysis {
       }
     }
     if (uses.empty()) return;
+    const absl::flat_hash_map<const Block*, absl::flat_hash_set<const Block*>> bodies =
+        LoopBodies();
     auto other_use = [&](const Value* v) {
       if (auto it = uses.find(v); it != uses.end()) it->second.only_slots = false;
     };
     for (Block* b : rpo_) {
       for (Instruction* inst : b->instructions()) {
-        for (const Value* o : inst->operands()) other_use(o);
+        for (size_t i = 0; i < inst->operands().size(); ++i) {
+          const Value* o = inst->operand(static_cast<int>(i));
+          auto it = uses.find(o);
+          if (it == uses.end()) continue;
+          if (inst->opcode() == Opcode::kStore && i == 0 &&
+              !bodies.at(o->param_block()).contains(b)) {
+            it->second.stored_after = true;
+          } else {
+            it->second.only_slots = false;
+          }
+        }
         for (const ir::BlockCall& t : inst->targets()) {
           for (const Value* a : t.args) other_use(a);
         }
@@ -269,7 +303,7 @@ class Analysis {
               auto it = p.payload != nullptr ? uses.find(p.payload) : uses.end();
               if (it == uses.end()) continue;
               if (p.tag == nullptr || (it->second.tag != nullptr && it->second.tag != p.tag)) {
-                it->second.only_slots = false;
+                it->second.one_tag = false;
               }
               it->second.tag = p.tag;
             }
@@ -278,10 +312,35 @@ class Analysis {
       }
     }
     for (const auto& [param, u] : uses) {
-      if (!u.only_slots || u.tag == nullptr) continue;
+      if (!u.only_slots) continue;
+      existing_ok_.insert(param);
+      if (u.stored_after || !u.one_tag || u.tag == nullptr) continue;
       if (u.tag->param_block() != param->param_block()) continue;
       slot_only_[param] = u.tag;
     }
+  }
+
+  // The blocks of each loop: its header and the blocks that reach one of
+  // its back edges without passing through the header.
+  absl::flat_hash_map<const Block*, absl::flat_hash_set<const Block*>> LoopBodies() const {
+    absl::flat_hash_map<const Block*, absl::flat_hash_set<const Block*>> bodies;
+    for (const Block* h : headers_) {
+      absl::flat_hash_set<const Block*>& body = bodies[h];
+      body.insert(h);
+      std::vector<const Block*> work;
+      for (const Edge& e : edges_in_.at(h)) {
+        if (rpo_index_.at(e.from) >= rpo_index_.at(h)) work.push_back(e.from);
+      }
+      while (!work.empty()) {
+        const Block* b = work.back();
+        work.pop_back();
+        if (!body.insert(b).second) continue;
+        auto in = edges_in_.find(b);
+        if (in == edges_in_.end()) continue;
+        for (const Edge& e : in->second) work.push_back(e.from);
+      }
+    }
+    return bodies;
   }
 
   // Whether `v` is the constant ir::kUnassignedTag.
@@ -297,6 +356,15 @@ class Analysis {
     if (it == slot_only_.end()) return false;
     const auto& args = entry.terminator->targets()[entry.target].args;
     return ObjectOf(args[param->index()]) < 0 && IsUnassignedTag(args[it->second->index()]);
+  }
+
+  // Whether parameter `param` of `h` may name a header object that stands
+  // for the value `entry` passes until the loop assigns the local: its
+  // uses allow it (existing_ok_) and it carries no object in.
+  bool MayEnterExisting(const Value* param, const Edge& entry) const {
+    if (!existing_ok_.contains(param)) return false;
+    const auto& args = entry.terminator->targets()[entry.target].args;
+    return ObjectOf(args[param->index()]) < 0;
   }
 
   // The objects some live value of `b` names, and those their fields (in
@@ -434,17 +502,40 @@ class Analysis {
     const std::set<int> reached = Reach(s, {object});
     const std::vector<int> group(reached.begin(), reached.end());
     std::vector<std::vector<Field>> fields;
+    std::vector<Value*> allocated;
     for (int o : group) {
       ObjectState& g = s.objects.at(o);
       Instruction* alloc = NewInst(Opcode::kAlloc, {Type::kPtr});
       alloc->set_imm(sizes_[o]);
       Insert(at, alloc);
+      Value* address = alloc->result();
+      const Field* existing_if = g.FieldAt(kExistingIfOffset);
+      const Field* existing = g.FieldAt(kExistingOffset);
+      if (existing_if != nullptr && existing != nullptr) {
+        // The existing value where the condition holds (the new object is
+        // then garbage: only the exit of an OSR loop that ran no iteration
+        // pays for it).
+        Instruction* holds = NewInst(Opcode::kIcmp, {Type::kI1});
+        holds->set_cond(ir::Cond::kNe);
+        holds->mutable_operands().push_back(Bitcast(existing_if->value, Type::kI64, at));
+        holds->mutable_operands().push_back(Constant(Type::kI64, 0));
+        Insert(at, holds);
+        Instruction* select = NewInst(Opcode::kSelect, {Type::kPtr});
+        select->mutable_operands().push_back(holds->result());
+        select->mutable_operands().push_back(Bitcast(existing->value, Type::kPtr, at));
+        select->mutable_operands().push_back(address);
+        Insert(at, select);
+        address = select->result();
+      }
+      allocated.push_back(alloc->result());
       fields.push_back(std::move(g.fields));
-      g = ObjectState{false, alloc->result(), {}};
+      g = ObjectState{false, address, {}};
     }
     for (size_t i = 0; i < group.size(); ++i) {
-      Value* base = s.objects.at(group[i]).materialized;
+      // Into the new object, not an existing one.
+      Value* base = allocated[i];
       for (const Field& field : fields[i]) {
+        if (field.offset < 0) continue;  // kExistingIfOffset, kExistingOffset
         if (field.object >= 0 && !s.objects.contains(field.object)) {
           Fail();
           continue;
@@ -529,6 +620,11 @@ class Analysis {
       object->size = sizes_[o];
       made[o] = object;
       for (const Field& f : s.objects.at(o).fields) {
+        if (f.offset == kExistingIfOffset || f.offset == kExistingOffset) {
+          (f.offset == kExistingIfOffset ? object->existing_if : object->existing) =
+              Bitcast(f.value, Type::kI64, at);
+          continue;
+        }
         ir::VirtualObject::Field field{f.offset, f.type};
         if (f.object >= 0 && IsVirtual(s, f.object)) {
           field.object = virtual_object(f.object);
@@ -938,14 +1034,25 @@ class Analysis {
       }
     }
     // Slot-only parameters a back edge passes a virtual object to: the
-    // object of the previous iteration, zero-filled on entry.
+    // object of the previous iteration, zero-filled on entry (or, existing,
+    // the value the entry edge passes).
     for (const auto& [param, maybe] : requests.maybe_objects) {
-      if (requests.no_maybe.contains(param) || !MayEnterUnassigned(param, entry)) continue;
+      if (requests.no_maybe.contains(param) ||
+          !(maybe.existing ? MayEnterExisting(param, entry) : MayEnterUnassigned(param, entry))) {
+        continue;
+      }
       Value* p = const_cast<Value*>(param);
       ObjectState os;
       for (const auto& [offset, want] : maybe.fields) {
         int phi = NewPhi(h, want.type);
-        AddPhiArg(phi, entry, Constant(want.type, want.entry_bits));
+        Value* initial = Constant(want.type, want.entry_bits);
+        if (offset == kExistingIfOffset) {
+          initial = Constant(Type::kI64, 1);
+        } else if (offset == kExistingOffset) {
+          initial = Bitcast(entry.terminator->targets()[entry.target].args[param->index()],
+                            Type::kI64, at);
+        }
+        AddPhiArg(phi, entry, initial);
         Field field;
         field.offset = offset;
         field.type = want.type;
@@ -1044,10 +1151,11 @@ class Analysis {
         carried.insert(header_object);
         continue;
       }
-      if (int o = ObjectOf(args[i]); o >= 0 && spec.entry && !requests.no_maybe.contains(param) &&
-                                     !requests.maybe_objects.contains(param) &&
-                                     MayEnterUnassigned(param, *spec.entry) &&
-                                     Carryable(s, o, args, i, spec)) {
+      if (int o = ObjectOf(args[i]);
+          o >= 0 && spec.entry && !requests.no_maybe.contains(param) &&
+          !requests.maybe_objects.contains(param) &&
+          (MayEnterUnassigned(param, *spec.entry) || MayEnterExisting(param, *spec.entry)) &&
+          Carryable(s, o, args, i, spec)) {
         // Try again with the parameter naming the previous iteration's
         // object.
         LoopRequests::MaybeObject maybe;
@@ -1055,6 +1163,11 @@ class Analysis {
         sizes_.push_back(sizes_[o]);
         for (const Field& f : s.objects.at(o).fields) {
           maybe.fields[f.offset] = MaybeFieldOf(f);
+        }
+        if (!MayEnterUnassigned(param, *spec.entry)) {
+          maybe.existing = true;
+          maybe.fields[kExistingIfOffset] = LoopRequests::MaybeField{Type::kI64};
+          maybe.fields[kExistingOffset] = LoopRequests::MaybeField{Type::kI64};
         }
         requests.maybe_objects[param] = std::move(maybe);
         return restart();
@@ -1220,6 +1333,7 @@ class Analysis {
   absl::flat_hash_map<const Block*, std::vector<uint64_t>> live_in_;
   absl::flat_hash_set<const Block*> headers_;
   absl::flat_hash_map<const Value*, const Value*> slot_only_;  // parameter -> its tag
+  absl::flat_hash_set<const Value*> existing_ok_;
   std::vector<std::optional<State>> end_state_;
   absl::flat_hash_map<const Block*, std::pair<size_t, size_t>> marks_;
   absl::flat_hash_map<const Block*, LoopRequests> requests_;

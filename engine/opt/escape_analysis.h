@@ -49,11 +49,21 @@
 // virtual object, and must stay virtual through the loop; otherwise the
 // loop restarts with the parameter as before (allocated on the back edge).
 //
-// TODO(#13): such a local still allocates its record on every back edge
-// when the loop is entered by OSR (the entry tag is the interpreter's, not
-// a constant: it needs a slot naming "this pointer, or else this virtual
-// object"), and so does a loop-header parameter with real uses that merges
-// a non-object (on entry) with a virtual object (the back edge). Different virtual objects
+// A local that held a value on entry (in OSR code, whatever the
+// interpreter's frame held; in a function, a parameter's or a call's
+// result) is handled the same way if its only uses in the loop are frame
+// states and after the loop also stores of it (OSR code stores every local
+// back when the loop exits): the header object then stands for the entry
+// value until the loop assigns the local. Two more header parameters carry
+// a condition (1 on entry, 0 on the back edge) and the entry value; frame
+// states name them as the object's existing value (`vo1 = object 16 [...]
+// existing v9 if v8`: a deoptimization there takes v9 itself, the same
+// object), and materializing the object allocates it and selects v9 where
+// the condition holds.
+//
+// TODO(#13): a loop-header parameter with real uses that merges a
+// non-object (on entry) with a virtual object (the back edge) still
+// allocates its record on every back edge. Different virtual objects
 // meeting at one parameter are each allocated (Graal merges them into a new
 // virtual object).
 //

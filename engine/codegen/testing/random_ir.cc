@@ -90,7 +90,7 @@ class Generator {
   // A virtual object for the frame state being built: often one it names
   // already (one object, several slots), else a new one whose fields are
   // zero, values (i64, i32, constants) or other virtual objects (possibly
-  // itself or one that names it: cycles).
+  // itself or one that names it: cycles), sometimes with an existing value.
   ir::VirtualObject* VirtualObject(int depth) {
     if (!state_objects_.empty() && Pick(0, 2) == 0) return AnyStateObject();
     ir::VirtualObject* vo = b_->function()->CreateVirtualObject();
@@ -112,6 +112,13 @@ class Generator {
           break;
         }
       }
+    }
+    // Sometimes an existing value that stands for the object where a
+    // condition (a value, or a constant 0 or 1) holds.
+    if (Pick(0, 3) == 0) {
+      const int condition = Pick(0, 2);
+      vo->existing_if = condition == 0 ? Any(ints_) : b_->I64(condition - 1);
+      vo->existing = Any(ints_);
     }
     return vo;
   }
