@@ -120,6 +120,16 @@ struct LoopRequests {
     // On entry, the object is the value the entry edge passes (the
     // kExistingIfOffset and kExistingOffset pseudo-fields are in `fields`).
     bool existing = false;
+    // Fields of the iteration's record that name a record of its own (SL:
+    // an object's out-of-line property storage), carried the same way:
+    // offset -> that record's header object and its fields. One level.
+    struct Nested {
+      int object = -1;
+      Type type = Type::kPtr;  // the naming field's
+      const ir::AliasClass* alias = nullptr;
+      std::map<int32_t, MaybeField> fields;
+    };
+    std::map<int32_t, Nested> nested;
   };
   std::map<const Value*, MaybeObject> maybe_objects;
   std::set<const Value*> no_maybe;
@@ -566,6 +576,14 @@ class Analysis {
     return Bitcast(Materialize(s, o, at), v->type(), at);
   }
 
+  // Whether virtual object `o` may stand for an existing value
+  // (kExistingIfOffset): its fields are then not the value's.
+  static bool MayBeExisting(const State& s, int o) {
+    auto it = s.objects.find(o);
+    return it != s.objects.end() && it->second.is_virtual &&
+           it->second.FieldAt(kExistingIfOffset) != nullptr;
+  }
+
   bool IsVirtual(const State& s, int o) const {
     auto it = s.objects.find(o);
     return it != s.objects.end() && it->second.is_virtual;
@@ -722,7 +740,12 @@ class Analysis {
           field.type = inst->type_suffix();
           field.alias = inst->alias_class();
           int stored = ObjectOf(ops[0]);
-          if (stored >= 0 && IsWord(field.type)) {
+          if (stored >= 0 && IsWord(field.type) && MayBeExisting(s, stored)) {
+            // An object that may stand for an existing value is read
+            // through only as that value: stored as its (materialized)
+            // address, never as a virtual object a load could name.
+            field.value = Use(s, ops[0], here);
+          } else if (stored >= 0 && IsWord(field.type)) {
             field.object = stored;
           } else {
             field.value = ops[0];
@@ -1061,6 +1084,27 @@ class Analysis {
         os.fields.push_back(field);
         spec.field_phis[{maybe.object, offset}] = phi;
       }
+      for (const auto& [offset, nested] : maybe.nested) {
+        ObjectState record;
+        for (const auto& [nested_offset, want] : nested.fields) {
+          int phi = NewPhi(h, want.type);
+          AddPhiArg(phi, entry, Constant(want.type, want.entry_bits));
+          Field field;
+          field.offset = nested_offset;
+          field.type = want.type;
+          field.alias = want.alias;
+          field.value = phis_[phi].placeholder;
+          record.fields.push_back(field);
+          spec.field_phis[{nested.object, nested_offset}] = phi;
+        }
+        s.objects[nested.object] = std::move(record);
+        Field field;
+        field.offset = offset;
+        field.type = nested.type;
+        field.alias = nested.alias;
+        field.object = nested.object;
+        SetField(os, field);
+      }
       s.objects[maybe.object] = std::move(os);
       alias_[p] = maybe.object;
       spec.maybe_params[p] = maybe.object;
@@ -1085,9 +1129,11 @@ class Analysis {
 
   // Whether virtual object `o`, passed to header parameter `i` by a back
   // edge with arguments `args`, can be carried into the next iteration as a
-  // copy of its fields: it was allocated in the loop, no other argument
-  // names it and it references no virtual object (the copy would not be
-  // the same object).
+  // copy of its fields: it was allocated in the loop, no other argument or
+  // virtual object names it, and the virtual objects it references are
+  // carried with it: each named by one of its fields only, allocated in the
+  // loop, referencing no virtual object (a copy of an object that is named
+  // elsewhere would not be the same).
   bool Carryable(const State& s, int o, const std::vector<Value*>& args, size_t i,
                  const LoopSpec& spec) const {
     // An object that entered the loop is the same object in every
@@ -1096,13 +1142,28 @@ class Analysis {
     for (size_t j = 0; j < args.size(); ++j) {
       if (j != i && ObjectOf(args[j]) == o) return false;
     }
-    for (const Field& f : s.objects.at(o).fields) {
-      if (f.object >= 0 && IsVirtual(s, f.object)) return false;
-    }
     for (const auto& [other, os] : s.objects) {
       if (other == o || !os.is_virtual) continue;
       for (const Field& f : os.fields) {
         if (f.object == o) return false;
+      }
+    }
+    for (const Field& f : s.objects.at(o).fields) {
+      if (f.object < 0 || !IsVirtual(s, f.object)) continue;
+      const int record = f.object;
+      if (record == o || spec.state.objects.contains(record)) return false;
+      for (const Value* arg : args) {
+        if (ObjectOf(arg) == record) return false;
+      }
+      // Named by one field of `o` and by nothing else.
+      for (const auto& [other, os] : s.objects) {
+        if (!os.is_virtual) continue;
+        int names = 0;
+        for (const Field& g : os.fields) names += g.object == record;
+        if (names > (other == o ? 1 : 0)) return false;
+      }
+      for (const Field& g : s.objects.at(record).fields) {
+        if (g.object >= 0 && IsVirtual(s, g.object)) return false;
       }
     }
     return true;
@@ -1135,18 +1196,48 @@ class Analysis {
           return restart();
         }
         bool grew = false;
+        auto no_maybe = [&] {
+          requests.no_maybe.insert(param);
+          return restart();
+        };
         for (const Field& f : s.objects.at(o).fields) {
+          if (f.object >= 0 && IsVirtual(s, f.object)) {
+            // A record of its own (Carryable): carried as a nested object.
+            auto nested = maybe.nested.find(f.offset);
+            if (nested == maybe.nested.end() || maybe.fields.contains(f.offset) ||
+                sizes_[f.object] != sizes_[nested->second.object] ||
+                nested->second.type != f.type) {
+              return no_maybe();
+            }
+            for (const Field& g : s.objects.at(f.object).fields) {
+              auto [it, fresh] = nested->second.fields.try_emplace(g.offset, MaybeFieldOf(g));
+              grew |= fresh;
+              if (ir::ByteWidth(it->second.type) != ir::ByteWidth(g.type)) return no_maybe();
+            }
+            continue;
+          }
+          if (maybe.nested.contains(f.offset)) return no_maybe();
           auto [it, fresh] = maybe.fields.try_emplace(f.offset, MaybeFieldOf(f));
           grew |= fresh;
-          if (ir::ByteWidth(it->second.type) != ir::ByteWidth(f.type)) {
-            requests.no_maybe.insert(param);
-            return restart();
-          }
+          if (ir::ByteWidth(it->second.type) != ir::ByteWidth(f.type)) return no_maybe();
+        }
+        for (const auto& [offset, nested] : maybe.nested) {
+          const Field* f = s.objects.at(o).FieldAt(offset);
+          if (f == nullptr || f->object < 0 || !IsVirtual(s, f->object)) return no_maybe();
         }
         if (grew) return restart();
         for (const auto& [offset, want] : maybe.fields) {
           phi_args.push_back({spec.field_phis.at({header_object, offset}),
                               FieldValue(s, s.objects.at(o).FieldAt(offset), want.type, at)});
+        }
+        for (const auto& [offset, nested] : maybe.nested) {
+          const int record = s.objects.at(o).FieldAt(offset)->object;
+          for (const auto& [nested_offset, want] : nested.fields) {
+            phi_args.push_back(
+                {spec.field_phis.at({nested.object, nested_offset}),
+                 FieldValue(s, s.objects.at(record).FieldAt(nested_offset), want.type, at)});
+          }
+          carried.insert(nested.object);
         }
         carried.insert(header_object);
         continue;
@@ -1162,7 +1253,20 @@ class Analysis {
         maybe.object = static_cast<int>(sizes_.size());
         sizes_.push_back(sizes_[o]);
         for (const Field& f : s.objects.at(o).fields) {
-          maybe.fields[f.offset] = MaybeFieldOf(f);
+          if (f.object < 0 || !IsVirtual(s, f.object)) {
+            maybe.fields[f.offset] = MaybeFieldOf(f);
+            continue;
+          }
+          // A record of its own (Carryable).
+          LoopRequests::MaybeObject::Nested nested;
+          nested.object = static_cast<int>(sizes_.size());
+          sizes_.push_back(sizes_[f.object]);
+          nested.type = f.type;
+          nested.alias = f.alias;
+          for (const Field& g : s.objects.at(f.object).fields) {
+            nested.fields[g.offset] = MaybeFieldOf(g);
+          }
+          maybe.nested[f.offset] = std::move(nested);
         }
         if (!MayEnterUnassigned(param, *spec.entry)) {
           maybe.existing = true;

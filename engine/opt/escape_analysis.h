@@ -45,9 +45,12 @@
 // own whose fields are header parameters (zero on entry, where the tag
 // makes the slot unassigned whatever object a deoptimization allocates);
 // the back edge passes the iteration's record field by field. The record
-// must not be named by another argument of the back edge nor reference a
-// virtual object, and must stay virtual through the loop; otherwise the
-// loop restarts with the parameter as before (allocated on the back edge).
+// must not be named by another argument of the back edge, and must stay
+// virtual through the loop; otherwise the loop restarts with the parameter
+// as before (allocated on the back edge). A virtual object the record
+// references (SL: an object's out-of-line property storage) is carried with
+// it as a header object of its own if nothing else names it, it was
+// allocated in the loop and it references no virtual object (one level).
 //
 // A local that held a value on entry (in OSR code, whatever the
 // interpreter's frame held; in a function, a parameter's or a call's

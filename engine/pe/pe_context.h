@@ -374,8 +374,11 @@ class PeContext {
     }
     // The inliner's choice: the callee's body evaluated here, its
     // arguments as SSA values (constant ones fold), its frame states
-    // chained to this one's.
-    if (std::optional<V> inlined = pe_.TryInline(call, target, arguments)) return *inlined;
+    // chained to this one's. (Not a callee that writes the OSR frame: it
+    // needs the interpreter's frame as its caller's.)
+    if (!target->root_node()->WritesCallerFrame()) {
+      if (std::optional<V> inlined = pe_.TryInline(call, target, arguments)) return *inlined;
+    }
     std::vector<ir::Value*> operands;
     for (const V& argument : arguments) AddOperand(operands, argument);
     pe_.BeforeCall();

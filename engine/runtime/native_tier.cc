@@ -298,8 +298,9 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
     // Not for OSR code: only the interpreter's poll enters it, inside an activation
     // the interpreter checked, and every call it makes is checked by the
     // callee (prologue or CallTarget::Call). Its one frame stays within
-    // StackLimit::kReserve, and an OSR target cannot complete a call the slow
-    // way (it never runs in the interpreter).
+    // StackLimit::kReserve (checked below: inlined callees make it larger),
+    // and an OSR target cannot complete a call the slow way (it never runs
+    // in the interpreter).
     RootNode* root = compilation->target->root_node();
     if (root->CompiledTreeRoot() == root) {  // not OSR code
       options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
@@ -311,6 +312,17 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   absl::StatusOr<codegen::CompiledFunction> compiled =
       codegen::CompileFunction(*compilation->function, *backend_, Cache(), options);
   if (!compiled.ok()) return compiled.status();
+  {
+    // OSR code has no stack check (above): its one frame, which holds the
+    // callees inlined into it too, must fit well within the reserve.
+    RootNode* root = compilation->target->root_node();
+    constexpr uint32_t kMaxOsrFrame = StackLimit::kReserve / 4;
+    if (root->CompiledTreeRoot() != root && compiled->code.metadata.frame_size > kMaxOsrFrame) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("OSR code's frame is ", compiled->code.metadata.frame_size,
+                       " bytes; OSR code has no stack check, so at most ", kMaxOsrFrame));
+    }
+  }
   const std::string name = compilation->target->name();
   if (engine.config().perf_map()) WritePerfMapEntry(compiled->code.region, name);
   if (engine.pipeline_options().ShouldDump("asm")) {  // --engine.DumpIR=asm (or all)

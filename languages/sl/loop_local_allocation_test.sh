@@ -3,10 +3,11 @@
 # every iteration allocate nothing per iteration in compiled code
 # (engine/opt/escape_analysis.h: the header object stands for the entry
 # value until the loop assigns the local): run()'s loop, whose local starts
-# as the caller's record, and main()'s loop, entered once and compiled by
-# OSR with the interpreter's record in the local. Measured from outside:
+# as the caller's record and gets records with five properties (an object
+# and its out-of-line storage), and main()'s loop, entered once and
+# compiled by OSR with the interpreter's record in the local. Measured from outside:
 # the heap's allocated bytes (--engine.PrintHeapStatistics) grow by less
-# than a word per extra iteration of either loop (a record is 80 bytes).
+# than a word per extra iteration of either loop (an object is 80 bytes).
 # Compiled in the foreground, on each backend.
 # Usage: loop_local_allocation_test.sh <sl launcher>
 set -u
@@ -29,7 +30,11 @@ function run(n, first) {
   while (i < n) {
     p = new();
     p.x = i;
-    s = s + p.x;
+    p.y = i + 1;
+    p.z = i + 2;
+    p.u = i + 3;
+    p.v = i + 4;
+    s = s + p.x + p.v;
     i = i + 1;
   }
   h = new();
