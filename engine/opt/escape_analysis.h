@@ -66,9 +66,10 @@
 //
 // TODO(#13): a loop-header parameter with real uses that merges a
 // non-object (on entry) with a virtual object (the back edge) still
-// allocates its record on every back edge. Different virtual objects
-// meeting at one parameter are each allocated (Graal merges them into a new
-// virtual object).
+// allocates its record on every back edge, and so does a record whose
+// records reference virtual objects in turn (one level is carried).
+// Different virtual objects meeting at one parameter are each allocated
+// (Graal merges them into a new virtual object).
 //
 // Runs after inlining has made objects local; canonicalize, simplify_cfg
 // and dce afterwards fold the decided guards and drop trivial parameters.
