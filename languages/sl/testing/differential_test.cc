@@ -1,7 +1,8 @@
 // Differential test: random SL programs (random_program.h) must print the
 // same, byte for byte, and exit the same, in every execution mode: the
 // interpreter, native code compiled before the first call, native code under
-// deoptimization stress, native code after a few calls, and the IR tier.
+// deoptimization stress, native code after a few calls, the IR tier, and
+// native OSR code for every loop under deoptimization stress.
 
 #include <cstdio>
 #include <cstdlib>
@@ -95,6 +96,10 @@ TEST_P(DifferentialTest, EveryModePrintsWhatTheInterpreterPrints) {
        "--engine.LastTierCompilationThreshold=20", "--engine.BackgroundCompilation=true"},
       {"--engine.Backend=ir_interpreter", "--engine.CompileImmediately",
        "--engine.BackgroundCompilation=false"},
+      // Every loop compiled by OSR at once (its callees inlined where the
+      // policy says), under deopt stress.
+      {"--engine.Backend=x86_64", "--engine.AlwaysOSR", "--engine.DeoptEveryN=3",
+       "--engine.MaximumCompilations=4", "--engine.BackgroundCompilation=false"},
   };
   const uint64_t seed = GetParam();
   std::string program = RandomSlProgram(seed);
