@@ -1067,35 +1067,24 @@ class Analysis {
       Value* p = const_cast<Value*>(param);
       ObjectState os;
       for (const auto& [offset, want] : maybe.fields) {
-        int phi = NewPhi(h, want.type);
-        Value* initial = Constant(want.type, want.entry_bits);
-        if (offset == kExistingIfOffset) {
-          initial = Constant(Type::kI64, 1);
-        } else if (offset == kExistingOffset) {
-          initial = Bitcast(entry.terminator->targets()[entry.target].args[param->index()],
+        auto initial = [&, offset = offset, &want = want] {
+          Value* value = Constant(want.type, want.entry_bits);
+          if (offset == kExistingIfOffset) {
+            value = Constant(Type::kI64, 1);
+          } else if (offset == kExistingOffset) {
+            value = Bitcast(entry.terminator->targets()[entry.target].args[param->index()],
                             Type::kI64, at);
-        }
-        AddPhiArg(phi, entry, initial);
-        Field field;
-        field.offset = offset;
-        field.type = want.type;
-        field.alias = want.alias;
-        field.value = phis_[phi].placeholder;
-        os.fields.push_back(field);
-        spec.field_phis[{maybe.object, offset}] = phi;
+          }
+          return value;
+        };
+        os.fields.push_back(HeaderField(h, entry, maybe.object, offset, want, initial, spec));
       }
       for (const auto& [offset, nested] : maybe.nested) {
         ObjectState record;
         for (const auto& [nested_offset, want] : nested.fields) {
-          int phi = NewPhi(h, want.type);
-          AddPhiArg(phi, entry, Constant(want.type, want.entry_bits));
-          Field field;
-          field.offset = nested_offset;
-          field.type = want.type;
-          field.alias = want.alias;
-          field.value = phis_[phi].placeholder;
-          record.fields.push_back(field);
-          spec.field_phis[{nested.object, nested_offset}] = phi;
+          record.fields.push_back(HeaderField(
+              h, entry, nested.object, nested_offset, want,
+              [&, &want = want] { return Constant(want.type, want.entry_bits); }, spec));
         }
         s.objects[nested.object] = std::move(record);
         Field field;
@@ -1116,6 +1105,22 @@ class Analysis {
     return s;
   }
 
+  // Field `offset` of header object `object` as a new parameter of `h`,
+  // initial() on the entry edge (the back edges' arguments come later).
+  template <typename Initial>
+  Field HeaderField(Block* h, const Edge& entry, int object, int32_t offset,
+                    const LoopRequests::MaybeField& want, Initial&& initial, LoopSpec& spec) {
+    int phi = NewPhi(h, want.type);
+    AddPhiArg(phi, entry, initial());
+    spec.field_phis[{object, offset}] = phi;
+    Field field;
+    field.offset = offset;
+    field.type = want.type;
+    field.alias = want.alias;
+    field.value = phis_[phi].placeholder;
+    return field;
+  }
+
   // What a header object asks of a field the back edge's record has.
   static LoopRequests::MaybeField MaybeFieldOf(const Field& f) {
     LoopRequests::MaybeField want{f.type, f.alias};
@@ -1125,6 +1130,17 @@ class Analysis {
       want.entry_bits = def->imm();
     }
     return want;
+  }
+
+  // The fields of the virtual objects of `s` other than `except` that name
+  // object `named`.
+  static int NamesIn(const State& s, int named, int except) {
+    int names = 0;
+    for (const auto& [other, os] : s.objects) {
+      if (other == except || !os.is_virtual) continue;
+      for (const Field& f : os.fields) names += f.object == named;
+    }
+    return names;
   }
 
   // Whether virtual object `o`, passed to header parameter `i` by a back
@@ -1142,13 +1158,9 @@ class Analysis {
     for (size_t j = 0; j < args.size(); ++j) {
       if (j != i && ObjectOf(args[j]) == o) return false;
     }
-    for (const auto& [other, os] : s.objects) {
-      if (other == o || !os.is_virtual) continue;
-      for (const Field& f : os.fields) {
-        if (f.object == o) return false;
-      }
-    }
-    for (const Field& f : s.objects.at(o).fields) {
+    if (NamesIn(s, o, /*except=*/o) > 0) return false;
+    const std::vector<Field>& fields = s.objects.at(o).fields;
+    for (const Field& f : fields) {
       if (f.object < 0 || !IsVirtual(s, f.object)) continue;
       const int record = f.object;
       if (record == o || spec.state.objects.contains(record)) return false;
@@ -1156,11 +1168,10 @@ class Analysis {
         if (ObjectOf(arg) == record) return false;
       }
       // Named by one field of `o` and by nothing else.
-      for (const auto& [other, os] : s.objects) {
-        if (!os.is_virtual) continue;
-        int names = 0;
-        for (const Field& g : os.fields) names += g.object == record;
-        if (names > (other == o ? 1 : 0)) return false;
+      const auto names_record = [record](const Field& g) { return g.object == record; };
+      if (std::count_if(fields.begin(), fields.end(), names_record) != 1 ||
+          NamesIn(s, record, /*except=*/o) > 0) {
+        return false;
       }
       for (const Field& g : s.objects.at(record).fields) {
         if (g.object >= 0 && IsVirtual(s, g.object)) return false;
