@@ -517,6 +517,7 @@ class PeContext {
     std::vector<ir::Value*> operands;
     (AddOperand(operands, args), ...);
     std::vector<ir::Value*> results;
+    if (may_run_guest_code) pe_.BeforeCall();
     if (may_run_guest_code && !pe_.on_osr_frame() && GuestCallEntry() != nullptr) {
       // Through the engine's guest-call entry (runtime_call.h), with the
       // lazy frame state: a stack walk while F runs lists this activation
@@ -524,7 +525,6 @@ class PeContext {
       // interpreter's frame current instead (BeforeCall/AfterCall); the
       // state of a call from a callee inlined there lists the inlined
       // frames only. The entry passes F's operands as whole words.
-      pe_.BeforeCall();
       auto as_word = [&](ir::Value* operand) {
         return operand->type() == ir::Type::kI1
                    ? b().Convert(ir::Opcode::kZext, ir::Type::kI64, operand)
@@ -554,7 +554,6 @@ class PeContext {
       // F directly: calls that run no guest code, and the OSR frame's.
       const ir::RuntimeFunction* function =
           RuntimeCall<F>(pe_.runtime(), ir::RuntimeEffects::kNoDeopt, name);
-      if (may_run_guest_code) pe_.BeforeCall();
       results = b().CallRuntime(function, operands);
       if (may_run_guest_code) pe_.AfterCall();
     }

@@ -180,12 +180,35 @@ std::vector<ResumeEntry> ResumePath(const pe::ResumeTemplate& resume, const ir::
   return path;
 }
 
+Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::DeoptFrame> frames,
+                   size_t outer, absl::Span<const Value> arguments,
+                   absl::FunctionRef<void()> notify_engine);
+
+// Finishes frames[outer]'s activation on `frame` (current, its slots
+// written): the inlined frames frames[0..outer - 1] first, if any, whose
+// innermost notifies the engine; the callee's result becomes its result of
+// the call, and nothing is evaluated twice.
+Outcome ResumeOn(Frame& frame, const pe::Compilation& compilation,
+                 absl::Span<const ir::DeoptFrame> frames, size_t outer,
+                 absl::FunctionRef<void()> notify_engine) {
+  const ir::DeoptFrame& deopt = frames[outer];
+  const pe::ResumeTemplate& resume =
+      compilation.resume_templates[static_cast<size_t>(deopt.resume_point)];
+  if (outer == 0) {
+    notify_engine();
+    return ResumeActivation(frame, ResumePath(resume, deopt, nullptr));
+  }
+  // The callee first, with this frame current; a guest error unwinds both.
+  heap::TracedVector<Value> inner(1, Value::Illegal());
+  inner[0] = ResumeFrames(compilation, frames, outer - 1, {}, notify_engine);
+  return ResumeActivation(frame, ResumePath(resume, deopt, &inner[0]));
+}
+
 // Rebuilds the interpreter activations of frames[0..outer] (innermost
 // first: frames[outer] is the outermost of them, frames.back() the compiled
 // function's own) and finishes them. frames[outer]'s Frame is pushed before
 // its callee, frames[outer - 1], resumes, so stack walks from the callee see
-// it as a real call; the callee's result becomes its result of the call,
-// and nothing is evaluated twice.
+// it as a real call (ResumeOn).
 Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::DeoptFrame> frames,
                    size_t outer, absl::Span<const Value> arguments,
                    absl::FunctionRef<void()> notify_engine) {
@@ -209,16 +232,7 @@ Value ResumeFrames(const pe::Compilation& compilation, absl::Span<const ir::Deop
               outer + 1 == frames.size() ? arguments : absl::Span<const Value>(), root,
               Frame::Current());
   FrameScope scope(&frame);
-  const pe::ResumeTemplate& resume =
-      compilation.resume_templates[static_cast<size_t>(deopt.resume_point)];
-  if (outer == 0) {
-    notify_engine();
-    return ResumeActivation(frame, ResumePath(resume, deopt, nullptr)).value;
-  }
-  // The callee first, with this frame current; a guest error unwinds both.
-  heap::TracedVector<Value> inner(1, Value::Illegal());
-  inner[0] = ResumeFrames(compilation, frames, outer - 1, {}, notify_engine);
-  return ResumeActivation(frame, ResumePath(resume, deopt, &inner[0])).value;
+  return ResumeOn(frame, compilation, frames, outer, notify_engine).value;
 }
 
 // ResumeInInterpreter once the frames' objects are allocated.
@@ -245,11 +259,10 @@ Value ResumeMaterialized(Engine& engine, CallTarget& target, const pe::Compilati
     // OSR code (engine/runtime/osr.h): the outermost activation is the
     // interpreter's own frame, which is current. Its slots take the
     // outermost frame state's locals (all of them: OSR code loaded every
-    // slot); the frames inlined into it, if any, resume first with it
-    // current, and the innermost's result is its call's. Then the
-    // interpreter finishes the loop there; the loop's status is the OSR
-    // code's result (bytecode OSR: it finishes the function, whose result
-    // is).
+    // slot), then it resumes there like a rebuilt frame (the frames
+    // inlined into it first) and the interpreter finishes the loop; the
+    // loop's status is the OSR code's result (bytecode OSR: it finishes the
+    // function, whose result is).
     OsrActivation* activation = CurrentOsrActivation();
     MOREL_CHECK_MSG(activation != nullptr, "deoptimization of OSR code outside RunOsr");
     Frame& frame = *activation->frame;
@@ -259,17 +272,7 @@ Value ResumeMaterialized(Engine& engine, CallTarget& target, const pe::Compilati
          i < outer.locals.size() && i < static_cast<size_t>(frame.descriptor().size()); ++i) {
       frame.Set(static_cast<int>(i), ValueOfSlot(outer.locals[i]));
     }
-    const pe::ResumeTemplate& outer_resume =
-        compilation.resume_templates[static_cast<size_t>(outer.resume_point)];
-    const Outcome outcome = [&] {
-      if (frames.size() == 1) {
-        notify_engine();
-        return ResumeActivation(frame, ResumePath(outer_resume, outer, nullptr));
-      }
-      heap::TracedVector<Value> inner(1, Value::Illegal());
-      inner[0] = ResumeFrames(compilation, frames, frames.size() - 2, {}, notify_engine);
-      return ResumeActivation(frame, ResumePath(outer_resume, outer, &inner[0]));
-    }();
+    const Outcome outcome = ResumeOn(frame, compilation, frames, frames.size() - 1, notify_engine);
     // Bytecode OSR: the function ran to its end; its result is the code's.
     return activation->runs_to_end ? outcome.value : Value::Long(outcome.status);
   }

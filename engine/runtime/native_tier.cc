@@ -284,6 +284,8 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
                            : reinterpret_cast<const void*>(&Dispatch<false>);
   options.lowering.heap = GuestHeapAllocation(*backend_);
   options.lowering.safepoint_word = engine.safepoint_word();
+  RootNode* root = compilation->target->root_node();
+  const bool osr_code = root->CompiledTreeRoot() != root;
   if (prologue_stack_check) {
     // The backend's prologues check a thread-local limit (Dispatch<true>
     // relies on it). The offset of this thread's limit from the thread
@@ -301,8 +303,7 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
     // StackLimit::kReserve (checked below: inlined callees make it larger),
     // and an OSR target cannot complete a call the slow way (it never runs
     // in the interpreter).
-    RootNode* root = compilation->target->root_node();
-    if (root->CompiledTreeRoot() == root) {  // not OSR code
+    if (!osr_code) {
       options.codegen.stack_limit.kind = codegen::StackLimit::Kind::kThreadLocal;
       options.codegen.stack_limit.offset = static_cast<int32_t>(offset);
       options.codegen.stack_overflow_handler =
@@ -312,16 +313,13 @@ absl::StatusOr<std::unique_ptr<NativeCode>> NativeTier::Compile(
   absl::StatusOr<codegen::CompiledFunction> compiled =
       codegen::CompileFunction(*compilation->function, *backend_, Cache(), options);
   if (!compiled.ok()) return compiled.status();
-  {
-    // OSR code has no stack check (above): its one frame, which holds the
-    // callees inlined into it too, must fit well within the reserve.
-    RootNode* root = compilation->target->root_node();
-    constexpr uint32_t kMaxOsrFrame = StackLimit::kReserve / 4;
-    if (root->CompiledTreeRoot() != root && compiled->code.metadata.frame_size > kMaxOsrFrame) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("OSR code's frame is ", compiled->code.metadata.frame_size,
-                       " bytes; OSR code has no stack check, so at most ", kMaxOsrFrame));
-    }
+  // OSR code has no stack check (above): its one frame, which holds the
+  // callees inlined into it too, must fit well within the reserve.
+  constexpr uint32_t kMaxOsrFrame = StackLimit::kReserve / 4;
+  if (osr_code && compiled->code.metadata.frame_size > kMaxOsrFrame) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("OSR code's frame is ", compiled->code.metadata.frame_size,
+                     " bytes; OSR code has no stack check, so at most ", kMaxOsrFrame));
   }
   const std::string name = compilation->target->name();
   if (engine.config().perf_map()) WritePerfMapEntry(compiled->code.region, name);
