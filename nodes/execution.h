@@ -338,8 +338,12 @@ MOREL_FAST_PATH auto Interpret(N& node, Frame& frame) {
 // BytecodeOperation::ExecuteOperation of a node written once.
 template <typename N>
 MOREL_FAST_PATH Value Operate(N& node, Frame& frame, absl::Span<const Value> operands) {
-  Operating x(frame, operands);
-  return node.Run(x);
+  if constexpr (requires { node.RunOnOperands(operands); }) {
+    return node.RunOnOperands(operands);  // an OperatorNode (nodes/operator_node.h)
+  } else {
+    Operating x(frame, operands);
+    return node.Run(x);
+  }
 }
 
 // Node::Resume of a node written once.

@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/types/span.h"
 #include "nodes/directives.h"
 #include "nodes/execution.h"
 #include "nodes/node.h"
@@ -52,6 +53,14 @@ class OperatorNode : public Base {
   MOREL_FAST_PATH typename X::V Run(X& x) {
     return RunOperands(x, std::make_index_sequence<N>());
   }
+  // Run as a bytecode operation (Operate, nodes/execution.h), whose operands
+  // are values already: the specializations on them, without an execution
+  // context. The same steps as Run in an Operating context, but GCC kept
+  // that context's fields in memory in SL's bytecode switch: four stores per
+  // operation that nothing read.
+  MOREL_FAST_PATH Value RunOnOperands(absl::Span<const Value> operands) {
+    return RunOnOperands(operands.data(), std::make_index_sequence<N>());
+  }
   void ForEachChild(ChildVisitor visitor) override {
     for (Child<Operand>& operand : operands_) execution_internal::VisitChild(visitor, operand);
     specializer_.ForEachChild(visitor);  // children of cache entries
@@ -65,6 +74,11 @@ class OperatorNode : public Base {
     // A braced list evaluates left to right.
     typename X::V values[] = {x.Execute(operands_[I])...};
     return x.Specialize(specializer_, static_cast<Derived&>(*this), values[I]...);
+  }
+
+  template <size_t... I>
+  MOREL_FAST_PATH Value RunOnOperands(const Value* values, std::index_sequence<I...>) {
+    return specializer_.Execute(static_cast<Derived&>(*this), values[I]...);
   }
 
   Child<Operand> operands_[N];

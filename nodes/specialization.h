@@ -280,13 +280,11 @@ class Specializer {
   // optimized code.
   template <typename... Args>
   [[gnu::always_inline]] Value Execute(NodeT& node, Args... args) {
-    uint32_t s = state();
     Value result;
-    int rewritten = -1;
-    if (TryActive(node, s, result, rewritten, std::make_index_sequence<kInlinePrefix>{}, args...)) {
+    if (TryActive(node, state(), result, std::make_index_sequence<kInlinePrefix>{}, args...)) {
       return result;
     }
-    return ExecuteRest(node, s, rewritten, args...);
+    return ExecuteRest(node, args...);
   }
 
  private:
@@ -294,14 +292,23 @@ class Specializer {
   static constexpr size_t kInlinePrefix = specialization_internal::InlinePrefix<Specs...>();
   static constexpr uint32_t kInlineBits = (1u << kInlinePrefix) - 1;
 
+  // The out-of-line calls of the fast path take the node and the operands
+  // only (the state is read again), so a binary operator's operands stay in
+  // registers: with two more arguments GCC kept them in memory for the call
+  // on every execution (SL's bytecode switch).
   template <typename... Args>
-  MOREL_INLINING_CUTOFF Value ExecuteRest(NodeT& node, uint32_t s, int rewritten, Args... args) {
+  MOREL_INLINING_CUTOFF Value ExecuteRest(NodeT& node, Args... args) {
+    const uint32_t s = state();
     Value result;
-    if (rewritten < 0 && (s & ~kInlineBits) != 0 &&
-        TryActive(node, s & ~kInlineBits, result, rewritten, Indices{}, args...)) {
+    if ((s & ~kInlineBits) != 0 && TryActive(node, s & ~kInlineBits, result, Indices{}, args...)) {
       return result;
     }
-    return ExecuteAndSpecialize(node, rewritten, args...);
+    return ExecuteAndSpecialize(node, -1, args...);
+  }
+  // Specialization I rewrote (RewriteOn): the slow path without it.
+  template <size_t I, typename... Args>
+  MOREL_SLOW_PATH Value Rewrite(NodeT& node, Args... args) {
+    return ExecuteAndSpecialize(node, static_cast<int>(I), args...);
   }
 
   template <typename C, typename... Args, size_t... I>
@@ -347,20 +354,18 @@ class Specializer {
   }
 
   // Runs the first active specialization among those indexed by I... whose
-  // guard holds. When its body calls RewriteOn(true), returns false with
-  // `rewritten` set.
+  // guard holds. When its body calls RewriteOn(true), the slow path runs
+  // without it (Rewrite) and gives the result.
   template <typename... Args, size_t... I>
-  [[gnu::always_inline]] bool TryActive(NodeT& node, uint32_t s, Value& result, int& rewritten,
+  [[gnu::always_inline]] bool TryActive(NodeT& node, uint32_t s, Value& result,
                                         std::index_sequence<I...>, Args... args) {
-    return (TryOne<std::tuple_element_t<I, std::tuple<Specs...>>, I>(node, s, result, rewritten,
-                                                                     args...) ||
+    return (TryOne<std::tuple_element_t<I, std::tuple<Specs...>>, I>(node, s, result, args...) ||
             ...);
   }
 
   template <typename S, size_t I, typename... Args>
-  [[gnu::always_inline]] bool TryOne(NodeT& node, uint32_t s, Value& result, int& rewritten,
-              Args... args) {
-    if (rewritten >= 0 || (s & ActiveBit(I)) == 0) return false;
+  [[gnu::always_inline]] bool TryOne(NodeT& node, uint32_t s, Value& result, Args... args) {
+    if ((s & ActiveBit(I)) == 0) return false;
     InterpreterContext c;
     if constexpr (specialization_internal::IsCached<S>::value) {
       auto& list = std::get<I>(caches_);
@@ -368,11 +373,7 @@ class Specializer {
            e = e->next) {
         if (S::Guard(c, e->data, args...)) {
           Value value = S::Body(c, node, e->data, args...);
-          if (c.rewrite) {
-            rewritten = static_cast<int>(I);
-            return false;
-          }
-          result = value;
+          result = c.rewrite ? Rewrite<I>(node, args...) : value;
           return true;
         }
       }
@@ -380,11 +381,7 @@ class Specializer {
     } else {
       if (!S::Guard(c, args...)) return false;
       Value value = S::Body(c, node, args...);
-      if (c.rewrite) {
-        rewritten = static_cast<int>(I);
-        return false;
-      }
-      result = value;
+      result = c.rewrite ? Rewrite<I>(node, args...) : value;
       return true;
     }
   }
@@ -538,11 +535,7 @@ class Specializer {
       return true;
     } else {
       Value value = S::Body(c, node, args...);
-      if (c.rewrite) {
-        rewritten = static_cast<int>(I);
-        return false;
-      }
-      result = value;
+      result = c.rewrite ? Rewrite<I>(node, args...) : value;
       return true;
     }
   }

@@ -122,16 +122,20 @@ inline void StoreLocal(const FrameDescriptor& descriptor, Value* locals, int slo
 // Runs inlined operation class I on `operands`: its ExecuteOperation called
 // non-virtually. Handlers of classes the switch does not have are never
 // reached (no quickened opcode names them).
-// TODO(#16): in SL's DispatchWith, GCC keeps each inlined operation's
-// Operating context (nodes/execution.h) in memory: four stores per
+// Operator nodes run their specializations on the operands without an
+// execution context (OperatorNode::RunOnOperands). TODO(#16): for the other
+// inlined operations (SL's calls) GCC keeps the Operating context
+// (nodes/execution.h) in memory in SL's DispatchWith: four stores per
 // operation that nothing reads (SRA leaves the write-only fields to DSE,
-// which keeps them; a reduced copy of the pattern is scalarized).
+// which keeps them, past the out-of-line calls of the handler).
 template <typename Inlined, int I>
 [[gnu::always_inline]] inline Value RunInlined(BytecodeOperation* operation, Frame& frame,
                                                absl::Span<const Value> operands) {
   if constexpr (I < Inlined::kCount) {
     using Op = typename Inlined::template At<I>;
-    return static_cast<Op*>(operation)->Op::ExecuteOperation(frame, operands);
+    // A reference cast: an instruction's operation is never null, and a
+    // pointer cast would test for null on every operation.
+    return static_cast<Op&>(*operation).Op::ExecuteOperation(frame, operands);
   } else {
     __builtin_unreachable();
   }
