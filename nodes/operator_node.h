@@ -39,6 +39,8 @@ template <typename Derived, typename Base, typename Operand, size_t N, typename.
 class OperatorNode : public Base {
  public:
   using Specializations = Specializer<Derived, Specs...>;
+  // As a bytecode operation it takes exactly N operands (bytecode_root_node.h).
+  static constexpr size_t kOperandCount = N;
 
   // (section, operands...): N std::unique_ptr<Operand>s (null for an
   // operation's stack operands).
@@ -59,7 +61,7 @@ class OperatorNode : public Base {
   // that context's fields in memory in SL's bytecode switch: four stores per
   // operation that nothing read.
   MOREL_FAST_PATH Value RunOnOperands(absl::Span<const Value> operands) {
-    return RunOnOperands(operands.data(), std::make_index_sequence<N>());
+    return specializer_.template ExecuteOn<N>(static_cast<Derived&>(*this), operands.data());
   }
   void ForEachChild(ChildVisitor visitor) override {
     for (Child<Operand>& operand : operands_) execution_internal::VisitChild(visitor, operand);
@@ -74,11 +76,6 @@ class OperatorNode : public Base {
     // A braced list evaluates left to right.
     typename X::V values[] = {x.Execute(operands_[I])...};
     return x.Specialize(specializer_, static_cast<Derived&>(*this), values[I]...);
-  }
-
-  template <size_t... I>
-  MOREL_FAST_PATH Value RunOnOperands(const Value* values, std::index_sequence<I...>) {
-    return specializer_.Execute(static_cast<Derived&>(*this), values[I]...);
   }
 
   Child<Operand> operands_[N];

@@ -133,7 +133,9 @@ void BytecodeRootNode::SetOperationOpcodes(int k, bool quicken) {
        bci += Length(static_cast<Opcode>(code[bci]))) {
     const Opcode op = static_cast<Opcode>(code[bci]);
     if (!IsOperation(op) || (k >= 0 && code[bci + 1] != k)) continue;
-    const int inlined = quicken ? InlinedOperationIndex(*operations_[code[bci + 1]]) : -1;
+    const int inlined = quicken ? InlinedOperationIndex(*operations_[code[bci + 1]],
+                                                        DecodeOperation(code, bci).operand_count())
+                                : -1;
     int32_t opcode = code[bci];
     if (inlined >= 0) {
       MOREL_CHECK(inlined < kMaxInlinedOperations);

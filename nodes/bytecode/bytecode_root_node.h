@@ -117,8 +117,11 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   template <typename Inlined>
   Value DispatchWith(Frame& frame, int bci, int height);
   // The index of `operation`'s class among the switch's inlined operations,
-  // or -1 (called through its vtable).
-  virtual int InlinedOperationIndex(const BytecodeOperation& operation) const { return -1; }
+  // or -1 (called through its vtable; also when the class has a fixed
+  // operand count, InlinedOperations::Arity, and the instruction another).
+  virtual int InlinedOperationIndex(const BytecodeOperation& operation, int operand_count) const {
+    return -1;
+  }
   // Rewrites the quickened code's operation instructions for their
   // operations' current nodes (InlinedOperationIndex).
   void Quicken();
@@ -157,6 +160,26 @@ struct InlinedOperations {
     ((index = index < 0 && typeid(operation) == typeid(Ops) ? i : index, ++i), ...);
     return index;
   }
+  // Class I's operand count when it is fixed (its kOperandCount: an
+  // OperatorNode's), else -1: the switch then takes it as a constant.
+  template <int I>
+  static constexpr int Arity() {
+    return ArityAt<At<I>>();
+  }
+  static int ArityOf(int index) {
+    static constexpr int kArities[] = {ArityAt<Ops>()..., -1};
+    return kArities[index];
+  }
+
+ private:
+  template <typename Op>
+  static constexpr int ArityAt() {
+    if constexpr (requires { Op::kOperandCount; }) {
+      return static_cast<int>(Op::kOperandCount);
+    } else {
+      return -1;
+    }
+  }
 };
 
 // A bytecode root whose interpreter switch inlines the operations `Inlined`
@@ -175,8 +198,11 @@ class BytecodeRootNodeWith : public BytecodeRootNode {
 
  protected:
   Value Dispatch(Frame& frame, int bci, int height) override;
-  int InlinedOperationIndex(const BytecodeOperation& operation) const override {
-    return Inlined::IndexOf(operation);
+  int InlinedOperationIndex(const BytecodeOperation& operation, int operand_count) const override {
+    const int index = Inlined::IndexOf(operation);
+    if (index < 0) return -1;
+    const int arity = Inlined::ArityOf(index);
+    return arity < 0 || arity == operand_count ? index : -1;
   }
 };
 

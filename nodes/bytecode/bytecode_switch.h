@@ -141,6 +141,18 @@ template <typename Inlined, int I>
   }
 }
 
+// The operand count of an instruction of inlined operation class I:
+// `encoded` (the instruction's), or the class's fixed count when it has one
+// (Inlined::Arity; Quicken checks that they agree), a constant then.
+template <typename Inlined, int I>
+[[gnu::always_inline]] inline int InlinedArity(int encoded) {
+  if constexpr (I < Inlined::kCount) {
+    constexpr int kArity = Inlined::template Arity<I>();
+    if constexpr (kArity >= 0) return kArity;
+  }
+  return encoded;
+}
+
 }  // namespace switch_internal
 
 // The interpreter loop. `ip` points at the instruction, `sp` past the top
@@ -151,6 +163,7 @@ template <typename Inlined>
 Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   using switch_internal::BackEdgeCounter;
   using switch_internal::FlushBackEdges;
+  using switch_internal::InlinedArity;
   using switch_internal::RunInlined;
   using switch_internal::StoreLocal;
   const int32_t* const code = quickened_code_.data();
@@ -182,10 +195,10 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   // goes on the stack above the others, so the operation sees one span.
 #define MOREL_VIRTUAL_OPERATION(operation, frame, operands) \
   (operation)->ExecuteOperation(frame, operands)
-#define MOREL_OPERATION_HANDLERS(suffix, CALL)                           \
+#define MOREL_OPERATION_HANDLERS(suffix, CALL, ARITY)                    \
   handle_kOperation##suffix : {                                          \
     BytecodeOperation* op = operations[ip[1]];                           \
-    const int n = ip[2];                                                 \
+    const int n = ARITY(ip[2]);                                          \
     sp -= n;                                                             \
     *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
     ++sp;                                                                \
@@ -195,7 +208,7 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   handle_kOperationConstant##suffix : {                                  \
     BytecodeOperation* op = operations[ip[1]];                           \
     *sp++ = constants[ip[2]];                                            \
-    const int n = ip[3] + 1;                                             \
+    const int n = ARITY(ip[3] + 1);                                      \
     sp -= n;                                                             \
     *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
     ++sp;                                                                \
@@ -204,7 +217,7 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   }                                                                      \
   handle_kOperationStore##suffix : {                                     \
     BytecodeOperation* op = operations[ip[1]];                           \
-    const int n = ip[2];                                                 \
+    const int n = ARITY(ip[2]);                                          \
     sp -= n;                                                             \
     const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
     StoreLocal(descriptor, locals, ip[3], value);                        \
@@ -214,7 +227,7 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   handle_kOperationConstantStore##suffix : {                             \
     BytecodeOperation* op = operations[ip[1]];                           \
     *sp++ = constants[ip[2]];                                            \
-    const int n = ip[3] + 1;                                             \
+    const int n = ARITY(ip[3] + 1);                                      \
     sp -= n;                                                             \
     const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
     StoreLocal(descriptor, locals, ip[4], value);                        \
@@ -320,8 +333,9 @@ taken_conditional : {
 handle_kReturn:
   return *--sp;
   // Operations called through their vtables, then the inlined classes'.
-  MOREL_OPERATION_HANDLERS(, MOREL_VIRTUAL_OPERATION)
-#define MOREL_INLINED_HANDLERS(i) MOREL_OPERATION_HANDLERS(_##i, (RunInlined<Inlined, i>))
+  MOREL_OPERATION_HANDLERS(, MOREL_VIRTUAL_OPERATION, )
+#define MOREL_INLINED_HANDLERS(i) \
+  MOREL_OPERATION_HANDLERS(_##i, (RunInlined<Inlined, i>), (InlinedArity<Inlined, i>))
   MOREL_INLINED_INDICES(MOREL_INLINED_HANDLERS)
 #undef MOREL_INLINED_HANDLERS
 #undef MOREL_INLINED_INDICES
