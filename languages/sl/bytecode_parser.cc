@@ -35,11 +35,13 @@ class BytecodeParser {
 
   void Function(const ast::Function& function) {
     b_.SetSource(Section(function.span));
+    assigned_.assign(function.slot_names.size(), false);
     // Parameters: missing arguments are NULL (sl_spec §1.2), stored as the
     // AST root stores them (store.local records the slot's kind).
     for (size_t i = 0; i < function.parameter_slots.size(); ++i) {
       b_.EmitArgument(static_cast<int>(i), NullValue());
       b_.EmitStoreLocal(function.parameter_slots[i]);
+      Assign(function.parameter_slots[i]);
     }
     Statement(*function.body);
     b_.SetSource(Section(function.span));
@@ -56,6 +58,7 @@ class BytecodeParser {
           // The assignment's value is not used: store it without a copy.
           Expression(*s.expression->value);
           b_.EmitStoreLocal(s.expression->slot);
+          Assign(s.expression->slot);
           return;
         }
         Expression(*s.expression);
@@ -65,30 +68,40 @@ class BytecodeParser {
         Loop loop{b_.NewLabel(), b_.NewLabel()};
         b_.Bind(loop.header);
         BranchUnless(*s.condition, loop.exit);
+        // The exit is reached when the condition is false, or by a break
+        // after it: what the condition assigned.
+        const std::vector<bool> at_exit = assigned_;
         loops_.push_back(loop);
         Statement(*s.body);
         loops_.pop_back();
         b_.EmitBranch(loop.header);
         b_.Bind(loop.exit);
+        assigned_ = at_exit;
         return;
       }
       case K::kIf: {
         auto otherwise = b_.NewLabel(), end = b_.NewLabel();
         BranchUnless(*s.condition, otherwise);
+        const std::vector<bool> after_condition = assigned_;
         Statement(*s.body);
+        const std::vector<bool> after_then = assigned_;
         b_.EmitBranch(end);
         b_.Bind(otherwise);
+        assigned_ = after_condition;
         if (s.else_body) Statement(*s.else_body);
         b_.Bind(end);
+        Meet(after_then);
         return;
       }
       case K::kBreak:
         MOREL_CHECK_MSG(!loops_.empty(), "break outside a loop (the parser rejects it)");
         b_.EmitBranch(loops_.back().exit);
+        Unreachable();
         return;
       case K::kContinue:
         MOREL_CHECK_MSG(!loops_.empty(), "continue outside a loop (the parser rejects it)");
         b_.EmitBranch(loops_.back().header);
+        Unreachable();
         return;
       case K::kReturn:
         if (s.expression) {
@@ -98,6 +111,7 @@ class BytecodeParser {
         }
         b_.SetSource(Section(s.span));
         b_.EmitReturn();
+        Unreachable();
         return;
       case K::kDebugger:
         return;  // a breakpoint hook for debuggers; nothing at run time
@@ -187,13 +201,18 @@ class BytecodeParser {
         b_.EmitConstant(StringValue(e.string_value));
         return;
       case K::kReadLocal:
-        // The node reports a read before the first assignment.
-        b_.EmitLoadLocalChecked(e.slot, std::make_unique<SLReadLocalNode>(section, e.slot));
+        if (assigned_[e.slot]) {
+          b_.EmitLoadLocal(e.slot);
+        } else {
+          // The node reports a read before the first assignment.
+          b_.EmitLoadLocalChecked(e.slot, std::make_unique<SLReadLocalNode>(section, e.slot));
+        }
         return;
       case K::kWriteLocal:
         Expression(*e.value);
         b_.EmitDup();
         b_.EmitStoreLocal(e.slot);
+        Assign(e.slot);
         return;
       case K::kFunctionLiteral:
         if (binding_.shared_ids != nullptr) {
@@ -207,13 +226,21 @@ class BytecodeParser {
       case K::kBinary:
         if (Binary(e)) b_.EmitOperation(std::make_unique<SLNotNode>(section, nullptr), 1);
         return;
-      case K::kLogical:
+      case K::kLogical: {
+        // The right operand may not run: after the whole, what the left
+        // assigned.
+        std::vector<bool> after_left;
         b_.EmitShortCircuit(
             e.logical_op == ast::LogicalOp::kAnd ? BytecodeBuilder::ShortCircuit::kAnd
                                                  : BytecodeBuilder::ShortCircuit::kOr,
-            [&] { Expression(*e.left); }, [&] { Expression(*e.right); },
-            [&] { ToBoolean(e.span); });
+            [&] {
+              Expression(*e.left);
+              after_left = assigned_;
+            },
+            [&] { Expression(*e.right); }, [&] { ToBoolean(e.span); });
+        assigned_ = after_left;
         return;
+      }
       case K::kCall: {
         Expression(*e.callee);
         for (const auto& argument : e.arguments) Expression(*argument);
@@ -254,10 +281,24 @@ class BytecodeParser {
     }
   }
 
+  // Definite assignment (the rule Java's compilers check, JLS ch. 16):
+  // assigned_[slot] when every path to the instruction being emitted has
+  // assigned the local, so a read of it is a plain `load.local`, without the
+  // check (and node) for a read before the first assignment. The walk emits
+  // in evaluation order; where paths meet, a local counts only if each path
+  // assigned it, and after a jump (break, continue, return) nothing is
+  // reachable, so every local counts until the next join.
+  void Assign(int slot) { assigned_[slot] = true; }
+  void Unreachable() { assigned_.assign(assigned_.size(), true); }
+  void Meet(const std::vector<bool>& other) {
+    for (size_t i = 0; i < assigned_.size(); ++i) assigned_[i] = assigned_[i] && other[i];
+  }
+
   FunctionBinding binding_;
   std::shared_ptr<const Source> source_;
   BytecodeBuilder b_;
   std::vector<Loop> loops_;
+  std::vector<bool> assigned_;
 };
 
 }  // namespace

@@ -10,8 +10,9 @@
 //   construct            bytecode
 //   parameter i -> s     argument i NULL; store.local s
 //   number/string        constant
-//   read local s         load.local.checked s ReadLocal(s) (its error if
-//                        never assigned)
+//   read local s         load.local s where every path has assigned s
+//                        (definite assignment), else load.local.checked s
+//                        ReadLocal(s) (its error if never assigned)
 //   write local s        <value>; dup; store.local s
 //   function literal     constant (single-context) | op FunctionLiteral 0
 //   a + b (etc.)         <a>; <b>; op Add 2 (> >= != : op Not 1 after)

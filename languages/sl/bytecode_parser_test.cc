@@ -1,0 +1,103 @@
+#include "languages/sl/bytecode_parser.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "gtest/gtest.h"
+#include "languages/sl/parser/parser.h"
+#include "languages/sl/runtime/sl_function.h"
+#include "nodes/source.h"
+
+namespace morel::sl {
+namespace {
+
+// How the bytecode of `program`'s first function reads local `name`, in
+// code order: "plain" (load.local: every path assigned it first) or
+// "checked" (load.local.checked: the read before the first assignment
+// fails).
+std::vector<std::string> ReadsOf(absl::string_view program, absl::string_view name) {
+  absl::StatusOr<std::unique_ptr<ast::Program>> parsed = ParseProgram(program, "test.sl");
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  if (!parsed.ok()) return {};
+  std::shared_ptr<const ast::Program> ast(std::move(*parsed));
+  const std::vector<std::string>& slots = ast->functions[0].slot_names;
+  int slot = -1;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i] == name) slot = static_cast<int>(i);
+  }
+  EXPECT_GE(slot, 0) << "no local " << name;
+  FunctionIds ids;
+  FunctionBinding binding;
+  binding.shared_ids = &ids;
+  binding.bytecode = true;
+  auto source = std::make_shared<const Source>("test.sl", std::string(program));
+  std::unique_ptr<SLBytecodeRootNode> root = BuildBytecodeFunctionRoot(binding, ast, source, 0);
+  std::vector<std::string> reads;
+  for (absl::string_view line : absl::StrSplit(root->Disassemble(), '\n')) {
+    // "  12: load.local.checked 3 2   ; SLReadLocalNode" or "  5: load.local 3"
+    std::vector<absl::string_view> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    if (words.size() < 3) continue;
+    int read_slot = -1;
+    if (!absl::SimpleAtoi(words[2], &read_slot) || read_slot != slot) continue;
+    if (words[1] == "load.local") reads.push_back("plain");
+    if (words[1] == "load.local.checked") reads.push_back("checked");
+  }
+  return reads;
+}
+
+using Reads = std::vector<std::string>;
+
+TEST(BytecodeParserTest, ParametersAndEarlierAssignmentsAreRead) {
+  EXPECT_EQ(ReadsOf("function f(a) { x = a; return a + x; }", "a"), Reads({"plain", "plain"}));
+  EXPECT_EQ(ReadsOf("function f(a) { x = a; return a + x; }", "x"), Reads({"plain"}));
+}
+
+TEST(BytecodeParserTest, ReadBeforeTheFirstAssignmentIsChecked) {
+  EXPECT_EQ(ReadsOf("function f() { println(x); x = 1; println(x); }", "x"),
+            Reads({"checked", "plain"}));
+}
+
+TEST(BytecodeParserTest, BothBranchesOfAnIfMustAssign) {
+  // `x = 3` declares x in the body block, so the branches write that x.
+  EXPECT_EQ(ReadsOf("function f(c) { if (c) { x = 1; } else { x = 2; } println(x); x = 3; }", "x"),
+            Reads({"plain"}));
+  EXPECT_EQ(ReadsOf("function f(c) { if (c) { x = 1; } println(x); x = 3; }", "x"),
+            Reads({"checked"}));
+  EXPECT_EQ(ReadsOf("function f(c) { if (c) { x = 1; println(x); } x = 3; }", "x"),
+            Reads({"plain"}));
+}
+
+TEST(BytecodeParserTest, ABranchThatLeavesDoesNotCount) {
+  EXPECT_EQ(
+      ReadsOf("function f(c) { if (c) { return 1; } else { x = 1; } println(x); x = 2; }", "x"),
+      Reads({"plain"}));
+  EXPECT_EQ(ReadsOf("function f(c) { while (c) { if (c) { break; } else { x = 1; } println(x); } "
+                    "x = 2; }",
+                    "x"),
+            Reads({"plain"}));
+  EXPECT_EQ(
+      ReadsOf("function f(c) { while (c) { if (c) { continue; } x = 1; } println(x); x = 2; }",
+              "x"),
+      Reads({"checked"}));
+}
+
+TEST(BytecodeParserTest, ALoopBodyMayNotRun) {
+  EXPECT_EQ(ReadsOf("function f(c) { while (c) { x = 1; println(x); } println(x); x = 2; }", "x"),
+            Reads({"plain", "checked"}));
+  // What the condition assigns counts after the loop and in its body.
+  EXPECT_EQ(ReadsOf("function f(c) { while ((x = c) == 1) { println(x); } println(x); }", "x"),
+            Reads({"plain", "plain"}));
+}
+
+TEST(BytecodeParserTest, TheRightOperandOfAShortCircuitMayNotRun) {
+  EXPECT_EQ(ReadsOf("function f(c) { r = c || (x = 1) == 1; println(x); x = 2; }", "x"),
+            Reads({"checked"}));
+  EXPECT_EQ(ReadsOf("function f(c) { r = (x = c) == 1 && c; println(x); }", "x"), Reads({"plain"}));
+}
+
+}  // namespace
+}  // namespace morel::sl
