@@ -112,6 +112,17 @@ class BackEdgeCounter {
 MOREL_INLINING_CUTOFF bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRootNode& root,
                                           int target, int height, Frame& frame, Value* result);
 
+// Copies `from` to `*to` a word at a time. As a struct copy GCC moves a
+// Value through an SSE register, and an operation that then loads the
+// pushed value's two words stalls on store forwarding (AMD EPYC: the SL
+// `loop` bytecode 19% slower in wall time with 23% fewer instructions).
+[[gnu::always_inline]] inline void CopyValue(Value* to, const Value* from) {
+  const uint64_t bits = from->bits;
+  const ValueTag tag = from->tag;
+  to->bits = bits;
+  to->tag = tag;
+}
+
 // store.local: widens the slot's kind in the frame descriptor (as a
 // language's write node does), then stores. Also the fused forms' store.
 inline void StoreLocal(const FrameDescriptor& descriptor, Value* locals, int slot, Value value) {
@@ -162,6 +173,7 @@ template <typename Inlined, int I>
 template <typename Inlined>
 Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   using switch_internal::BackEdgeCounter;
+  using switch_internal::CopyValue;
   using switch_internal::FlushBackEdges;
   using switch_internal::InlinedArity;
   using switch_internal::RunInlined;
@@ -207,7 +219,7 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   }                                                                      \
   handle_kOperationConstant##suffix : {                                  \
     BytecodeOperation* op = operations[ip[1]];                           \
-    *sp++ = constants[ip[2]];                                            \
+    CopyValue(sp++, &constants[ip[2]]);                                  \
     const int n = ARITY(ip[3] + 1);                                      \
     sp -= n;                                                             \
     *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
@@ -226,7 +238,7 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   }                                                                      \
   handle_kOperationConstantStore##suffix : {                             \
     BytecodeOperation* op = operations[ip[1]];                           \
-    *sp++ = constants[ip[2]];                                            \
+    CopyValue(sp++, &constants[ip[2]]);                                  \
     const int n = ARITY(ip[3] + 1);                                      \
     sp -= n;                                                             \
     const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
@@ -266,17 +278,17 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   Value result;
   MOREL_NEXT();
 handle_kConstant:
-  *sp++ = constants[ip[1]];
+  CopyValue(sp++, &constants[ip[1]]);
   ip += 2;
   MOREL_NEXT();
 handle_kArgument : {
   const size_t index = static_cast<size_t>(ip[1]);
-  *sp++ = index < arguments.size() ? arguments[index] : constants[ip[2]];
+  CopyValue(sp++, index < arguments.size() ? &arguments[index] : &constants[ip[2]]);
   ip += 3;
   MOREL_NEXT();
 }
 handle_kLoadLocal:
-  *sp++ = locals[ip[1]];
+  CopyValue(sp++, &locals[ip[1]]);
   ip += 2;
   MOREL_NEXT();
 handle_kLoadLocalChecked : {
@@ -297,7 +309,7 @@ handle_kPop:
   ip += 1;
   MOREL_NEXT();
 handle_kDup:
-  sp[0] = sp[-1];
+  CopyValue(sp, sp - 1);
   ++sp;
   ip += 1;
   MOREL_NEXT();
