@@ -558,7 +558,11 @@ class Specializer {
       return true;
     } else {
       Value value = S::Body(c, node, args...);
-      result = c.rewrite ? Rewrite<I>(node, args...) : value;
+      if (c.rewrite) {
+        rewritten = static_cast<int>(I);
+        return false;
+      }
+      result = value;
       return true;
     }
   }
