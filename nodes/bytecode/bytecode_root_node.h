@@ -118,7 +118,7 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   Value DispatchWith(Frame& frame, int bci, int height);
   // The index of `operation`'s class among the switch's inlined operations,
   // or -1 (called through its vtable; also when the class has a fixed
-  // operand count, InlinedOperations::Arity, and the instruction another).
+  // operand count, InlinedOperations::kArity, and the instruction another).
   virtual int InlinedOperationIndex(const BytecodeOperation& operation, int operand_count) const {
     return -1;
   }
@@ -141,6 +141,16 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   std::vector<BytecodeOperation*> operations_;
 };
 
+// An operation class's operand count when it declares one, else -1.
+template <typename Op>
+constexpr int FixedOperandCount() {
+  if constexpr (requires { Op::kOperandCount; }) {
+    return static_cast<int>(Op::kOperandCount);
+  } else {
+    return -1;
+  }
+}
+
 // The operation classes a root's interpreter switch inlines, in the order
 // that numbers them. Each is a node class implementing BytecodeOperation;
 // an operation whose class is exactly one of them (typeid) has its
@@ -160,26 +170,11 @@ struct InlinedOperations {
     ((index = index < 0 && typeid(operation) == typeid(Ops) ? i : index, ++i), ...);
     return index;
   }
-  // Class I's operand count when it is fixed (its kOperandCount: an
-  // OperatorNode's), else -1: the switch then takes it as a constant.
-  template <int I>
-  static constexpr int Arity() {
-    return ArityAt<At<I>>();
-  }
-  static int ArityOf(int index) {
-    static constexpr int kArities[] = {ArityAt<Ops>()..., -1};
-    return kArities[index];
-  }
-
- private:
-  template <typename Op>
-  static constexpr int ArityAt() {
-    if constexpr (requires { Op::kOperandCount; }) {
-      return static_cast<int>(Op::kOperandCount);
-    } else {
-      return -1;
-    }
-  }
+  // Each class's operand count when it is fixed (its kOperandCount: an
+  // OperatorNode's), else -1; the switch then takes it as a constant, and
+  // Quicken inlines only instructions that agree. (One more entry, so that
+  // no classes is an array too.)
+  static constexpr int kArity[] = {FixedOperandCount<Ops>()..., -1};
 };
 
 // A bytecode root whose interpreter switch inlines the operations `Inlined`
@@ -201,7 +196,7 @@ class BytecodeRootNodeWith : public BytecodeRootNode {
   int InlinedOperationIndex(const BytecodeOperation& operation, int operand_count) const override {
     const int index = Inlined::IndexOf(operation);
     if (index < 0) return -1;
-    const int arity = Inlined::ArityOf(index);
+    const int arity = Inlined::kArity[index];
     return arity < 0 || arity == operand_count ? index : -1;
   }
 };

@@ -154,11 +154,11 @@ template <typename Inlined, int I>
 
 // The operand count of an instruction of inlined operation class I:
 // `encoded` (the instruction's), or the class's fixed count when it has one
-// (Inlined::Arity; Quicken checks that they agree), a constant then.
+// (Inlined::kArity; Quicken checks that they agree), a constant then.
 template <typename Inlined, int I>
 [[gnu::always_inline]] inline int InlinedArity(int encoded) {
   if constexpr (I < Inlined::kCount) {
-    constexpr int kArity = Inlined::template Arity<I>();
+    constexpr int kArity = Inlined::kArity[I];
     if constexpr (kArity >= 0) return kArity;
   }
   return encoded;
