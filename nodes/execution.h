@@ -83,6 +83,7 @@
 #include <alloca.h>
 
 #include <cstddef>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -144,6 +145,17 @@ template <typename T>
 auto VisitChild(ChildVisitor visitor, T& holder) -> decltype(holder.ForEachChild(visitor)) {
   holder.ForEachChild(visitor);
 }
+
+// The optional hooks `std::optional<Value> TryExecuteChildInline(T* child,
+// Frame&)`, the child's value evaluated without a call or nothing, and
+// `bool ExecutesInline(const T* child)`, whether it may have one (SL: a
+// local read or a constant): OperatorNode::TryRunInline.
+template <typename T, typename = void>
+struct HasInlineHook : std::false_type {};
+template <typename T>
+struct HasInlineHook<
+    T, std::void_t<decltype(TryExecuteChildInline(std::declval<T*>(), std::declval<Frame&>()))>>
+    : std::true_type {};
 
 template <typename T, typename = void>
 struct HasEffectHook : std::false_type {};

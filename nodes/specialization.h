@@ -286,6 +286,19 @@ class Specializer {
     }
     return ExecuteRest(node, args...);
   }
+  // The inline specializations only, without the out-of-line rest: the
+  // result of the one that applies, unless it rewrote itself; nothing
+  // otherwise (the caller then runs Execute, which redoes it: a rewriting
+  // body has had no effect, interpreter_context.h).
+  template <typename... Args>
+  [[gnu::always_inline]] std::optional<Value> TryInline(NodeT& node, Args... args) {
+    Value result;
+    if (TryActive<false>(node, state(), result, std::make_index_sequence<kInlinePrefix>{},
+                         args...)) {
+      return result;
+    }
+    return std::nullopt;
+  }
   // Execute on the N values at `values` (a bytecode operation's operands, on
   // the operand stack): the out-of-line rest takes their address, so the
   // fast path does not also load them into argument registers for a call it
@@ -379,14 +392,16 @@ class Specializer {
   // Runs the first active specialization among those indexed by I... whose
   // guard holds. When its body calls RewriteOn(true), the slow path runs
   // without it (Rewrite) and gives the result.
-  template <typename... Args, size_t... I>
+  // kRewrite false: a body that rewrote is a miss instead (TryInline).
+  template <bool kRewrite = true, typename... Args, size_t... I>
   [[gnu::always_inline]] bool TryActive(NodeT& node, uint32_t s, Value& result,
                                         std::index_sequence<I...>, Args... args) {
-    return (TryOne<std::tuple_element_t<I, std::tuple<Specs...>>, I>(node, s, result, args...) ||
+    return (TryOne<std::tuple_element_t<I, std::tuple<Specs...>>, I, kRewrite>(node, s, result,
+                                                                               args...) ||
             ...);
   }
 
-  template <typename S, size_t I, typename... Args>
+  template <typename S, size_t I, bool kRewrite, typename... Args>
   [[gnu::always_inline]] bool TryOne(NodeT& node, uint32_t s, Value& result, Args... args) {
     if ((s & ActiveBit(I)) == 0) return false;
     InterpreterContext c;
@@ -396,6 +411,10 @@ class Specializer {
            e = e->next) {
         if (S::Guard(c, e->data, args...)) {
           Value value = S::Body(c, node, e->data, args...);
+          if constexpr (!kRewrite) {
+            result = value;
+            return !c.rewrite;
+          }
           result = c.rewrite ? Rewrite<I>(node, args...) : value;
           return true;
         }
@@ -404,6 +423,10 @@ class Specializer {
     } else {
       if (!S::Guard(c, args...)) return false;
       Value value = S::Body(c, node, args...);
+      if constexpr (!kRewrite) {
+        result = value;
+        return !c.rewrite;
+      }
       result = c.rewrite ? Rewrite<I>(node, args...) : value;
       return true;
     }

@@ -15,6 +15,8 @@
 // SLEqualNode opts out.
 
 #include <cstddef>
+#include <optional>
+#include <utility>
 
 #include "languages/sl/nodes/sl_node.h"
 #include "nodes/bytecode/bytecode_operation.h"
@@ -30,8 +32,9 @@ class SLOperator : public SLExpressionNode {
   MOREL_REPORT_POLYMORPHISM
 };
 
-// An operator is never a leaf (SLExpressionNode::leaf()): evaluated where
-// the type says so (`!`'s operand), a virtual call without the leaf check.
+// An operator is never a local or constant leaf (SLExpressionNode::leaf()):
+// evaluated where the type says so (`!`'s operand), a virtual call without
+// the leaf check.
 MOREL_FAST_PATH Value ExecuteChild(SLOperator* node, Frame& frame) { return node->Execute(frame); }
 
 template <typename Derived, size_t N, typename... Specs>
@@ -39,9 +42,21 @@ class SLOperatorNode : public OperatorNode<Derived, SLOperator, SLExpressionNode
                        public bytecode::BytecodeOperation,
                        public pe::CompiledOperation {
  public:
-  using OperatorNode<Derived, SLOperator, SLExpressionNode, N, Specs...>::OperatorNode;
+  using Operator = OperatorNode<Derived, SLOperator, SLExpressionNode, N, Specs...>;
+  // An operator whose operands are all local reads and constants is a
+  // kCallFree leaf: Evaluate runs it through ExecuteCallFree.
+  template <typename... Operands>
+  explicit SLOperatorNode(SourceSection section, Operands&&... operands)
+      : Operator(std::move(section), std::forward<Operands>(operands)...) {
+    if (this->inline_operands()) this->set_call_free();
+  }
   SL_EXPRESSION_NODE_METHODS(Derived)
   MOREL_OPERATION_METHODS(Derived)
+  // OperatorNode::TryRunInline, else Execute.
+  MOREL_NO_STACK_PROTECTOR Value ExecuteCallFree(Frame& frame) final {
+    if (std::optional<Value> result = this->TryRunInline(frame)) return *result;
+    return this->Execute(frame);
+  }
 };
 
 }  // namespace morel::sl

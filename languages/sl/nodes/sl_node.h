@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "nodes/directives.h"
 #include "nodes/execution.h"
@@ -27,16 +28,22 @@ class SLExpressionNode : public Node {
   virtual pe::PeValue PartialEvaluate(pe::PartialEvaluator& pe) = 0;
 
   // Leaf shapes that parents evaluate inline, without a virtual call (local
-  // reads and constants are most operands). Purely an interpreter speedup:
-  // the result is always what Execute() returns.
-  enum class Leaf : uint8_t { kNone, kLocal, kConstant };
+  // reads and constants are most operands), and kCallFree: an operator whose
+  // operands are such leaves, which parents run through ExecuteCallFree
+  // (OperatorNode::TryRunInline). Purely an interpreter speedup: the result
+  // is always what Execute() returns. In this order, so that Evaluate tells
+  // a read from a call with one compare.
+  enum class Leaf : uint8_t { kLocal, kConstant, kCallFree, kNone };
   Leaf leaf() const { return leaf_; }
+  // Execute through a path without calls first (kCallFree nodes).
+  virtual Value ExecuteCallFree(Frame& frame) { return Execute(frame); }
 
  protected:
   void set_local_leaf(int slot) {
     leaf_ = Leaf::kLocal;
     leaf_slot_ = slot;
   }
+  void set_call_free() { leaf_ = Leaf::kCallFree; }
   void set_constant_leaf(Value value) {
     leaf_ = Leaf::kConstant;
     leaf_value_ = value;
@@ -44,29 +51,52 @@ class SLExpressionNode : public Node {
 
  private:
   friend Value Evaluate(SLExpressionNode* node, Frame& frame);
+  friend std::optional<Value> TryExecuteChildInline(SLExpressionNode* node, Frame& frame);
   Leaf leaf_ = Leaf::kNone;
   int leaf_slot_ = 0;
   Value leaf_value_ = Value::Illegal();
 };
 
-// Evaluates a child expression; reads locals and constants inline. An
-// uninitialized local falls back to Execute(), which reports it. Forced
+// Evaluates a child expression; reads locals and constants inline, and
+// runs a kCallFree operator through ExecuteCallFree. An uninitialized local
+// falls back to Execute(), which reports it. Forced
 // inline: GCC kept it out of line in the launcher (a call per child, 23% of
 // the AST interpreter's cycles on `loop`) while inlining it in
 // testing/host_inlining's copy of the same nodes.
 MOREL_FAST_PATH Value Evaluate(SLExpressionNode* node, Frame& frame) {
+  const SLExpressionNode::Leaf leaf = node->leaf_;
+  if (leaf <= SLExpressionNode::Leaf::kConstant) {
+    if (leaf == SLExpressionNode::Leaf::kConstant) return node->leaf_value_;
+    Value value = frame.Get(node->leaf_slot_);
+    if (!value.IsIllegal()) return value;
+  } else if (leaf == SLExpressionNode::Leaf::kCallFree) {
+    return node->ExecuteCallFree(frame);
+  }
+  return node->Execute(frame);
+}
+
+// Whether TryExecuteChildInline may evaluate `node` (a local read or a
+// constant).
+inline bool ExecutesInline(const SLExpressionNode* node) {
+  return node->leaf() == SLExpressionNode::Leaf::kLocal ||
+         node->leaf() == SLExpressionNode::Leaf::kConstant;
+}
+// Evaluates a local read or a constant without a call; nothing for anything
+// else (and for an uninitialized local: Execute() reports it).
+MOREL_FAST_PATH std::optional<Value> TryExecuteChildInline(SLExpressionNode* node, Frame& frame) {
   switch (node->leaf_) {
     case SLExpressionNode::Leaf::kLocal: {
       Value value = frame.Get(node->leaf_slot_);
-      if (!value.IsIllegal()) return value;
-      break;
+      if (value.IsIllegal()) break;
+      return value;
     }
     case SLExpressionNode::Leaf::kConstant:
       return node->leaf_value_;
+    case SLExpressionNode::Leaf::kCallFree:
     case SLExpressionNode::Leaf::kNone:
       break;
   }
-  return node->Execute(frame);
+  return std::nullopt;
 }
 
 // How a statement completed: morel::Completion (nodes/execution.h), kNormal,
