@@ -9,7 +9,9 @@ a child (a node's children and a bytecode's operations are called through
 their vtables); a direct call or tail call must match one of the root's
 `allow` lines, each of which names a boundary or slow path and says why it is
 one. Anything else is a fast path that stopped being inlined: the test fails
-and names the call.
+and names the call. A root marked `frameless` must also push no register and
+make no call (a tail jump is allowed): a path the host compiler leaves without
+a prologue.
 
 Code that the compiler moved out of line as unlikely (a function's
 "[clone .cold]" part: what follows a throw, an abort or a cold call such as
@@ -43,6 +45,7 @@ class Root:
         self.target_text = target
         self.line = line
         self.allow = []  # (regex, why, line)
+        self.frameless = None  # why, when the root must save nothing and call nothing
 
 
 def read_spec(path):
@@ -55,6 +58,11 @@ def read_spec(path):
             fields = line.split(None, 2)
             if fields[0] == "root" and len(fields) == 3:
                 roots.append(Root(fields[1], fields[2].strip(), number))
+            elif fields[0] == "frameless" and roots:
+                _, _, why = line.partition("  # ")
+                if not why.strip():
+                    sys.exit(f"{path}:{number}: a frameless line says why after '  # '")
+                roots[-1].frameless = why.strip()
             elif fields[0] == "allow" and len(fields) >= 2 and roots:
                 rest = line.split(None, 1)[1]
                 pattern, _, why = rest.partition("  # ")
@@ -62,14 +70,15 @@ def read_spec(path):
                     sys.exit(f"{path}:{number}: an allow line says why after '  # '")
                 roots[-1].allow.append((re.compile(pattern.strip()), why.strip(), number))
             else:
-                sys.exit(f"{path}:{number}: expected 'root NAME REGEX' or "
-                         f"'allow REGEX  # why' after a root")
+                sys.exit(f"{path}:{number}: expected 'root NAME REGEX', or "
+                         f"'allow REGEX  # why' or 'frameless  # why' after a root")
     return roots
 
 
-def disassemble(archive):
+def disassemble(archive, frames):
     """{function name: [call]} where a call is ("indirect", text) or
-    ("direct", callee name), for every function of every member."""
+    ("direct", callee name), for every function of every member; fills
+    `frames` with {function name: [register pushes and call instructions]}."""
     result = subprocess.run(["objdump", "-dr", "-C", "-w", "--no-show-raw-insn", archive],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if result.returncode != 0:
@@ -82,6 +91,7 @@ def disassemble(archive):
         if m:
             current_name = m.group(1)
             current = functions.setdefault(current_name, [])
+            frame = frames.setdefault(current_name, [])
             continue
         if current is None or "\t" not in line:
             continue
@@ -90,6 +100,8 @@ def disassemble(archive):
         if len(parts) < 2:
             continue
         instruction = parts[1].strip()
+        if re.match(r"^(?:push\s|(?:bnd |notrack )?call\s)", instruction):
+            frame.append(instruction.split("<")[0].strip())  # a frame (tail calls jump)
         m = re.match(r"^(?:bnd |notrack )?(call|jmp)\s+(.*)$", instruction)
         if not m:
             continue
@@ -143,7 +155,8 @@ def main():
     spec, archive = sys.argv[1], sys.argv[2]
     report = "--report" in sys.argv[3:]
     roots = read_spec(spec)
-    functions = disassemble(archive)
+    frames = {}
+    functions = disassemble(archive, frames)
     instrumented = sorted({callee for calls in functions.values()
                            for kind, callee in calls
                            if kind == "direct" and SANITIZER_CALL.match(callee)})
@@ -198,11 +211,17 @@ def main():
                     break
             else:
                 bad.append(name)
-        verdict = "ok  " if not bad else "FAIL"
-        if bad:
+        # A frameless root: its code (the wrapper's, when it inlined the
+        # method) pushes no register and calls nothing; it may tail-jump.
+        framed = frames.get(reached, []) if root.frameless else []
+        verdict = "ok  " if not bad and not framed else "FAIL"
+        if bad or framed:
             failures += 1
-        if bad or report:
+        if bad or framed or report:
             print(f"{verdict} {root.name}: {reached}")
+            if framed:
+                print(f"       NOT FRAMELESS: {'; '.join(framed[:4])}\n"
+                      f"           (frameless: {root.frameless})")
             print(f"       {children} call(s) through a vtable or table (children, operations)")
             for name, why in sorted(allowed.items()):
                 print(f"       boundary {name}\n           ({why})")

@@ -34,6 +34,8 @@ namespace morel::sl {
 // AST interpreter: each node's Execute.
 MOREL_HOST_ROOT(sl_add, SLAddNode, Execute(frame))
 MOREL_HOST_ROOT(sl_less_than, SLLessThanNode, Execute(frame))
+MOREL_HOST_ROOT(sl_add_call_free, SLAddNode, ExecuteCallFree(frame))
+MOREL_HOST_ROOT(sl_less_than_call_free, SLLessThanNode, ExecuteCallFree(frame))
 MOREL_HOST_ROOT(sl_read_local, SLReadLocalNode, Execute(frame))
 MOREL_HOST_ROOT(sl_write_local, SLWriteLocalNode, Execute(frame))
 MOREL_HOST_ROOT(sl_read_property, SLReadPropertyNode, Execute(frame))
