@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <type_traits>
 
 #include "languages/sl/nodes/sl_node.h"
 #include "nodes/bytecode/bytecode_operation.h"
@@ -51,7 +52,16 @@ class SLWriteLocalNode final : public SLExpressionNode {
   template <typename X>
   MOREL_FAST_PATH typename X::V Run(X& x) {
     typename X::V value = x.Execute(value_);
-    if constexpr (X::InInterpreter()) RecordKind(x.frame(), value);
+    if constexpr (std::is_same_v<X, Interpreting>) {
+      // A new kind: out of line, a tail call (so that the value need not
+      // survive a call in registers saved for it: GCC then saved five).
+      if (FrameDescriptor::KindOf(value) != recorded_kind_.load(std::memory_order_relaxed))
+          [[unlikely]] {
+        return RecordKindAndSet(x.frame(), value);
+      }
+    } else if constexpr (X::InInterpreter()) {
+      RecordKind(x.frame(), value);
+    }
     x.SetLocal(slot_, value);
     return value;
   }
@@ -61,6 +71,11 @@ class SLWriteLocalNode final : public SLExpressionNode {
  private:
   // The descriptor's kind only ever widens, so once this node recorded a
   // kind it need not touch the (shared) descriptor for it again.
+  [[gnu::noinline]] Value RecordKindAndSet(Frame& frame, Value value) {
+    RecordKind(frame, value);
+    frame.Set(slot_, value);
+    return value;
+  }
   void RecordKind(Frame& frame, Value value) {
     FrameSlotKind kind = FrameDescriptor::KindOf(value);
     if (kind != recorded_kind_.load(std::memory_order_relaxed)) {
