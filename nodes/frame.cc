@@ -29,6 +29,7 @@ int FrameDescriptor::AddSlot(std::string name) {
     capacity_ = capacity;
   }
   names_.push_back(std::move(name));
+  size_ = static_cast<int>(names_.size());
   return index;
 }
 

@@ -42,7 +42,9 @@ class FrameDescriptor {
   // Adds a slot. Only while the descriptor is being built, before any frame
   // uses it (the kinds array may move).
   int AddSlot(std::string name);
-  int size() const { return static_cast<int>(names_.size()); }
+  // A word of its own: read on every call (the frame's size) and every
+  // bytecode activation (its operand stack's base).
+  int size() const { return size_; }
   const std::string& name(int slot) const { return names_[slot]; }
   FrameSlotKind kind(int slot) const {
     return kinds_[slot].load(std::memory_order_acquire);
@@ -75,6 +77,7 @@ class FrameDescriptor {
   // path.
   std::unique_ptr<std::atomic<FrameSlotKind>[]> kinds_;
   int capacity_ = 0;
+  int size_ = 0;  // names_.size()
 };
 
 class Frame {

@@ -69,7 +69,9 @@ namespace switch_internal {
 class BackEdgeCounter {
  public:
   static constexpr int kReportInterval = 1024;
-  explicit BackEdgeCounter(BytecodeRootNode& root) : root_(root), limit_(NextLimit()) {}
+  // The first batch is one back edge: its Flush sets the limit, so an
+  // activation that never loops (a call) does not compute one.
+  explicit BackEdgeCounter(BytecodeRootNode& root) : root_(root) {}
   // Runs at every return of the loop: inline, its reports out of line.
   [[gnu::always_inline]] ~BackEdgeCounter() {
     if (pending_ == 0) return;
@@ -100,7 +102,7 @@ class BackEdgeCounter {
 
   BytecodeRootNode& root_;
   int pending_ = 0;
-  int limit_;
+  int limit_ = 1;
 };
 
 // A batch of back edges is complete (BackEdgeCounter::Count): hands it out
