@@ -221,6 +221,29 @@ struct InterpreterContext {
   bool rewrite = false;
 };
 
+// The interpreter's context for a guard on a path that must not call
+// (Specializer::TryInline, for OperatorNode::TryRunInline): a call returns
+// a default value and sets `called`, and the caller abandons the attempt
+// for the node's general path (a guard has no effects to undo).
+struct CallFreeGuardContext : InterpreterContext {
+  template <auto Function, typename... Args>
+  auto Call(Args... args) {
+    called = true;
+    return decltype(Function(args...)){};
+  }
+  template <auto Function, typename... Args>
+  auto CallGuest(Args... args) {
+    called = true;
+    return decltype(Function(args...)){};
+  }
+  Value CallDirect(DirectCallNode*, absl::Span<const Value>) {
+    called = true;
+    return Value::Illegal();
+  }
+
+  bool called = false;
+};
+
 }  // namespace morel
 
 #endif  // MOREL_NODES_INTERPRETER_CONTEXT_H_

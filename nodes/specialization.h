@@ -286,15 +286,19 @@ class Specializer {
     }
     return ExecuteRest(node, args...);
   }
-  // The inline specializations only, without the out-of-line rest: the
-  // result of the one that applies, unless it rewrote itself; nothing
-  // otherwise (the caller then runs Execute, which redoes it: a rewriting
-  // body has had no effect, interpreter_context.h).
+  // The inline specializations only, without the out-of-line rest and
+  // without calls in their guards: the result of the first active one whose
+  // guard holds; nothing when none does, when that one rewrote itself, or
+  // when a guard would have called the runtime (CallFreeGuardContext). The
+  // caller then runs Execute, which redoes it (a rewriting body has had no
+  // effect, interpreter_context.h; a guard has none).
   template <typename... Args>
   [[gnu::always_inline]] std::optional<Value> TryInline(NodeT& node, Args... args) {
     Value result;
-    if (TryActive<false>(node, state(), result, std::make_index_sequence<kInlinePrefix>{},
-                         args...)) {
+    bool aborted = false;
+    if (TryEachInline(node, state(), result, aborted, std::make_index_sequence<kInlinePrefix>{},
+                      args...) &&
+        !aborted) {
       return result;
     }
     return std::nullopt;
@@ -392,16 +396,51 @@ class Specializer {
   // Runs the first active specialization among those indexed by I... whose
   // guard holds. When its body calls RewriteOn(true), the slow path runs
   // without it (Rewrite) and gives the result.
-  // kRewrite false: a body that rewrote is a miss instead (TryInline).
-  template <bool kRewrite = true, typename... Args, size_t... I>
+  template <typename... Args, size_t... I>
   [[gnu::always_inline]] bool TryActive(NodeT& node, uint32_t s, Value& result,
                                         std::index_sequence<I...>, Args... args) {
-    return (TryOne<std::tuple_element_t<I, std::tuple<Specs...>>, I, kRewrite>(node, s, result,
-                                                                               args...) ||
+    return (TryOne<std::tuple_element_t<I, std::tuple<Specs...>>, I>(node, s, result, args...) ||
             ...);
   }
 
-  template <typename S, size_t I, bool kRewrite, typename... Args>
+  // TryInline's TryActive: true when a specialization decided (its result,
+  // or `aborted`).
+  template <typename... Args, size_t... I>
+  [[gnu::always_inline]] bool TryEachInline(NodeT& node, uint32_t s, Value& result, bool& aborted,
+                                            std::index_sequence<I...>, Args... args) {
+    return (TryOneInline<std::tuple_element_t<I, std::tuple<Specs...>>, I>(node, s, result, aborted,
+                                                                           args...) ||
+            ...);
+  }
+  template <typename S, size_t I, typename... Args>
+  [[gnu::always_inline]] bool TryOneInline(NodeT& node, uint32_t s, Value& result, bool& aborted,
+                                           Args... args) {
+    if ((s & ActiveBit(I)) == 0) return false;
+    CallFreeGuardContext g;
+    InterpreterContext c;
+    auto run = [&](const auto&... data) MOREL_FAST_LAMBDA {
+      const bool holds = S::Guard(g, data..., args...);
+      if (g.called) {
+        aborted = true;
+        return true;
+      }
+      if (!holds) return false;
+      result = S::Body(c, node, data..., args...);
+      aborted = c.rewrite;
+      return true;
+    };
+    if constexpr (specialization_internal::IsCached<S>::value) {
+      for (auto* e = std::get<I>(caches_).head.load(std::memory_order_acquire); e != nullptr;
+           e = e->next) {
+        if (run(e->data)) return true;
+      }
+      return false;
+    } else {
+      return run();
+    }
+  }
+
+  template <typename S, size_t I, typename... Args>
   [[gnu::always_inline]] bool TryOne(NodeT& node, uint32_t s, Value& result, Args... args) {
     if ((s & ActiveBit(I)) == 0) return false;
     InterpreterContext c;
@@ -411,10 +450,6 @@ class Specializer {
            e = e->next) {
         if (S::Guard(c, e->data, args...)) {
           Value value = S::Body(c, node, e->data, args...);
-          if constexpr (!kRewrite) {
-            result = value;
-            return !c.rewrite;
-          }
           result = c.rewrite ? Rewrite<I>(node, args...) : value;
           return true;
         }
@@ -423,10 +458,6 @@ class Specializer {
     } else {
       if (!S::Guard(c, args...)) return false;
       Value value = S::Body(c, node, args...);
-      if constexpr (!kRewrite) {
-        result = value;
-        return !c.rewrite;
-      }
       result = c.rewrite ? Rewrite<I>(node, args...) : value;
       return true;
     }

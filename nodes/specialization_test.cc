@@ -104,6 +104,30 @@ TEST(SpecializerTest, RewriteOnInTheFirstExecution) {
   EXPECT_EQ(Names(add), "AddWide");
 }
 
+// TryInline (OperatorNode's call-free path): the inline specializations'
+// result, or nothing, and never a change of state: what would change it
+// (the slow path, a rewrite) is left to Execute.
+TEST(SpecializerTest, TryInlineRunsOnlyActiveInlineSpecializationsAndLeavesRewritesToExecute) {
+  AddNode add(nullptr, nullptr);
+  auto& specializer = const_cast<AddNode::Specializations&>(add.specializer());
+  EXPECT_FALSE(specializer.TryInline(add, Value::Long(1), Value::Long(2)).has_value());
+  EXPECT_EQ(specializer.state(), 0u);  // nothing activated
+
+  add.ExecuteWith(Value::Long(1), Value::Long(2));
+  ASSERT_EQ(Names(add), "AddInt");
+  EXPECT_EQ(specializer.TryInline(add, Value::Long(40), Value::Long(2)), Value::Long(42));
+  // AddWide is not active (nor inline): no result, no activation.
+  EXPECT_FALSE(specializer.TryInline(add, Value::Double(1), Value::Long(2)).has_value());
+  // An overflow: AddInt's body rewrites; TryInline gives nothing and AddInt
+  // stays active until Execute excludes it.
+  const uint32_t before = specializer.state();
+  EXPECT_FALSE(specializer.TryInline(add, Value::Long(INT64_MAX), Value::Long(1)).has_value());
+  EXPECT_EQ(specializer.state(), before);
+  EXPECT_EQ(add.ExecuteWith(Value::Long(INT64_MAX), Value::Long(1)),
+            Value::Double(static_cast<double>(INT64_MAX) + 1.0));
+  EXPECT_TRUE(add.specializer().IsExcluded<AddInt>());
+}
+
 TEST(SpecializerTest, FallbackWhenNothingApplies) {
   AddNode add(nullptr, nullptr);
   try {

@@ -39,6 +39,7 @@ MOREL_HOST_ROOT(sl_less_than_call_free, SLLessThanNode, ExecuteCallFree(frame))
 MOREL_HOST_ROOT(sl_read_local, SLReadLocalNode, Execute(frame))
 MOREL_HOST_ROOT(sl_write_local, SLWriteLocalNode, Execute(frame))
 MOREL_HOST_ROOT(sl_read_property, SLReadPropertyNode, Execute(frame))
+MOREL_HOST_ROOT(sl_read_property_call_free, SLReadPropertyNode, ExecuteCallFree(frame))
 MOREL_HOST_ROOT(sl_write_property, SLWritePropertyNode, Execute(frame))
 MOREL_HOST_ROOT(sl_invoke, SLInvokeNode, Execute(frame))
 

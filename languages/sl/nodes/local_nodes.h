@@ -71,7 +71,7 @@ class SLWriteLocalNode final : public SLExpressionNode {
  private:
   // The descriptor's kind only ever widens, so once this node recorded a
   // kind it need not touch the (shared) descriptor for it again.
-  [[gnu::noinline]] Value RecordKindAndSet(Frame& frame, Value value) {
+  MOREL_SLOW_PATH Value RecordKindAndSet(Frame& frame, Value value) {
     RecordKind(frame, value);
     frame.Set(slot_, value);
     return value;
