@@ -34,8 +34,11 @@ class SLOperator : public SLExpressionNode {
 
 // An operator is never a local or constant leaf (SLExpressionNode::leaf()):
 // evaluated where the type says so (`!`'s operand), a virtual call without
-// the leaf check.
-MOREL_FAST_PATH Value ExecuteChild(SLOperator* node, Frame& frame) { return node->Execute(frame); }
+// the leaf check, through the call-free entry where it has one.
+MOREL_FAST_PATH Value ExecuteChild(SLOperator* node, Frame& frame) {
+  if (node->leaf() == SLExpressionNode::Leaf::kCallFree) return node->ExecuteCallFree(frame);
+  return node->Execute(frame);
+}
 
 template <typename Derived, size_t N, typename... Specs>
 class SLOperatorNode : public OperatorNode<Derived, SLOperator, SLExpressionNode, N, Specs...>,
