@@ -150,19 +150,15 @@ auto VisitChild(ChildVisitor visitor, T& holder) -> decltype(holder.ForEachChild
 // Frame&)`, the child's value evaluated without a call or nothing, and
 // `bool ExecutesInline(const T* child)`, whether it may have one (SL: a
 // local read or a constant): OperatorNode::TryRunInline.
-template <typename T, typename = void>
-struct HasInlineHook : std::false_type {};
 template <typename T>
-struct HasInlineHook<
-    T, std::void_t<decltype(TryExecuteChildInline(std::declval<T*>(), std::declval<Frame&>()))>>
-    : std::true_type {};
-
-template <typename T, typename = void>
-struct HasEffectHook : std::false_type {};
+inline constexpr bool kHasInlineHook = requires(T* child, Frame& frame) {
+  TryExecuteChildInline(child, frame);
+};
+// The optional hook ExecuteChildForEffect (see the vocabulary above).
 template <typename T>
-struct HasEffectHook<
-    T, std::void_t<decltype(ExecuteChildForEffect(std::declval<T*>(), std::declval<Frame&>()))>>
-    : std::true_type {};
+inline constexpr bool kHasEffectHook = requires(T* child, Frame& frame) {
+  ExecuteChildForEffect(child, frame);
+};
 
 // ExecuteEach of the interpreting contexts: each child through x.Execute,
 // the values on the native stack, where the collector sees them, until k
@@ -194,7 +190,7 @@ class Interpreting : public InterpreterContext {
   }
   template <typename T>
   MOREL_FAST_PATH void ExecuteForEffect(const Child<T>& child) {
-    if constexpr (execution_internal::HasEffectHook<T>::value) {
+    if constexpr (execution_internal::kHasEffectHook<T>) {
       ExecuteChildForEffect(child.get(), frame_);
     } else {
       ExecuteChild(child.get(), frame_);

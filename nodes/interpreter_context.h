@@ -233,8 +233,7 @@ struct CallFreeGuardContext : InterpreterContext {
   }
   template <auto Function, typename... Args>
   auto CallGuest(Args... args) {
-    called = true;
-    return decltype(Function(args...)){};
+    return Call<Function>(args...);
   }
   Value CallDirect(DirectCallNode*, absl::Span<const Value>) {
     called = true;

@@ -50,14 +50,7 @@ class OperatorNode : public Base {
                                         ...)) explicit OperatorNode(SourceSection section,
                                                                     Operands&&... operands)
       : Base(std::move(section)),
-        operands_{Child<Operand>(std::unique_ptr<Operand>(std::forward<Operands>(operands)))...} {
-    if constexpr (execution_internal::HasInlineHook<Operand>::value) {
-      inline_operands_ = true;
-      for (const Child<Operand>& operand : operands_) {
-        inline_operands_ = inline_operands_ && operand && ExecutesInline(operand.get());
-      }
-    }
-  }
+        operands_{Child<Operand>(std::unique_ptr<Operand>(std::forward<Operands>(operands)))...} {}
 
   template <typename X>
   MOREL_FAST_PATH typename X::V Run(X& x) {
@@ -85,14 +78,20 @@ class OperatorNode : public Base {
   // instructions; property reads from local receivers: fields 0.90,
   // richards 0.95).
   MOREL_FAST_PATH std::optional<Value> TryRunInline(Frame& frame) requires(
-      execution_internal::HasInlineHook<Operand>::value) {
+      execution_internal::kHasInlineHook<Operand>) {
     return TryRunInlineFrom<0>(frame);
   }
-  // Whether every operand may evaluate without a call (ExecutesInline, the
-  // language's hook beside TryExecuteChildInline) as the node was built:
-  // where TryRunInline may succeed. Operands replaced later make it stale,
-  // never wrong (TryExecuteChildInline decides).
-  bool inline_operands() const { return inline_operands_; }
+  // Whether every operand may evaluate without a call now (ExecutesInline,
+  // the language's hook beside TryExecuteChildInline): where TryRunInline
+  // may succeed. A language asks when it builds the node (SL: kCallFree);
+  // operands replaced later make that answer stale, never wrong
+  // (TryExecuteChildInline decides).
+  bool inline_operands() const requires(execution_internal::kHasInlineHook<Operand>) {
+    for (const Child<Operand>& operand : operands_) {
+      if (!operand || !ExecutesInline(operand.get())) return false;
+    }
+    return true;
+  }
   void ForEachChild(ChildVisitor visitor) override {
     for (Child<Operand>& operand : operands_) execution_internal::VisitChild(visitor, operand);
     specializer_.ForEachChild(visitor);  // children of cache entries
@@ -124,7 +123,6 @@ class OperatorNode : public Base {
   }
 
   Child<Operand> operands_[N];
-  bool inline_operands_ = false;
   Specializations specializer_;
 };
 

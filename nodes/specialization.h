@@ -600,25 +600,20 @@ class Specializer {
   bool RunOne(NodeT& node, const Choice& choice, Value& result, int& rewritten,
               Args... args) {
     InterpreterContext c;
+    Value value;
     if constexpr (specialization_internal::IsCached<S>::value) {
       auto* entry = static_cast<specialization_internal::CacheEntry<typename S::Cache>*>(
           choice.entry);
-      Value value = S::Body(c, node, entry->data, args...);
-      if (c.rewrite) {
-        rewritten = static_cast<int>(I);
-        return false;
-      }
-      result = value;
-      return true;
+      value = S::Body(c, node, entry->data, args...);
     } else {
-      Value value = S::Body(c, node, args...);
-      if (c.rewrite) {
-        rewritten = static_cast<int>(I);
-        return false;
-      }
-      result = value;
-      return true;
+      value = S::Body(c, node, args...);
     }
+    if (c.rewrite) {
+      rewritten = static_cast<int>(I);
+      return false;
+    }
+    result = value;
+    return true;
   }
 
   static void AdoptInto(Node& parent, Node& child);

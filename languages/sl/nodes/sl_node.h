@@ -78,8 +78,7 @@ MOREL_FAST_PATH Value Evaluate(SLExpressionNode* node, Frame& frame) {
 // Whether TryExecuteChildInline may evaluate `node` (a local read or a
 // constant).
 inline bool ExecutesInline(const SLExpressionNode* node) {
-  return node->leaf() == SLExpressionNode::Leaf::kLocal ||
-         node->leaf() == SLExpressionNode::Leaf::kConstant;
+  return node->leaf() <= SLExpressionNode::Leaf::kConstant;
 }
 // Evaluates a local read or a constant without a call; nothing for anything
 // else (and for an uninitialized local: Execute() reports it).
