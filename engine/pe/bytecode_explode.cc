@@ -208,9 +208,19 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       case Opcode::kOperation:
       case Opcode::kOperationConstant:
       case Opcode::kOperationStore:
-      case Opcode::kOperationConstantStore: {
+      case Opcode::kOperationConstantStore:
+      case Opcode::kOperationLocal:
+      case Opcode::kOperationLocalLocal:
+      case Opcode::kOperationLocalConstant:
+      case Opcode::kOperationLocalStore:
+      case Opcode::kOperationLocalLocalStore:
+      case Opcode::kOperationLocalConstantStore: {
         const bytecode::OperationInstruction instruction = bytecode::DecodeOperation(code, bci);
         const int index = instruction.operation;
+        // The fused operands, as load.local and constant would push them.
+        for (int i = 0; i < instruction.local_count; ++i) {
+          stack.push_back(Local(instruction.locals[i]));
+        }
         if (instruction.constant >= 0) {
           stack.push_back(Constant(root.constant(instruction.constant)));
         }

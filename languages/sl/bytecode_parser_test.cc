@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "gtest/gtest.h"
 #include "languages/sl/parser/parser.h"
 #include "languages/sl/runtime/sl_function.h"
+#include "nodes/bytecode/bytecode.h"
 #include "nodes/source.h"
 
 namespace morel::sl {
@@ -37,14 +37,21 @@ std::vector<std::string> ReadsOf(absl::string_view program, absl::string_view na
   auto source = std::make_shared<const Source>("test.sl", std::string(program));
   std::unique_ptr<SLBytecodeRootNode> root = BuildBytecodeFunctionRoot(binding, ast, source, 0);
   std::vector<std::string> reads;
-  for (absl::string_view line : absl::StrSplit(root->Disassemble(), '\n')) {
-    // "  12: load.local.checked 3 2   ; SLReadLocalNode" or "  5: load.local 3"
-    std::vector<absl::string_view> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
-    if (words.size() < 3) continue;
-    int read_slot = -1;
-    if (!absl::SimpleAtoi(words[2], &read_slot) || read_slot != slot) continue;
-    if (words[1] == "load.local") reads.push_back("plain");
-    if (words[1] == "load.local.checked") reads.push_back("checked");
+  const absl::Span<const int32_t> code = root->code();
+  for (int bci = 0; bci < static_cast<int>(code.size());
+       bci += bytecode::Length(static_cast<bytecode::Opcode>(code[bci]))) {
+    const auto op = static_cast<bytecode::Opcode>(code[bci]);
+    if (op == bytecode::Opcode::kLoadLocal && code[bci + 1] == slot) reads.push_back("plain");
+    if (op == bytecode::Opcode::kLoadLocalChecked && code[bci + 1] == slot) {
+      reads.push_back("checked");
+    }
+    // A read fused into an operation (op.local and its kin) is plain.
+    if (bytecode::IsOperation(op)) {
+      const bytecode::OperationInstruction operation = bytecode::DecodeOperation(code, bci);
+      for (int i = 0; i < operation.local_count; ++i) {
+        if (operation.locals[i] == slot) reads.push_back("plain");
+      }
+    }
   }
   return reads;
 }

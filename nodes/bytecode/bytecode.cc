@@ -43,6 +43,18 @@ OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci) {
       return {w[1], -1, w[2], w[3]};
     case Opcode::kOperationConstantStore:
       return {w[1], w[2], w[3], w[4]};
+    case Opcode::kOperationLocal:
+      return {w[1], -1, w[3], -1, 1, {w[2], -1}};
+    case Opcode::kOperationLocalLocal:
+      return {w[1], -1, w[4], -1, 2, {w[2], w[3]}};
+    case Opcode::kOperationLocalConstant:
+      return {w[1], w[3], w[4], -1, 1, {w[2], -1}};
+    case Opcode::kOperationLocalStore:
+      return {w[1], -1, w[3], w[4], 1, {w[2], -1}};
+    case Opcode::kOperationLocalLocalStore:
+      return {w[1], -1, w[4], w[5], 2, {w[2], w[3]}};
+    case Opcode::kOperationLocalConstantStore:
+      return {w[1], w[3], w[4], w[5], 1, {w[2], -1}};
     default:
       MOREL_CHECK_MSG(false, "DecodeOperation of an instruction that runs no operation");
       return {};

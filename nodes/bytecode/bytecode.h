@@ -61,12 +61,23 @@ namespace morel::bytecode {
   /* run operation k on the top n values (popped), push its result: k, n */ \
   X(kOperation, "op", 2, -2, 1)                                             \
   /* `constant c` then `op k m+1` as one instruction (the builder fuses */  \
-  /* them): operation k on the top m values and constants[c]: k, c, m */   \
+  /* them): operation k on the top m values and constants[c]: k, c, m */    \
   X(kOperationConstant, "op.const", 3, -3, 1)                               \
   /* `op k n` then `store.local s` as one instruction (fused): k, n, s */   \
   X(kOperationStore, "op.store", 3, -2, 0)                                  \
   /* `op.const k c m` then `store.local s` (fused): k, c, m, s */           \
-  X(kOperationConstantStore, "op.const.store", 4, -3, 0)
+  X(kOperationConstantStore, "op.const.store", 4, -3, 0)                    \
+  /* `load.local s` then `op k m+1` (fused): operation k on the top m */    \
+  /* values and local s (read as load.local reads it): k, s, m */           \
+  X(kOperationLocal, "op.local", 3, -3, 1)                                  \
+  /* `load.local s`, `load.local t`, `op k m+2`: k, s, t, m */              \
+  X(kOperationLocalLocal, "op.local.local", 4, -4, 1)                       \
+  /* `load.local s`, `constant c`, `op k m+2`: k, s, c, m */                \
+  X(kOperationLocalConstant, "op.local.const", 4, -4, 1)                    \
+  /* the three forms above, then `store.local d` (fused): their words, d */ \
+  X(kOperationLocalStore, "op.local.store", 4, -3, 0)                       \
+  X(kOperationLocalLocalStore, "op.local.local.store", 5, -4, 0)            \
+  X(kOperationLocalConstantStore, "op.local.const.store", 5, -4, 0)
 
 enum class Opcode : int32_t {
 #define MOREL_BYTECODE_ENUM(name, mnemonic, operands, pops, pushes) name,
@@ -78,6 +89,8 @@ inline constexpr int kNumOpcodes = 0
     MOREL_BYTECODES(MOREL_BYTECODE_COUNT)
 #undef MOREL_BYTECODE_COUNT
     ;
+// The operation forms are the table's last entries (IsOperation).
+static_assert(static_cast<int>(Opcode::kOperationLocalConstantStore) == kNumOpcodes - 1);
 
 struct OpcodeInfo {
   absl::string_view mnemonic;
@@ -94,20 +107,22 @@ int Pops(absl::Span<const int32_t> code, int bci);
 // deoptimization inside it resumes after the operation, with its result
 // on the stack (BytecodeRootNode::Resume).
 inline bool IsOperation(Opcode op) {
-  return op == Opcode::kOperation || op == Opcode::kOperationConstant ||
-         op == Opcode::kOperationStore || op == Opcode::kOperationConstantStore;
+  return op >= Opcode::kOperation && op <= Opcode::kOperationLocalConstantStore;
 }
 // The parts of an operation instruction (IsOperation), wherever its form
 // keeps them: operation node k runs on `stack_operands` values popped from
-// the stack followed by constants[constant] if the form fused a constant
-// (else -1); the result is pushed, or stored into local `store_slot` by the
-// forms that fused a store.local (else -1).
+// the stack, then locals `locals[0..local_count)` if the form fused local
+// reads, then constants[constant] if it fused a constant (else -1); the
+// result is pushed, or stored into local `store_slot` by the forms that
+// fused a store.local (else -1).
 struct OperationInstruction {
   int operation;
   int constant;
   int stack_operands;
   int store_slot;
-  int operand_count() const { return stack_operands + (constant >= 0 ? 1 : 0); }
+  int local_count = 0;
+  int locals[2] = {-1, -1};
+  int operand_count() const { return stack_operands + local_count + (constant >= 0 ? 1 : 0); }
 };
 OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci);
 // Whether the instruction never falls through to the next one.

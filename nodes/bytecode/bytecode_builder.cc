@@ -31,7 +31,7 @@ void BytecodeBuilder::SetSource(SourceSection section) {
 
 void BytecodeBuilder::Emit(Opcode op, std::initializer_list<int32_t> operands) {
   const int start = bci();
-  last_instruction_bci_ = start;
+  starts_.push_back(start);
   program_.code.push_back(static_cast<int32_t>(op));
   for (int32_t w : operands) program_.code.push_back(w);
   program_.source_index.resize(program_.code.size(), -1);
@@ -52,17 +52,52 @@ void BytecodeBuilder::EmitLoadLocal(int slot) { Emit(Opcode::kLoadLocal, {slot})
 void BytecodeBuilder::EmitLoadLocalChecked(int slot, OperationNode on_uninitialized) {
   Emit(Opcode::kLoadLocalChecked, {slot, AddOperation(std::move(on_uninitialized))});
 }
-std::optional<Opcode> BytecodeBuilder::FusablePrevious() const {
-  if (last_instruction_bci_ < 0 || last_bound_bci_ == bci()) return std::nullopt;
-  return static_cast<Opcode>(program_.code[last_instruction_bci_]);
+std::optional<Opcode> BytecodeBuilder::Fusable(int back) const {
+  if (static_cast<int>(starts_.size()) < back) return std::nullopt;
+  const int start = starts_[starts_.size() - back];
+  if (last_bound_bci_ > start) return std::nullopt;
+  return static_cast<Opcode>(program_.code[start]);
 }
+
+int32_t BytecodeBuilder::Word(int back, int i) const {
+  return program_.code[starts_[starts_.size() - back] + i];
+}
+
+void BytecodeBuilder::Drop(int count) {
+  const int start = starts_[starts_.size() - count];
+  starts_.resize(starts_.size() - count);
+  program_.code.resize(start);
+  program_.source_index.resize(start);
+}
+
+namespace {
+
+// The form that also stores the result into a local, for each operation
+// form that pushes it.
+std::optional<Opcode> StoringForm(Opcode op) {
+  switch (op) {
+    case Opcode::kOperation:
+      return Opcode::kOperationStore;
+    case Opcode::kOperationConstant:
+      return Opcode::kOperationConstantStore;
+    case Opcode::kOperationLocal:
+      return Opcode::kOperationLocalStore;
+    case Opcode::kOperationLocalLocal:
+      return Opcode::kOperationLocalLocalStore;
+    case Opcode::kOperationLocalConstant:
+      return Opcode::kOperationLocalConstantStore;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
 
 void BytecodeBuilder::EmitStoreLocal(int slot) {
   // Right after an operation, the operation stores its result itself.
-  const std::optional<Opcode> previous = FusablePrevious();
-  if (previous == Opcode::kOperation || previous == Opcode::kOperationConstant) {
-    program_.code[last_instruction_bci_] = static_cast<int32_t>(
-        previous == Opcode::kOperation ? Opcode::kOperationStore : Opcode::kOperationConstantStore);
+  const std::optional<Opcode> previous = Fusable(1);
+  if (const std::optional<Opcode> storing = previous ? StoringForm(*previous) : std::nullopt) {
+    program_.code[starts_.back()] = static_cast<int32_t>(*storing);
     program_.code.push_back(slot);
     program_.source_index.push_back(-1);
     return;
@@ -84,17 +119,28 @@ void BytecodeBuilder::EmitReturn() { Emit(Opcode::kReturn, {}); }
 
 void BytecodeBuilder::EmitOperation(OperationNode operation, int operands) {
   if (operands < 0) return Fail("an operation with a negative operand count");
-  // A constant operand right before fuses into the operation.
-  if (operands > 0 && FusablePrevious() == Opcode::kConstant) {
-    const int previous = last_instruction_bci_;
-    const int32_t constant = program_.code[previous + 1];
-    program_.code.resize(previous);
-    program_.source_index.resize(previous);
-    Emit(Opcode::kOperationConstant,
-         {AddOperation(std::move(operation)), constant, static_cast<int32_t>(operands - 1)});
+  const int32_t k = AddOperation(std::move(operation));
+  // Its last operands, pushed right before, fuse into it: two (a local
+  // read, then a local read or a constant), else one (either).
+  const std::optional<Opcode> last = Fusable(1);
+  const bool last_fuses = last == Opcode::kLoadLocal || last == Opcode::kConstant;
+  if (operands >= 2 && last_fuses && Fusable(2) == Opcode::kLoadLocal) {
+    const int32_t local = Word(2, 1);
+    const int32_t second = Word(1, 1);
+    Drop(2);
+    Emit(
+        last == Opcode::kLoadLocal ? Opcode::kOperationLocalLocal : Opcode::kOperationLocalConstant,
+        {k, local, second, static_cast<int32_t>(operands - 2)});
     return;
   }
-  Emit(Opcode::kOperation, {AddOperation(std::move(operation)), static_cast<int32_t>(operands)});
+  if (operands >= 1 && last_fuses) {
+    const int32_t word = Word(1, 1);
+    Drop(1);
+    Emit(last == Opcode::kLoadLocal ? Opcode::kOperationLocal : Opcode::kOperationConstant,
+         {k, word, static_cast<int32_t>(operands - 1)});
+    return;
+  }
+  Emit(Opcode::kOperation, {k, static_cast<int32_t>(operands)});
 }
 
 int32_t BytecodeBuilder::AddOperation(OperationNode operation) {
@@ -169,9 +215,11 @@ absl::StatusOr<BytecodeProgram> BytecodeBuilder::Build() && {
     }
     const int after = height[at] - pops + Info(op).pushes;
     program_.max_stack = std::max(program_.max_stack, after);
-    // A fused constant operand goes on the stack above the other operands.
-    if (IsOperation(op) && DecodeOperation(program_.code, at).constant >= 0) {
-      program_.max_stack = std::max(program_.max_stack, height[at] + 1);
+    // Fused operands (locals, a constant) go on the stack above the others.
+    if (IsOperation(op)) {
+      const OperationInstruction instruction = DecodeOperation(program_.code, at);
+      program_.max_stack = std::max(program_.max_stack, height[at] + instruction.operand_count() -
+                                                            instruction.stack_operands);
     }
     if (op == Opcode::kReturn) continue;
     if (const int target = BranchTarget(program_.code, at); target >= 0) {

@@ -78,9 +78,12 @@ class BytecodeBuilder {
   void EmitBranchTrue(Label target);
   void EmitReturn();
   // Runs `operation` (a Node implementing BytecodeOperation) on the top
-  // `operands` values, pushes its result. Right after EmitConstant (with no
-  // label bound in between) the two become one `op.const`; an EmitStoreLocal
-  // right after fuses into it too (`op.store`, `op.const.store`).
+  // `operands` values, pushes its result. Its last operands fuse into it
+  // when they were pushed right before it (with no label bound in between):
+  // a constant (`op.const`), a local read (`op.local`), two local reads
+  // (`op.local.local`) or a local read and a constant (`op.local.const`);
+  // an EmitStoreLocal right after fuses into any of them too (`op.store`,
+  // `op.const.store`, `op.local.store`, ...).
   template <typename T>
   void EmitOperation(std::unique_ptr<T> operation, int operands) {
     EmitOperation(OperationNode::Of(std::move(operation)), operands);
@@ -103,19 +106,25 @@ class BytecodeBuilder {
  private:
   void Emit(Opcode op, std::initializer_list<int32_t> operands);
   int32_t AddOperation(OperationNode operation);
-  // The opcode of the last instruction emitted if the next one may fuse
-  // into it: none when a label is bound here (a branch to the next
-  // instruction would skip the fused part).
-  std::optional<Opcode> FusablePrevious() const;
+  // The opcode of the instruction `back` instructions before the next one
+  // (1: the last emitted) if the next one may fuse with it and the ones
+  // after it: none when a label is bound after its start (a branch there
+  // would skip a fused part).
+  std::optional<Opcode> Fusable(int back) const;
+  // The word `i` of the instruction `back` instructions before the next.
+  int32_t Word(int back, int i) const;
+  // Removes the last `count` instructions (their parts are fused into the
+  // next one).
+  void Drop(int count);
   void EmitJump(Opcode op, Label target);
   void Fail(std::string message);
 
   BytecodeProgram program_;
   int current_source_ = -1;
-  // The start of the last instruction emitted, and the last bci a label
-  // was bound to (-1: none): what fusing an instruction into its
-  // predecessor checks.
-  int last_instruction_bci_ = -1;
+  // The start of each instruction emitted, and the last bci a label was
+  // bound to (-1: none): what fusing an instruction into its predecessors
+  // checks.
+  std::vector<int> starts_;
   int last_bound_bci_ = -1;
   struct LabelState {
     int bci = -1;

@@ -102,7 +102,7 @@ Outcome BytecodeRootNode::Resume(Frame& frame, int next_child, absl::Span<const 
     return Outcome::OfValue(Dispatch(frame, next_child, sp));
   }
   // After the operation at bci = next_child - 1 (never an instruction's
-  // start when next_child is: operations take three or four words): the
+  // start when next_child is: operations take three to six words): the
   // stack below its operands, then its result.
   const int bci = next_child - 1;
   MOREL_CHECK_MSG(bci >= 0 && bci < size && stack_height(bci) >= 0 &&
@@ -139,12 +139,7 @@ void BytecodeRootNode::SetOperationOpcodes(int k, bool quicken) {
     int32_t opcode = code[bci];
     if (inlined >= 0) {
       MOREL_CHECK(inlined < kMaxInlinedOperations);
-      const OperationForm form =
-          op == Opcode::kOperation           ? OperationForm::kOperation
-          : op == Opcode::kOperationConstant ? OperationForm::kOperationConstant
-          : op == Opcode::kOperationStore    ? OperationForm::kOperationStore
-                                             : OperationForm::kOperationConstantStore;
-      opcode = QuickenedOpcode(form, inlined);
+      opcode = QuickenedOpcode(FormOf(op), inlined);
     }
     quickened_code_[bci] = opcode;
   }

@@ -44,14 +44,31 @@
 
 namespace morel::bytecode {
 
-// The operation forms, in the order of their quickened opcodes.
+// The operation forms, in the order of their quickened opcodes (that of
+// bytecode.h's table).
 enum class OperationForm : int32_t {
   kOperation = 0,
   kOperationConstant = 1,
   kOperationStore = 2,
   kOperationConstantStore = 3,
+  kOperationLocal = 4,
+  kOperationLocalLocal = 5,
+  kOperationLocalConstant = 6,
+  kOperationLocalStore = 7,
+  kOperationLocalLocalStore = 8,
+  kOperationLocalConstantStore = 9,
 };
-inline constexpr int kNumOperationForms = 4;
+inline constexpr int kNumOperationForms = 10;
+// The form of an operation instruction's opcode (IsOperation).
+inline constexpr OperationForm FormOf(Opcode op) {
+  return static_cast<OperationForm>(static_cast<int32_t>(op) -
+                                    static_cast<int32_t>(Opcode::kOperation));
+}
+static_assert(FormOf(Opcode::kOperationConstantStore) == OperationForm::kOperationConstantStore &&
+              FormOf(Opcode::kOperationLocalConstantStore) ==
+                  OperationForm::kOperationLocalConstantStore &&
+              static_cast<int>(OperationForm::kOperationLocalConstantStore) ==
+                  kNumOperationForms - 1);
 // The quickened opcode of form `form` running inlined operation class `i`.
 inline constexpr int32_t QuickenedOpcode(OperationForm form, int i) {
   return kNumOpcodes + static_cast<int32_t>(form) * kMaxInlinedOperations + i;
@@ -205,48 +222,72 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
     return false;
   };
   // The operation forms' handlers (layouts: bytecode.h), for an operation
-  // run by CALL (through its vtable, or inlined class i). A constant operand
-  // goes on the stack above the others, so the operation sees one span.
+  // run by CALL (through its vtable, or inlined class i). Each pushes its
+  // fused operands (locals, a constant) above the others, so the operation
+  // sees one span, and jumps to the operation's body: one that pushes the
+  // result and one that stores it (into the local named by the
+  // instruction's last word), so that the host compiler inlines an inlined
+  // class's fast path twice in the loop, not once per form.
 #define MOREL_VIRTUAL_OPERATION(operation, frame, operands) \
   (operation)->ExecuteOperation(frame, operands)
-#define MOREL_OPERATION_HANDLERS(suffix, CALL, ARITY)                    \
-  handle_kOperation##suffix : {                                          \
-    BytecodeOperation* op = operations[ip[1]];                           \
-    const int n = ARITY(ip[2]);                                          \
-    sp -= n;                                                             \
-    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
-    ++sp;                                                                \
-    ip += 3;                                                             \
-    MOREL_NEXT();                                                        \
-  }                                                                      \
-  handle_kOperationConstant##suffix : {                                  \
-    BytecodeOperation* op = operations[ip[1]];                           \
-    CopyValue(sp++, &constants[ip[2]]);                                  \
-    const int n = ARITY(ip[3] + 1);                                      \
-    sp -= n;                                                             \
-    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
-    ++sp;                                                                \
-    ip += 4;                                                             \
-    MOREL_NEXT();                                                        \
-  }                                                                      \
-  handle_kOperationStore##suffix : {                                     \
-    BytecodeOperation* op = operations[ip[1]];                           \
-    const int n = ARITY(ip[2]);                                          \
-    sp -= n;                                                             \
-    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
-    StoreLocal(descriptor, locals, ip[3], value);                        \
-    ip += 4;                                                             \
-    MOREL_NEXT();                                                        \
-  }                                                                      \
-  handle_kOperationConstantStore##suffix : {                             \
-    BytecodeOperation* op = operations[ip[1]];                           \
-    CopyValue(sp++, &constants[ip[2]]);                                  \
-    const int n = ARITY(ip[3] + 1);                                      \
-    sp -= n;                                                             \
-    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
-    StoreLocal(descriptor, locals, ip[4], value);                        \
-    ip += 5;                                                             \
-    MOREL_NEXT();                                                        \
+#define MOREL_FUSED_LOCAL(word) CopyValue(sp++, &locals[ip[word]])
+#define MOREL_FUSED_CONSTANT(word) CopyValue(sp++, &constants[ip[word]])
+  // The instruction's operation, its operand count and the next ip.
+#define MOREL_TO_BODY(body, ARITY, total, length) \
+  op = operations[ip[1]];                         \
+  n = ARITY(total);                               \
+  ip += length;                                   \
+  goto body
+#define MOREL_OPERATION_HANDLERS(suffix, CALL, ARITY)                                 \
+  handle_kOperation##suffix : { MOREL_TO_BODY(push##suffix, ARITY, ip[2], 3); }       \
+  handle_kOperationConstant##suffix : {                                               \
+    MOREL_FUSED_CONSTANT(2);                                                          \
+    MOREL_TO_BODY(push##suffix, ARITY, ip[3] + 1, 4);                                 \
+  }                                                                                   \
+  handle_kOperationStore##suffix : { MOREL_TO_BODY(store##suffix, ARITY, ip[2], 4); } \
+  handle_kOperationConstantStore##suffix : {                                          \
+    MOREL_FUSED_CONSTANT(2);                                                          \
+    MOREL_TO_BODY(store##suffix, ARITY, ip[3] + 1, 5);                                \
+  }                                                                                   \
+  handle_kOperationLocal##suffix : {                                                  \
+    MOREL_FUSED_LOCAL(2);                                                             \
+    MOREL_TO_BODY(push##suffix, ARITY, ip[3] + 1, 4);                                 \
+  }                                                                                   \
+  handle_kOperationLocalLocal##suffix : {                                             \
+    MOREL_FUSED_LOCAL(2);                                                             \
+    MOREL_FUSED_LOCAL(3);                                                             \
+    MOREL_TO_BODY(push##suffix, ARITY, ip[4] + 2, 5);                                 \
+  }                                                                                   \
+  handle_kOperationLocalConstant##suffix : {                                          \
+    MOREL_FUSED_LOCAL(2);                                                             \
+    MOREL_FUSED_CONSTANT(3);                                                          \
+    MOREL_TO_BODY(push##suffix, ARITY, ip[4] + 2, 5);                                 \
+  }                                                                                   \
+  handle_kOperationLocalStore##suffix : {                                             \
+    MOREL_FUSED_LOCAL(2);                                                             \
+    MOREL_TO_BODY(store##suffix, ARITY, ip[3] + 1, 5);                                \
+  }                                                                                   \
+  handle_kOperationLocalLocalStore##suffix : {                                        \
+    MOREL_FUSED_LOCAL(2);                                                             \
+    MOREL_FUSED_LOCAL(3);                                                             \
+    MOREL_TO_BODY(store##suffix, ARITY, ip[4] + 2, 6);                                \
+  }                                                                                   \
+  handle_kOperationLocalConstantStore##suffix : {                                     \
+    MOREL_FUSED_LOCAL(2);                                                             \
+    MOREL_FUSED_CONSTANT(3);                                                          \
+    MOREL_TO_BODY(store##suffix, ARITY, ip[4] + 2, 6);                                \
+  }                                                                                   \
+  push##suffix : {                                                                    \
+    sp -= n;                                                                          \
+    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));                            \
+    ++sp;                                                                             \
+    MOREL_NEXT();                                                                     \
+  }                                                                                   \
+  store##suffix : {                                                                   \
+    sp -= n;                                                                          \
+    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n));              \
+    StoreLocal(descriptor, locals, ip[-1], value);                                    \
+    MOREL_NEXT();                                                                     \
   }
   // One list of the inlined classes' indices, for labels and table alike.
 #define MOREL_INLINED_INDICES(X) \
@@ -262,11 +303,29 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
 #define MOREL_FORM_HANDLERS_1(i) MOREL_FORM_HANDLER(i, kOperationConstant)
 #define MOREL_FORM_HANDLERS_2(i) MOREL_FORM_HANDLER(i, kOperationStore)
 #define MOREL_FORM_HANDLERS_3(i) MOREL_FORM_HANDLER(i, kOperationConstantStore)
+#define MOREL_FORM_HANDLERS_4(i) MOREL_FORM_HANDLER(i, kOperationLocal)
+#define MOREL_FORM_HANDLERS_5(i) MOREL_FORM_HANDLER(i, kOperationLocalLocal)
+#define MOREL_FORM_HANDLERS_6(i) MOREL_FORM_HANDLER(i, kOperationLocalConstant)
+#define MOREL_FORM_HANDLERS_7(i) MOREL_FORM_HANDLER(i, kOperationLocalStore)
+#define MOREL_FORM_HANDLERS_8(i) MOREL_FORM_HANDLER(i, kOperationLocalLocalStore)
+#define MOREL_FORM_HANDLERS_9(i) MOREL_FORM_HANDLER(i, kOperationLocalConstantStore)
   static const void* const kHandlers[] = {MOREL_BYTECODES(MOREL_BYTECODE_HANDLER)       //
                                           MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_0)  //
                                           MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_1)  //
                                           MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_2)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_3)};
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_3)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_4)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_5)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_6)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_7)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_8)  //
+                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_9)};
+#undef MOREL_FORM_HANDLERS_9
+#undef MOREL_FORM_HANDLERS_8
+#undef MOREL_FORM_HANDLERS_7
+#undef MOREL_FORM_HANDLERS_6
+#undef MOREL_FORM_HANDLERS_5
+#undef MOREL_FORM_HANDLERS_4
 #undef MOREL_FORM_HANDLERS_3
 #undef MOREL_FORM_HANDLERS_2
 #undef MOREL_FORM_HANDLERS_1
@@ -278,6 +337,10 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
       QuickenedOpcode(OperationForm::kOperation, kNumOperationForms * kMaxInlinedOperations));
 #define MOREL_NEXT() goto* kHandlers[*ip]
   Value result;
+  // An operation instruction's operation and operand count, set by its
+  // form's handler for the operation's body (MOREL_TO_BODY).
+  BytecodeOperation* op;
+  int n;
   MOREL_NEXT();
 handle_kConstant:
   CopyValue(sp++, &constants[ip[1]]);
@@ -354,6 +417,9 @@ handle_kReturn:
 #undef MOREL_INLINED_HANDLERS
 #undef MOREL_INLINED_INDICES
 #undef MOREL_OPERATION_HANDLERS
+#undef MOREL_TO_BODY
+#undef MOREL_FUSED_CONSTANT
+#undef MOREL_FUSED_LOCAL
 #undef MOREL_VIRTUAL_OPERATION
 #undef MOREL_NEXT
 }

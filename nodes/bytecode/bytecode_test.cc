@@ -214,12 +214,22 @@ int64_t ResumeSum(BytecodeRootNode* raw, int next_child, int64_t s, int64_t i,
   return raw->Resume(frame, next_child, done).value.AsLong();
 }
 
+// The first instruction with `opcode`, or -1.
+int BciOf(const BytecodeRootNode& root, Opcode opcode) {
+  for (int bci = 0; bci < static_cast<int>(root.code().size());
+       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
+    if (static_cast<Opcode>(root.code()[bci]) == opcode) return bci;
+  }
+  return -1;
+}
+
 TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   test_language::TestRuntime runtime;
   auto root = Root(SumProgram(), 2);
   BytecodeRootNode* raw = root.get();
   runtime.CreateCallTarget(std::move(root));
-  // Find the first add (op) instruction: stack [s, i] before it.
+  // Find the first add (s + i: op.local.local.store, both operands fused
+  // from the locals): an empty stack before it.
   int add_bci = -1;
   for (int bci = 0; bci < static_cast<int>(raw->code().size());
        bci += Length(static_cast<Opcode>(raw->code()[bci]))) {
@@ -230,49 +240,126 @@ TEST(BytecodeTest, ResumesAtABciWithItsStack) {
     }
   }
   ASSERT_GE(add_bci, 0);
-  EXPECT_EQ(raw->stack_height(add_bci), 2);
-  // In the middle of iteration i = 4 (s = 6): the stack holds s and i.
-  EXPECT_EQ(ResumeSum(raw, add_bci, 6, 4, {6, 4}), 45);
+  EXPECT_EQ(raw->stack_height(add_bci), 0);
+  // In the middle of iteration i = 4 (s = 6), at the add.
+  EXPECT_EQ(ResumeSum(raw, add_bci, 6, 4, {}), 45);
   // The same point, the add having run elsewhere with result 10: the
   // stack below its operands (empty), then the result, after the add.
   EXPECT_EQ(ResumeSum(raw, add_bci + 1, 6, 4, {10}), 45);
 }
 
-// `constant; op` is one instruction (op.const), unless a label lies between
-// them, and so is `op; store.local` (op.store); they resume at their start
-// and after the operation as an op does.
-TEST(BytecodeTest, AConstantOperandFusesIntoItsOperation) {
+// The operands pushed right before an operation fuse into it, and so does
+// a store.local right after it; they resume at their start and after the
+// operation as an op does.
+TEST(BytecodeTest, OperandsAndAStoreFuseIntoTheirOperation) {
   test_language::TestRuntime runtime;
   auto root = Root(SumProgram(), 2);
   BytecodeRootNode* raw = root.get();
   runtime.CreateCallTarget(std::move(root));
   const std::string text = raw->Disassemble();
-  // i = i + 1: operation 2 with the top value and constant 3, stored into
-  // local 1 (op.const and store.local fused, too).
-  EXPECT_NE(text.find("op.const.store 2 3 1 1   ; AddOperation"), std::string::npos) << text;
-  // s = s + i: op and store.local.
-  EXPECT_NE(text.find("op.store 1 2 0   ; AddOperation"), std::string::npos) << text;
-  int bci = 0;
-  while (static_cast<Opcode>(raw->code()[bci]) != Opcode::kOperationConstantStore) {
-    bci += Length(static_cast<Opcode>(raw->code()[bci]));
-  }
-  EXPECT_EQ(raw->stack_height(bci), 1);
-  // Iteration i = 4 after s = s + i (s = 10): at op.const with i on the
-  // stack, and after it with its result 5.
-  EXPECT_EQ(ResumeSum(raw, bci, 10, 4, {4}), 45);
+  // i = i + 1: operation 2 on local 1 and constant 3, no stack operand,
+  // stored into local 1.
+  EXPECT_NE(text.find("op.local.const.store 2 1 3 0 1   ; AddOperation"), std::string::npos)
+      << text;
+  // s = s + i: operation 1 on locals 0 and 1, stored into local 0.
+  EXPECT_NE(text.find("op.local.local.store 1 0 1 0 0   ; AddOperation"), std::string::npos)
+      << text;
+  const int bci = BciOf(*raw, Opcode::kOperationLocalConstantStore);
+  ASSERT_GE(bci, 0);
+  EXPECT_EQ(raw->stack_height(bci), 0);
+  // Iteration i = 4 after s = s + i (s = 10): at the add, and after it
+  // with its result 5.
+  EXPECT_EQ(ResumeSum(raw, bci, 10, 4, {}), 45);
   EXPECT_EQ(ResumeSum(raw, bci + 1, 10, 4, {5}), 45);
+}
 
-  // A label at the operation: a branch there must not skip the constant.
+// Nothing fuses across a label: a branch there would skip the fused part.
+TEST(BytecodeTest, NothingFusesAcrossALabel) {
   BytecodeBuilder b;
   b.EmitConstant(Value::Long(1));
   b.EmitConstant(Value::Long(2));
   b.Bind(b.NewLabel());
-  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);  // op
+  b.EmitLoadLocal(0);
+  b.Bind(b.NewLabel());
+  b.EmitLoadLocal(1);
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);  // the second read only
+  b.Bind(b.NewLabel());
+  b.EmitLoadLocal(1);
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);  // op.local from the label on
+  b.Bind(b.NewLabel());
+  b.EmitStoreLocal(0);  // not into the operation
+  b.EmitConstant(Value::Long(0));
   b.EmitReturn();
   auto program = std::move(b).Build();
   ASSERT_TRUE(program.ok()) << program.status();
-  EXPECT_NE(bytecode::Disassemble(program->code).find("4: op 0 2"), std::string::npos)
-      << bytecode::Disassemble(program->code);
+  EXPECT_EQ(bytecode::Disassemble(program->code),
+            "  0: constant 0\n"
+            "  2: constant 1\n"
+            "  4: op 0 2\n"
+            "  7: load.local 0\n"
+            "  9: op.local 1 1 1\n"
+            "  13: op.local 2 1 1\n"
+            "  17: store.local 0\n"
+            "  19: constant 2\n"
+            "  21: return\n");
+}
+
+// Every operation form, in a program that computes with each:
+//   l0 = a + b; l1 = a + 5; l2 = l0 + l1; l2 = l2 + 1; l1 = a + l2;
+//   return (a + 2) + ((a + l0) + ((l0 + l1) + (l2 + 3)))
+BytecodeProgram EveryFormProgram() {
+  BytecodeBuilder b;
+  auto add = [&b] { b.EmitOperation(std::make_unique<AddOperation>(), 2); };
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitArgument(1, Value::Long(0));
+  add();
+  b.EmitStoreLocal(0);  // op.store
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitConstant(Value::Long(5));
+  add();
+  b.EmitStoreLocal(1);  // op.const.store
+  b.EmitLoadLocal(0);
+  b.EmitLoadLocal(1);
+  add();
+  b.EmitStoreLocal(2);  // op.local.local.store
+  b.EmitLoadLocal(2);
+  b.EmitConstant(Value::Long(1));
+  add();
+  b.EmitStoreLocal(2);  // op.local.const.store
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitLoadLocal(2);
+  add();
+  b.EmitStoreLocal(1);  // op.local.store
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitConstant(Value::Long(2));
+  add();  // op.const
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitLoadLocal(0);
+  add();  // op.local
+  b.EmitLoadLocal(0);
+  b.EmitLoadLocal(1);
+  add();  // op.local.local
+  b.EmitLoadLocal(2);
+  b.EmitConstant(Value::Long(3));
+  add();  // op.local.const
+  add();  // op
+  add();
+  add();
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  EXPECT_TRUE(program.ok()) << program.status();
+  return std::move(*program);
+}
+
+std::vector<absl::string_view> OperationMnemonics(const BytecodeRootNode& root) {
+  std::vector<absl::string_view> mnemonics;
+  for (int bci = 0; bci < static_cast<int>(root.code().size());
+       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
+    const Opcode op = static_cast<Opcode>(root.code()[bci]);
+    if (IsOperation(op)) mnemonics.push_back(Info(op).mnemonic);
+  }
+  return mnemonics;
 }
 
 // c + count(n), with c = 7 kept on the operand stack across the loop:
@@ -465,14 +552,6 @@ std::vector<std::pair<int, int32_t>> Quickened(const BytecodeRootNode& root) {
   return differing;
 }
 
-int BciOf(const BytecodeRootNode& root, Opcode opcode) {
-  for (int bci = 0; bci < static_cast<int>(root.code().size());
-       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
-    if (static_cast<Opcode>(root.code()[bci]) == opcode) return bci;
-  }
-  return -1;
-}
-
 TEST(BytecodeSwitchTest, QuickensTheOperationsOfInlinedClassesOnly) {
   EXPECT_EQ(TestInlined::IndexOf(AddOperation()), 0);
   EXPECT_EQ(TestInlined::IndexOf(SelfReplacingOperation()), 1);
@@ -481,18 +560,21 @@ TEST(BytecodeSwitchTest, QuickensTheOperationsOfInlinedClassesOnly) {
   test_language::TestRuntime runtime;
   auto root = Root<SwitchRoot>(SumProgram(), 2);
   SwitchRoot* raw = root.get();
-  // Both adds (s = s + i: op.store; i = i + 1: op.const.store) are
-  // quickened for class 0; the comparison keeps the generic `op`.
-  const int store = BciOf(*raw, Opcode::kOperationStore);
-  const int constant_store = BciOf(*raw, Opcode::kOperationConstantStore);
+  // Both adds (s = s + i: op.local.local.store; i = i + 1:
+  // op.local.const.store) are quickened for class 0; the comparison keeps
+  // the generic `op`.
+  const int store = BciOf(*raw, Opcode::kOperationLocalLocalStore);
+  const int constant_store = BciOf(*raw, Opcode::kOperationLocalConstantStore);
   ASSERT_GE(store, 0);
   ASSERT_GE(constant_store, 0);
-  EXPECT_EQ(Quickened(*raw),
-            (std::vector<std::pair<int, int32_t>>{
-                {store, QuickenedOpcode(OperationForm::kOperationStore, 0)},
-                {constant_store, QuickenedOpcode(OperationForm::kOperationConstantStore, 0)}}));
+  EXPECT_EQ(
+      Quickened(*raw),
+      (std::vector<std::pair<int, int32_t>>{
+          {store, QuickenedOpcode(OperationForm::kOperationLocalLocalStore, 0)},
+          {constant_store, QuickenedOpcode(OperationForm::kOperationLocalConstantStore, 0)}}));
   // The code everything else reads is the builder's.
-  EXPECT_NE(raw->Disassemble().find("op.store 1 2 0   ; AddOperation"), std::string::npos);
+  EXPECT_NE(raw->Disassemble().find("op.local.local.store 1 0 1 0 0   ; AddOperation"),
+            std::string::npos);
 
   // It computes what the generic switch computes, and specializes and
   // counts back edges the same way.
@@ -505,9 +587,34 @@ TEST(BytecodeSwitchTest, QuickensTheOperationsOfInlinedClassesOnly) {
   auto* add = dynamic_cast<AddOperation*>(raw->operation_node(1));
   ASSERT_NE(add, nullptr);
   EXPECT_EQ(add->active(), "AddLong");
-  // Resuming after the quickened op.store (s = s + i with i = 4, s = 6
-  // before it: its result 10 on the stack) continues in the switch.
+  // Resuming after the quickened op.local.local.store (s = s + i with
+  // i = 4, s = 6 before it: its result 10 on the stack) continues in the
+  // switch.
   EXPECT_EQ(ResumeSum(raw, store + 1, 6, 4, {10}), 45);
+}
+
+TEST(BytecodeSwitchTest, EveryOperationFormRunsQuickenedAsInTheGenericSwitch) {
+  test_language::TestRuntime runtime;
+  auto root = Root<SwitchRoot>(EveryFormProgram(), 3);
+  SwitchRoot* raw = root.get();
+  EXPECT_EQ(OperationMnemonics(*raw),
+            (std::vector<absl::string_view>{"op.store", "op.const.store", "op.local.local.store",
+                                            "op.local.const.store", "op.local.store", "op.const",
+                                            "op.local", "op.local.local", "op.local.const", "op",
+                                            "op", "op"}));
+  // Each is quickened in its own form.
+  const std::vector<std::pair<int, int32_t>> quickened = Quickened(*raw);
+  EXPECT_EQ(quickened.size(), 12u);
+  for (const auto& [bci, opcode] : quickened) {
+    EXPECT_EQ(opcode, QuickenedOpcode(FormOf(static_cast<Opcode>(raw->code()[bci])), 0)) << bci;
+  }
+  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  CallTarget* generic = runtime.CreateCallTarget(Root(EveryFormProgram(), 3));
+  // a = 1, b = 2: l0 = 3, l1 = 6, l2 = 10, then l1 = 11; 3 + 4 + 14 + 13.
+  EXPECT_EQ(target->Call({Value::Long(1), Value::Long(2)}).AsLong(), 34);
+  EXPECT_EQ(generic->Call({Value::Long(1), Value::Long(2)}).AsLong(), 34);
+  EXPECT_EQ(target->Call({Value::Long(-4), Value::Long(7)}).AsLong(),
+            generic->Call({Value::Long(-4), Value::Long(7)}).AsLong());
 }
 
 TEST(BytecodeSwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
@@ -641,6 +748,8 @@ TEST(BytecodeTest, Disassembles) {
   auto root = Root(SumProgram(), 2);
   const std::string text = root->Disassemble();
   EXPECT_NE(text.find("op 0 2   ; LessOperation"), std::string::npos) << text;
+  EXPECT_NE(text.find("op.local.local.store 1 0 1 0 0   ; AddOperation"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("branch.false"), std::string::npos) << text;
   EXPECT_NE(text.find("return"), std::string::npos) << text;
   EXPECT_EQ(root->max_stack(), 2);
