@@ -128,6 +128,61 @@ TEST(SpecializerTest, TryInlineRunsOnlyActiveInlineSpecializationsAndLeavesRewri
   EXPECT_TRUE(add.specializer().IsExcluded<AddInt>());
 }
 
+// A node with two inline specializations that both hold for two longs:
+// the first rewrites on overflow, the second would give another value.
+class TwoInlineNode;
+struct FirstLong {
+  static constexpr absl::string_view kName = "FirstLong";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return c.And(c.IsLong(l), c.IsLong(r));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, TwoInlineNode&, typename C::V l, typename C::V r) {
+    auto sum = c.AddOverflow(c.AsLong(l), c.AsLong(r));
+    c.RewriteOn(sum.overflow);
+    return c.BoxLong(sum.value);
+  }
+};
+struct ThenLeft {
+  static constexpr absl::string_view kName = "ThenLeft";
+  static constexpr bool kInlineInInterpreter = true;
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return c.And(c.IsLong(l), c.Or(c.IsLong(r), c.HasTag(r, kDoubleTag)));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, TwoInlineNode&, typename C::V l, typename C::V) {
+    return c.BoxLong(c.AsLong(l));
+  }
+};
+class TwoInlineNode final : public Node {
+ public:
+  MOREL_NODE_KIND(TwoInlineNode)
+  using Specializations = Specializer<TwoInlineNode, FirstLong, ThenLeft>;
+  using Node::Node;
+  [[noreturn]] static Value Fallback(TwoInlineNode&, Value, Value) { throw TlError("no"); }
+  Specializations specializer;
+};
+
+// A rewrite ends TryInline even when a later active inline specialization
+// would hold: that one's value would leave the rewritten one active.
+TEST(SpecializerTest, TryInlineStopsAtARewriteBeforeTheNextActiveSpecialization) {
+  TwoInlineNode node;
+  TwoInlineNode::Specializations& s = node.specializer;
+  EXPECT_EQ(s.Execute(node, Value::Long(1), Value::Long(2)), Value::Long(3));      // FirstLong
+  EXPECT_EQ(s.Execute(node, Value::Long(5), Value::Double(0.5)), Value::Long(5));  // ThenLeft
+  ASSERT_EQ(s.ActiveNames(), "FirstLong,ThenLeft");
+  const uint32_t before = s.state();
+  EXPECT_EQ(s.TryInline(node, Value::Long(40), Value::Long(2)), Value::Long(42));
+  EXPECT_FALSE(s.TryInline(node, Value::Long(INT64_MAX), Value::Long(1)).has_value());
+  EXPECT_EQ(s.state(), before);
+  // Execute excludes FirstLong; ThenLeft answers from then on.
+  EXPECT_EQ(s.Execute(node, Value::Long(INT64_MAX), Value::Long(1)), Value::Long(INT64_MAX));
+  EXPECT_TRUE(s.IsExcluded<FirstLong>());
+  EXPECT_EQ(s.TryInline(node, Value::Long(40), Value::Long(2)), Value::Long(40));
+}
+
 TEST(SpecializerTest, FallbackWhenNothingApplies) {
   AddNode add(nullptr, nullptr);
   try {
