@@ -190,6 +190,9 @@ class BytecodeRootNodeWith : public BytecodeRootNode {
                          std::move(program)) {
     Quicken();
   }
+  // Runs the code from bci 0 in this switch: a call's entry, without the
+  // virtual Dispatch in between.
+  Value Execute(Frame& frame) override;
 
  protected:
   Value Dispatch(Frame& frame, int bci, int height) override;

@@ -429,6 +429,11 @@ Value BytecodeRootNodeWith<Inlined>::Dispatch(Frame& frame, int bci, int height)
   return this->template DispatchWith<Inlined>(frame, bci, height);
 }
 
+template <typename Inlined>
+Value BytecodeRootNodeWith<Inlined>::Execute(Frame& frame) {
+  return this->template DispatchWith<Inlined>(frame, 0, 0);
+}
+
 }  // namespace morel::bytecode
 
 #endif  // MOREL_NODES_BYTECODE_BYTECODE_SWITCH_H_
