@@ -143,6 +143,9 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       case Opcode::kArgument:
         stack.push_back(Argument(code[bci + 1], root.constant(code[bci + 2])));
         break;
+      case Opcode::kArgumentStore:
+        SetLocal(code[bci + 3], Argument(code[bci + 1], root.constant(code[bci + 2])));
+        break;
       case Opcode::kLoadLocal:
         stack.push_back(Local(code[bci + 1]));
         break;

@@ -37,6 +37,9 @@ namespace morel::bytecode {
   /* push argument i of the activation, or constants[c] if fewer were */    \
   /* passed: i, c */                                                        \
   X(kArgument, "argument", 2, 0, 1)                                         \
+  /* `argument i c` then `store.local s` (fused: a parameter's copy into */ \
+  /* its local): i, c, s */                                                 \
+  X(kArgumentStore, "argument.store", 3, 0, 0)                              \
   /* push local s as it is (also when never assigned) */                    \
   X(kLoadLocal, "load.local", 1, 0, 1)                                      \
   /* push local s; if it was never assigned, run operation k on no */       \

@@ -94,8 +94,15 @@ std::optional<Opcode> StoringForm(Opcode op) {
 }  // namespace
 
 void BytecodeBuilder::EmitStoreLocal(int slot) {
-  // Right after an operation, the operation stores its result itself.
+  // Right after an operation, the operation stores its result itself; so
+  // does an argument.
   const std::optional<Opcode> previous = Fusable(1);
+  if (previous == Opcode::kArgument) {
+    program_.code[starts_.back()] = static_cast<int32_t>(Opcode::kArgumentStore);
+    program_.code.push_back(slot);
+    program_.source_index.push_back(-1);
+    return;
+  }
   if (const std::optional<Opcode> storing = previous ? StoringForm(*previous) : std::nullopt) {
     program_.code[starts_.back()] = static_cast<int32_t>(*storing);
     program_.code.push_back(slot);

@@ -352,6 +352,13 @@ handle_kArgument : {
   ip += 3;
   MOREL_NEXT();
 }
+handle_kArgumentStore : {
+  const size_t index = static_cast<size_t>(ip[1]);
+  StoreLocal(descriptor, locals, ip[3],
+             index < arguments.size() ? arguments[index] : constants[ip[2]]);
+  ip += 4;
+  MOREL_NEXT();
+}
 handle_kLoadLocal:
   CopyValue(sp++, &locals[ip[1]]);
   ip += 2;

@@ -305,6 +305,33 @@ TEST(BytecodeTest, NothingFusesAcrossALabel) {
             "  21: return\n");
 }
 
+// A parameter's copy into its local is one instruction (argument.store),
+// unless a label lies between the two; a missing argument is the constant.
+TEST(BytecodeTest, AnArgumentFusesWithTheStoreAfterIt) {
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitStoreLocal(0);
+  b.EmitArgument(1, Value::Long(10));
+  b.Bind(b.NewLabel());
+  b.EmitStoreLocal(1);
+  b.EmitLoadLocal(0);
+  b.EmitLoadLocal(1);
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(bytecode::Disassemble(program->code),
+            "  0: argument.store 0 0 0\n"
+            "  4: argument 1 1\n"
+            "  7: store.local 1\n"
+            "  9: op.local.local 0 0 1 0\n"
+            "  14: return\n");
+  test_language::TestRuntime runtime;
+  CallTarget* target = runtime.CreateCallTarget(Root(std::move(*program), 2));
+  EXPECT_EQ(target->Call({Value::Long(3), Value::Long(4)}).AsLong(), 7);
+  EXPECT_EQ(target->Call({Value::Long(3)}).AsLong(), 13);
+}
+
 // Every operation form, in a program that computes with each:
 //   l0 = a + b; l1 = a + 5; l2 = l0 + l1; l2 = l2 + 1; l1 = a + l2;
 //   return (a + 2) + ((a + l0) + ((l0 + l1) + (l2 + 3)))
