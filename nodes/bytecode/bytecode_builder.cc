@@ -72,10 +72,12 @@ void BytecodeBuilder::Drop(int count) {
 
 namespace {
 
-// The form that also stores the result into a local, for each operation
-// form that pushes it.
+// The form that also stores the value into a local, for each instruction
+// that pushes one and can fuse the store.local after it.
 std::optional<Opcode> StoringForm(Opcode op) {
   switch (op) {
+    case Opcode::kArgument:
+      return Opcode::kArgumentStore;
     case Opcode::kOperation:
       return Opcode::kOperationStore;
     case Opcode::kOperationConstant:
@@ -94,15 +96,9 @@ std::optional<Opcode> StoringForm(Opcode op) {
 }  // namespace
 
 void BytecodeBuilder::EmitStoreLocal(int slot) {
-  // Right after an operation, the operation stores its result itself; so
-  // does an argument.
+  // Right after an operation or an argument, that instruction stores the
+  // value itself.
   const std::optional<Opcode> previous = Fusable(1);
-  if (previous == Opcode::kArgument) {
-    program_.code[starts_.back()] = static_cast<int32_t>(Opcode::kArgumentStore);
-    program_.code.push_back(slot);
-    program_.source_index.push_back(-1);
-    return;
-  }
   if (const std::optional<Opcode> storing = previous ? StoringForm(*previous) : std::nullopt) {
     program_.code[starts_.back()] = static_cast<int32_t>(*storing);
     program_.code.push_back(slot);
