@@ -13,6 +13,22 @@ constexpr OpcodeInfo kInfo[] = {
 #undef MOREL_BYTECODE_INFO
 };
 
+// Every operation form's table entry agrees with its layout: its words,
+// and the word that says how many values it pops.
+constexpr bool TableMatchesLayouts() {
+  for (int i = 0; i < kNumOpcodes; ++i) {
+    const Opcode op = static_cast<Opcode>(i);
+    if (!IsOperation(op)) continue;
+    const OperationLayout layout = LayoutOf(op);
+    if (layout.locals < 0 || kInfo[i].operands + 1 != layout.length() ||
+        kInfo[i].pops != -layout.stack_count_word()) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(TableMatchesLayouts());
+
 }  // namespace
 
 const OpcodeInfo& Info(Opcode op) { return kInfo[static_cast<int>(op)]; }
@@ -34,31 +50,14 @@ int BranchTarget(absl::Span<const int32_t> code, int bci) {
 
 OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci) {
   const int32_t* w = code.data() + bci;
-  switch (static_cast<Opcode>(w[0])) {
-    case Opcode::kOperation:
-      return {w[1], -1, w[2], -1};
-    case Opcode::kOperationConstant:
-      return {w[1], w[2], w[3], -1};
-    case Opcode::kOperationStore:
-      return {w[1], -1, w[2], w[3]};
-    case Opcode::kOperationConstantStore:
-      return {w[1], w[2], w[3], w[4]};
-    case Opcode::kOperationLocal:
-      return {w[1], -1, w[3], -1, 1, {w[2], -1}};
-    case Opcode::kOperationLocalLocal:
-      return {w[1], -1, w[4], -1, 2, {w[2], w[3]}};
-    case Opcode::kOperationLocalConstant:
-      return {w[1], w[3], w[4], -1, 1, {w[2], -1}};
-    case Opcode::kOperationLocalStore:
-      return {w[1], -1, w[3], w[4], 1, {w[2], -1}};
-    case Opcode::kOperationLocalLocalStore:
-      return {w[1], -1, w[4], w[5], 2, {w[2], w[3]}};
-    case Opcode::kOperationLocalConstantStore:
-      return {w[1], w[3], w[4], w[5], 1, {w[2], -1}};
-    default:
-      MOREL_CHECK_MSG(false, "DecodeOperation of an instruction that runs no operation");
-      return {};
-  }
+  const Opcode op = static_cast<Opcode>(w[0]);
+  MOREL_CHECK_MSG(IsOperation(op), "DecodeOperation of an instruction that runs no operation");
+  const OperationLayout layout = LayoutOf(op);
+  OperationInstruction instruction = {w[1], layout.constant ? w[layout.constant_word()] : -1,
+                                      w[layout.stack_count_word()],
+                                      layout.store ? w[layout.store_word()] : -1, layout.locals};
+  for (int i = 0; i < layout.locals; ++i) instruction.locals[i] = w[layout.local_word(i)];
+  return instruction;
 }
 
 int OperationIndex(absl::Span<const int32_t> code, int bci) {

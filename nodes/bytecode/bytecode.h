@@ -109,8 +109,52 @@ int Pops(absl::Span<const int32_t> code, int bci);
 // Whether the instruction runs an operation (`op` and its fused forms): a
 // deoptimization inside it resumes after the operation, with its result
 // on the stack (BytecodeRootNode::Resume).
-inline bool IsOperation(Opcode op) {
+inline constexpr bool IsOperation(Opcode op) {
   return op >= Opcode::kOperation && op <= Opcode::kOperationLocalConstantStore;
+}
+// Where an operation instruction of one form keeps its parts. The words
+// after the opcode: the operation k, the fused locals, the fused constant,
+// the count m of operands on the stack, the fused store's slot. The
+// table's operand and pop counts (checked in bytecode.cc), DecodeOperation
+// and the interpreter's handlers (bytecode_switch.h) all read it.
+struct OperationLayout {
+  int locals;     // fused load.locals: 0, 1 or 2
+  bool constant;  // a fused constant (after the locals)
+  bool store;     // a fused store.local
+  constexpr int local_word(int i) const { return 2 + i; }
+  constexpr int constant_word() const { return 2 + locals; }
+  constexpr int stack_count_word() const { return 2 + fused(); }
+  constexpr int store_word() const { return stack_count_word() + 1; }
+  constexpr int length() const { return stack_count_word() + 1 + (store ? 1 : 0); }
+  // The operands that are not on the stack.
+  constexpr int fused() const { return locals + (constant ? 1 : 0); }
+};
+// The layout of an operation form (IsOperation).
+constexpr OperationLayout LayoutOf(Opcode op) {
+  switch (op) {
+    case Opcode::kOperation:
+      return {0, false, false};
+    case Opcode::kOperationConstant:
+      return {0, true, false};
+    case Opcode::kOperationStore:
+      return {0, false, true};
+    case Opcode::kOperationConstantStore:
+      return {0, true, true};
+    case Opcode::kOperationLocal:
+      return {1, false, false};
+    case Opcode::kOperationLocalLocal:
+      return {2, false, false};
+    case Opcode::kOperationLocalConstant:
+      return {1, true, false};
+    case Opcode::kOperationLocalStore:
+      return {1, false, true};
+    case Opcode::kOperationLocalLocalStore:
+      return {2, false, true};
+    case Opcode::kOperationLocalConstantStore:
+      return {1, true, true};
+    default:
+      return {-1, false, false};
+  }
 }
 // The parts of an operation instruction (IsOperation), wherever its form
 // keeps them: operation node k runs on `stack_operands` values popped from

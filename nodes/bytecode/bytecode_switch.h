@@ -230,64 +230,44 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   // class's fast path twice in the loop, not once per form.
 #define MOREL_VIRTUAL_OPERATION(operation, frame, operands) \
   (operation)->ExecuteOperation(frame, operands)
-#define MOREL_FUSED_LOCAL(word) CopyValue(sp++, &locals[ip[word]])
-#define MOREL_FUSED_CONSTANT(word) CopyValue(sp++, &constants[ip[word]])
-  // The instruction's operation, its operand count and the next ip.
-#define MOREL_TO_BODY(body, ARITY, total, length) \
-  op = operations[ip[1]];                         \
-  n = ARITY(total);                               \
-  ip += length;                                   \
-  goto body
-#define MOREL_OPERATION_HANDLERS(suffix, CALL, ARITY)                                 \
-  handle_kOperation##suffix : { MOREL_TO_BODY(push##suffix, ARITY, ip[2], 3); }       \
-  handle_kOperationConstant##suffix : {                                               \
-    MOREL_FUSED_CONSTANT(2);                                                          \
-    MOREL_TO_BODY(push##suffix, ARITY, ip[3] + 1, 4);                                 \
-  }                                                                                   \
-  handle_kOperationStore##suffix : { MOREL_TO_BODY(store##suffix, ARITY, ip[2], 4); } \
-  handle_kOperationConstantStore##suffix : {                                          \
-    MOREL_FUSED_CONSTANT(2);                                                          \
-    MOREL_TO_BODY(store##suffix, ARITY, ip[3] + 1, 5);                                \
-  }                                                                                   \
-  handle_kOperationLocal##suffix : {                                                  \
-    MOREL_FUSED_LOCAL(2);                                                             \
-    MOREL_TO_BODY(push##suffix, ARITY, ip[3] + 1, 4);                                 \
-  }                                                                                   \
-  handle_kOperationLocalLocal##suffix : {                                             \
-    MOREL_FUSED_LOCAL(2);                                                             \
-    MOREL_FUSED_LOCAL(3);                                                             \
-    MOREL_TO_BODY(push##suffix, ARITY, ip[4] + 2, 5);                                 \
-  }                                                                                   \
-  handle_kOperationLocalConstant##suffix : {                                          \
-    MOREL_FUSED_LOCAL(2);                                                             \
-    MOREL_FUSED_CONSTANT(3);                                                          \
-    MOREL_TO_BODY(push##suffix, ARITY, ip[4] + 2, 5);                                 \
-  }                                                                                   \
-  handle_kOperationLocalStore##suffix : {                                             \
-    MOREL_FUSED_LOCAL(2);                                                             \
-    MOREL_TO_BODY(store##suffix, ARITY, ip[3] + 1, 5);                                \
-  }                                                                                   \
-  handle_kOperationLocalLocalStore##suffix : {                                        \
-    MOREL_FUSED_LOCAL(2);                                                             \
-    MOREL_FUSED_LOCAL(3);                                                             \
-    MOREL_TO_BODY(store##suffix, ARITY, ip[4] + 2, 6);                                \
-  }                                                                                   \
-  handle_kOperationLocalConstantStore##suffix : {                                     \
-    MOREL_FUSED_LOCAL(2);                                                             \
-    MOREL_FUSED_CONSTANT(3);                                                          \
-    MOREL_TO_BODY(store##suffix, ARITY, ip[4] + 2, 6);                                \
-  }                                                                                   \
-  push##suffix : {                                                                    \
-    sp -= n;                                                                          \
-    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));                            \
-    ++sp;                                                                             \
-    MOREL_NEXT();                                                                     \
-  }                                                                                   \
-  store##suffix : {                                                                   \
-    sp -= n;                                                                          \
-    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n));              \
-    StoreLocal(descriptor, locals, ip[-1], value);                                    \
-    MOREL_NEXT();                                                                     \
+  // The handler of one form (its words: OperationLayout, bytecode.h).
+#define MOREL_FORM(form, suffix, ARITY)                                                       \
+  handle_k##form##suffix : {                                                                  \
+    constexpr OperationLayout kLayout = LayoutOf(Opcode::k##form);                            \
+    if constexpr (kLayout.locals >= 1) CopyValue(sp++, &locals[ip[kLayout.local_word(0)]]);   \
+    if constexpr (kLayout.locals >= 2) CopyValue(sp++, &locals[ip[kLayout.local_word(1)]]);   \
+    if constexpr (kLayout.constant) CopyValue(sp++, &constants[ip[kLayout.constant_word()]]); \
+    op = operations[ip[1]];                                                                   \
+    n = ARITY(ip[kLayout.stack_count_word()] + kLayout.fused());                              \
+    ip += kLayout.length();                                                                   \
+    if constexpr (kLayout.store) {                                                            \
+      goto store##suffix;                                                                     \
+    } else {                                                                                  \
+      goto push##suffix;                                                                      \
+    }                                                                                         \
+  }
+#define MOREL_OPERATION_HANDLERS(suffix, CALL, ARITY)                    \
+  MOREL_FORM(Operation, suffix, ARITY)                                   \
+  MOREL_FORM(OperationConstant, suffix, ARITY)                           \
+  MOREL_FORM(OperationStore, suffix, ARITY)                              \
+  MOREL_FORM(OperationConstantStore, suffix, ARITY)                      \
+  MOREL_FORM(OperationLocal, suffix, ARITY)                              \
+  MOREL_FORM(OperationLocalLocal, suffix, ARITY)                         \
+  MOREL_FORM(OperationLocalConstant, suffix, ARITY)                      \
+  MOREL_FORM(OperationLocalStore, suffix, ARITY)                         \
+  MOREL_FORM(OperationLocalLocalStore, suffix, ARITY)                    \
+  MOREL_FORM(OperationLocalConstantStore, suffix, ARITY)                 \
+  push##suffix : {                                                       \
+    sp -= n;                                                             \
+    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
+    ++sp;                                                                \
+    MOREL_NEXT();                                                        \
+  }                                                                      \
+  store##suffix : {                                                      \
+    sp -= n;                                                             \
+    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
+    StoreLocal(descriptor, locals, ip[-1], value);                       \
+    MOREL_NEXT();                                                        \
   }
   // One list of the inlined classes' indices, for labels and table alike.
 #define MOREL_INLINED_INDICES(X) \
@@ -424,9 +404,7 @@ handle_kReturn:
 #undef MOREL_INLINED_HANDLERS
 #undef MOREL_INLINED_INDICES
 #undef MOREL_OPERATION_HANDLERS
-#undef MOREL_TO_BODY
-#undef MOREL_FUSED_CONSTANT
-#undef MOREL_FUSED_LOCAL
+#undef MOREL_FORM
 #undef MOREL_VIRTUAL_OPERATION
 #undef MOREL_NEXT
 }
