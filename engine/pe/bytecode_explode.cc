@@ -118,6 +118,36 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
     stack.pop_back();
     return top;
   };
+  // A conditional branch at `bci` on `value` (the language guarantees a
+  // Boolean, bytecode.h) to `target_bci` if it is `branch_if`, with the
+  // stack as it is after the branch.
+  auto conditional = [&](int bci, PeValue value, int target_bci, bool branch_if) {
+    ir::Value* condition = context().AsBoolean(value);
+    Merge& target = merges[merge_of[target_bci]];
+    ir::Block* fall_through = builder_.CreateBlock();
+    if (target_bci <= bci) {
+      // A conditional back edge: its safepoint (resuming at the loop's
+      // next iteration) on the taken edge only.
+      ir::Block* back_edge = builder_.CreateBlock();
+      if (branch_if) {
+        builder_.Br(condition, back_edge, {}, fall_through, {});
+      } else {
+        builder_.Br(condition, fall_through, {}, back_edge, {});
+      }
+      builder_.SetInsertionPoint(back_edge);
+      SetResumePosition(target_bci, stack);
+      BackEdge();
+      JumpTo(target, Flatten(stack));
+    } else {
+      std::vector<ir::Value*> taken = MergeArguments(Flatten(stack));
+      if (branch_if) {
+        builder_.Br(condition, target.block, taken, fall_through, {});
+      } else {
+        builder_.Br(condition, fall_through, {}, target.block, taken);
+      }
+    }
+    builder_.SetInsertionPoint(fall_through);
+  };
   for (int bci = 0; bci < size;) {
     const Opcode op = static_cast<Opcode>(code[bci]);
     const int next = bci + bytecode::Length(op);
@@ -176,48 +206,15 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       }
       case Opcode::kBranchFalse:
       case Opcode::kBranchTrue: {
-        // The language guarantees a Boolean operand (bytecode.h).
-        ir::Value* condition = context().AsBoolean(pop());
-        const int target_bci = code[bci + 1];
-        Merge& target = merges[merge_of[target_bci]];
-        ir::Block* fall_through = builder_.CreateBlock();
-        if (target_bci <= bci) {
-          // A conditional back edge: its safepoint (resuming at the loop's
-          // next iteration) on the taken edge only.
-          ir::Block* back_edge = builder_.CreateBlock();
-          if (op == Opcode::kBranchTrue) {
-            builder_.Br(condition, back_edge, {}, fall_through, {});
-          } else {
-            builder_.Br(condition, fall_through, {}, back_edge, {});
-          }
-          builder_.SetInsertionPoint(back_edge);
-          SetResumePosition(target_bci, stack);
-          BackEdge();
-          JumpTo(target, Flatten(stack));
-        } else {
-          std::vector<ir::Value*> taken = MergeArguments(Flatten(stack));
-          if (op == Opcode::kBranchTrue) {
-            builder_.Br(condition, target.block, taken, fall_through, {});
-          } else {
-            builder_.Br(condition, fall_through, {}, target.block, taken);
-          }
-        }
-        builder_.SetInsertionPoint(fall_through);
+        PeValue condition = pop();
+        conditional(bci, condition, code[bci + 1], op == Opcode::kBranchTrue);
         break;
       }
       case Opcode::kReturn:
         Return(pop());
         break;
-      case Opcode::kOperation:
-      case Opcode::kOperationConstant:
-      case Opcode::kOperationStore:
-      case Opcode::kOperationConstantStore:
-      case Opcode::kOperationLocal:
-      case Opcode::kOperationLocalLocal:
-      case Opcode::kOperationLocalConstant:
-      case Opcode::kOperationLocalStore:
-      case Opcode::kOperationLocalLocalStore:
-      case Opcode::kOperationLocalConstantStore: {
+      default: {
+        MOREL_CHECK_MSG(bytecode::IsOperation(op), "an opcode partial evaluation does not know");
         const bytecode::OperationInstruction instruction = bytecode::DecodeOperation(code, bci);
         const int index = instruction.operation;
         // The fused operands, as load.local and constant would push them.
@@ -247,6 +244,11 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
         }
         if (instruction.store_slot >= 0) {
           SetLocal(instruction.store_slot, result);  // the fused store.local
+        } else if (instruction.branch_target >= 0) {
+          // The fused branch.false or branch.true (in a dead block after an
+          // operation that always deoptimizes, as the unfused branch would be).
+          if (Terminated()) ContinueInDeadBlock();
+          conditional(bci, result, instruction.branch_target, instruction.branch_if);
         } else {
           stack.push_back(result);
         }

@@ -40,10 +40,12 @@ int Pops(absl::Span<const int32_t> code, int bci) {
 }
 
 int BranchTarget(absl::Span<const int32_t> code, int bci) {
-  switch (static_cast<Opcode>(code[bci])) {
+  const Opcode op = static_cast<Opcode>(code[bci]);
+  switch (op) {
     case Opcode::kBranch: case Opcode::kBranchFalse: case Opcode::kBranchTrue:
       return code[bci + 1];
     default:
+      if (IsOperation(op) && LayoutOf(op).branches()) return code[bci + LayoutOf(op).tail_word()];
       return -1;
   }
 }
@@ -55,8 +57,12 @@ OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci) {
   const OperationLayout layout = LayoutOf(op);
   OperationInstruction instruction = {w[1], layout.constant ? w[layout.constant_word()] : -1,
                                       w[layout.stack_count_word()],
-                                      layout.store ? w[layout.store_word()] : -1, layout.locals};
+                                      layout.store() ? w[layout.tail_word()] : -1, layout.locals};
   for (int i = 0; i < layout.locals; ++i) instruction.locals[i] = w[layout.local_word(i)];
+  if (layout.branches()) {
+    instruction.branch_target = w[layout.tail_word()];
+    instruction.branch_if = layout.tail == OperationTail::kBranchTrue;
+  }
   return instruction;
 }
 

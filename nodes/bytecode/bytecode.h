@@ -29,6 +29,9 @@
 
 namespace morel::bytecode {
 
+// What an operation form does with its operation's result (below).
+enum class OperationTail { kPush, kStore, kBranchFalse, kBranchTrue };
+
 //   X(name, mnemonic, operands, pops, pushes)  semantics
 // pops -i: the instruction's operand i (1-based) says how many.
 #define MOREL_BYTECODES(X)                                                  \
@@ -61,26 +64,55 @@ namespace morel::bytecode {
   X(kBranchTrue, "branch.true", 1, 1, 0)                                    \
   /* pop the activation's result and return it */                           \
   X(kReturn, "return", 0, 1, 0)                                             \
-  /* run operation k on the top n values (popped), push its result: k, n */ \
-  X(kOperation, "op", 2, -2, 1)                                             \
-  /* `constant c` then `op k m+1` as one instruction (the builder fuses */  \
-  /* them): operation k on the top m values and constants[c]: k, c, m */    \
-  X(kOperationConstant, "op.const", 3, -3, 1)                               \
-  /* `op k n` then `store.local s` as one instruction (fused): k, n, s */   \
-  X(kOperationStore, "op.store", 3, -2, 0)                                  \
-  /* `op.const k c m` then `store.local s` (fused): k, c, m, s */           \
-  X(kOperationConstantStore, "op.const.store", 4, -3, 0)                    \
-  /* `load.local s` then `op k m+1` (fused): operation k on the top m */    \
-  /* values and local s (read as load.local reads it): k, s, m */           \
-  X(kOperationLocal, "op.local", 3, -3, 1)                                  \
-  /* `load.local s`, `load.local t`, `op k m+2`: k, s, t, m */              \
-  X(kOperationLocalLocal, "op.local.local", 4, -4, 1)                       \
-  /* `load.local s`, `constant c`, `op k m+2`: k, s, c, m */                \
-  X(kOperationLocalConstant, "op.local.const", 4, -4, 1)                    \
-  /* the three forms above, then `store.local d` (fused): their words, d */ \
-  X(kOperationLocalStore, "op.local.store", 4, -3, 0)                       \
-  X(kOperationLocalLocalStore, "op.local.local.store", 5, -4, 0)            \
-  X(kOperationLocalConstantStore, "op.local.const.store", 5, -4, 0)
+  /* the operation forms (MOREL_OPERATION_FORMS, below) */                  \
+  MOREL_OPERATION_FORMS(MOREL_OPERATION_FORM_OPCODE, X)
+
+// The operation forms: `op k n` (run operation node k on the top n values,
+// popped) with the instructions around it fused into it by the builder.
+// The words after the opcode: k, the fused local slots, the fused
+// constant's index, the count m of operands on the stack, then the tail's
+// word. Operation k runs on the m stack values, then the fused locals (read
+// as load.local reads them), then the fused constant; its result is
+//   push:         pushed;
+//   store:        stored into local d (a fused `store.local d`);
+//   branch.false: tested, continuing at t if it is false (a fused
+//                 `branch.false t`; the language guarantees a Boolean);
+//   branch.true:  tested, continuing at t if it is true.
+// A label between the parts prevents fusion (a branch there must not skip
+// one). X(Name, mnemonic, fused locals, fused constant, tail), in the order
+// of the opcodes (and of the quickened opcodes, bytecode_switch.h).
+#define MOREL_OPERATION_FORMS(X, ...)                                                          \
+  X(Operation, "op", 0, false, kPush, __VA_ARGS__)                                             \
+  X(OperationConstant, "op.const", 0, true, kPush, __VA_ARGS__)                                \
+  X(OperationStore, "op.store", 0, false, kStore, __VA_ARGS__)                                 \
+  X(OperationConstantStore, "op.const.store", 0, true, kStore, __VA_ARGS__)                    \
+  X(OperationLocal, "op.local", 1, false, kPush, __VA_ARGS__)                                  \
+  X(OperationLocalLocal, "op.local.local", 2, false, kPush, __VA_ARGS__)                       \
+  X(OperationLocalConstant, "op.local.const", 1, true, kPush, __VA_ARGS__)                     \
+  X(OperationLocalStore, "op.local.store", 1, false, kStore, __VA_ARGS__)                      \
+  X(OperationLocalLocalStore, "op.local.local.store", 2, false, kStore, __VA_ARGS__)           \
+  X(OperationLocalConstantStore, "op.local.const.store", 1, true, kStore, __VA_ARGS__)         \
+  X(OperationBranchFalse, "op.branch.false", 0, false, kBranchFalse, __VA_ARGS__)              \
+  X(OperationConstantBranchFalse, "op.const.branch.false", 0, true, kBranchFalse, __VA_ARGS__) \
+  X(OperationLocalBranchFalse, "op.local.branch.false", 1, false, kBranchFalse, __VA_ARGS__)   \
+  X(OperationLocalLocalBranchFalse, "op.local.local.branch.false", 2, false, kBranchFalse,     \
+    __VA_ARGS__)                                                                               \
+  X(OperationLocalConstantBranchFalse, "op.local.const.branch.false", 1, true, kBranchFalse,   \
+    __VA_ARGS__)                                                                               \
+  X(OperationBranchTrue, "op.branch.true", 0, false, kBranchTrue, __VA_ARGS__)                 \
+  X(OperationConstantBranchTrue, "op.const.branch.true", 0, true, kBranchTrue, __VA_ARGS__)    \
+  X(OperationLocalBranchTrue, "op.local.branch.true", 1, false, kBranchTrue, __VA_ARGS__)      \
+  X(OperationLocalLocalBranchTrue, "op.local.local.branch.true", 2, false, kBranchTrue,        \
+    __VA_ARGS__)                                                                               \
+  X(OperationLocalConstantBranchTrue, "op.local.const.branch.true", 1, true, kBranchTrue,      \
+    __VA_ARGS__)
+// An operation form as an opcode table entry: operands k, the fused parts,
+// m and the tail's word; pops m (its count word) and pushes a result only
+// when its tail pushes.
+#define MOREL_OPERATION_FORM_OPCODE(name, mnemonic, locals, constant, tail, X)                   \
+  X(k##name, mnemonic,                                                                           \
+    2 + (locals) + ((constant) ? 1 : 0) + (OperationTail::tail == OperationTail::kPush ? 0 : 1), \
+    -(2 + (locals) + ((constant) ? 1 : 0)), OperationTail::tail == OperationTail::kPush ? 1 : 0)
 
 enum class Opcode : int32_t {
 #define MOREL_BYTECODE_ENUM(name, mnemonic, operands, pops, pushes) name,
@@ -93,7 +125,12 @@ inline constexpr int kNumOpcodes = 0
 #undef MOREL_BYTECODE_COUNT
     ;
 // The operation forms are the table's last entries (IsOperation).
-static_assert(static_cast<int>(Opcode::kOperationLocalConstantStore) == kNumOpcodes - 1);
+inline constexpr int kNumOperationForms = 0
+#define MOREL_OPERATION_FORM_COUNT(...) +1
+    MOREL_OPERATION_FORMS(MOREL_OPERATION_FORM_COUNT, )
+#undef MOREL_OPERATION_FORM_COUNT
+    ;
+static_assert(static_cast<int>(Opcode::kOperation) == kNumOpcodes - kNumOperationForms);
 
 struct OpcodeInfo {
   absl::string_view mnemonic;
@@ -110,50 +147,39 @@ int Pops(absl::Span<const int32_t> code, int bci);
 // deoptimization inside it resumes after the operation, with its result
 // on the stack (BytecodeRootNode::Resume).
 inline constexpr bool IsOperation(Opcode op) {
-  return op >= Opcode::kOperation && op <= Opcode::kOperationLocalConstantStore;
+  return op >= Opcode::kOperation && static_cast<int>(op) < kNumOpcodes;
 }
-// Where an operation instruction of one form keeps its parts. The words
-// after the opcode: the operation k, the fused locals, the fused constant,
-// the count m of operands on the stack, the fused store's slot. The
-// table's operand and pop counts (checked in bytecode.cc), DecodeOperation
-// and the interpreter's handlers (bytecode_switch.h) all read it.
+// Where an operation instruction of one form keeps its parts (the words of
+// MOREL_OPERATION_FORMS). The table's operand and pop counts,
+// DecodeOperation and the interpreter's handlers (bytecode_switch.h) all
+// read it.
 struct OperationLayout {
-  int locals;     // fused load.locals: 0, 1 or 2
+  int locals;     // fused load.locals: 0, 1 or 2 (-1: not an operation)
   bool constant;  // a fused constant (after the locals)
-  bool store;     // a fused store.local
+  OperationTail tail;
+  constexpr bool store() const { return tail == OperationTail::kStore; }
+  constexpr bool branches() const {
+    return tail == OperationTail::kBranchFalse || tail == OperationTail::kBranchTrue;
+  }
   constexpr int local_word(int i) const { return 2 + i; }
   constexpr int constant_word() const { return 2 + locals; }
   constexpr int stack_count_word() const { return 2 + fused(); }
-  constexpr int store_word() const { return stack_count_word() + 1; }
-  constexpr int length() const { return stack_count_word() + 1 + (store ? 1 : 0); }
+  // The store's slot or the branch's target.
+  constexpr int tail_word() const { return stack_count_word() + 1; }
+  constexpr int length() const { return tail_word() + (tail == OperationTail::kPush ? 0 : 1); }
   // The operands that are not on the stack.
   constexpr int fused() const { return locals + (constant ? 1 : 0); }
 };
 // The layout of an operation form (IsOperation).
 constexpr OperationLayout LayoutOf(Opcode op) {
   switch (op) {
-    case Opcode::kOperation:
-      return {0, false, false};
-    case Opcode::kOperationConstant:
-      return {0, true, false};
-    case Opcode::kOperationStore:
-      return {0, false, true};
-    case Opcode::kOperationConstantStore:
-      return {0, true, true};
-    case Opcode::kOperationLocal:
-      return {1, false, false};
-    case Opcode::kOperationLocalLocal:
-      return {2, false, false};
-    case Opcode::kOperationLocalConstant:
-      return {1, true, false};
-    case Opcode::kOperationLocalStore:
-      return {1, false, true};
-    case Opcode::kOperationLocalLocalStore:
-      return {2, false, true};
-    case Opcode::kOperationLocalConstantStore:
-      return {1, true, true};
+#define MOREL_OPERATION_FORM_LAYOUT(name, mnemonic, locals, constant, tail, unused) \
+  case Opcode::k##name:                                                             \
+    return {locals, constant, OperationTail::tail};
+    MOREL_OPERATION_FORMS(MOREL_OPERATION_FORM_LAYOUT, )
+#undef MOREL_OPERATION_FORM_LAYOUT
     default:
-      return {-1, false, false};
+      return {-1, false, OperationTail::kPush};
   }
 }
 // The parts of an operation instruction (IsOperation), wherever its form
@@ -161,7 +187,9 @@ constexpr OperationLayout LayoutOf(Opcode op) {
 // the stack, then locals `locals[0..local_count)` if the form fused local
 // reads, then constants[constant] if it fused a constant (else -1); the
 // result is pushed, or stored into local `store_slot` by the forms that
-// fused a store.local (else -1).
+// fused a store.local (else -1), or tested by the forms that fused a
+// branch: continuing at `branch_target` (else -1) if it is
+// `branch_if`.
 struct OperationInstruction {
   int operation;
   int constant;
@@ -169,12 +197,15 @@ struct OperationInstruction {
   int store_slot;
   int local_count = 0;
   int locals[2] = {-1, -1};
+  int branch_target = -1;
+  bool branch_if = false;
   int operand_count() const { return stack_operands + local_count + (constant >= 0 ? 1 : 0); }
 };
 OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci);
 // Whether the instruction never falls through to the next one.
 inline bool EndsBlock(Opcode op) { return op == Opcode::kBranch || op == Opcode::kReturn; }
-// The branch target of a branch instruction, or -1.
+// The branch target of a branch instruction (also an operation form's
+// fused branch), or -1.
 int BranchTarget(absl::Span<const int32_t> code, int bci);
 
 // The operation node an instruction runs (`op k n`, or the fallback of

@@ -93,6 +93,28 @@ std::optional<Opcode> StoringForm(Opcode op) {
   }
 }
 
+// The form that also branches on the value (`branch_if`: branch.true,
+// else branch.false), for each operation form that pushes its result.
+std::optional<Opcode> BranchingForm(Opcode op, bool branch_if) {
+  switch (op) {
+    case Opcode::kOperation:
+      return branch_if ? Opcode::kOperationBranchTrue : Opcode::kOperationBranchFalse;
+    case Opcode::kOperationConstant:
+      return branch_if ? Opcode::kOperationConstantBranchTrue
+                       : Opcode::kOperationConstantBranchFalse;
+    case Opcode::kOperationLocal:
+      return branch_if ? Opcode::kOperationLocalBranchTrue : Opcode::kOperationLocalBranchFalse;
+    case Opcode::kOperationLocalLocal:
+      return branch_if ? Opcode::kOperationLocalLocalBranchTrue
+                       : Opcode::kOperationLocalLocalBranchFalse;
+    case Opcode::kOperationLocalConstant:
+      return branch_if ? Opcode::kOperationLocalConstantBranchTrue
+                       : Opcode::kOperationLocalConstantBranchFalse;
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 void BytecodeBuilder::EmitStoreLocal(int slot) {
@@ -111,7 +133,17 @@ void BytecodeBuilder::EmitPop() { Emit(Opcode::kPop, {}); }
 void BytecodeBuilder::EmitDup() { Emit(Opcode::kDup, {}); }
 
 void BytecodeBuilder::EmitJump(Opcode op, Label target) {
-  Emit(op, {-1});
+  // A conditional branch right after an operation that pushes its result:
+  // that instruction branches on the result itself.
+  const std::optional<Opcode> previous = op == Opcode::kBranch ? std::nullopt : Fusable(1);
+  if (const std::optional<Opcode> branching =
+          previous ? BranchingForm(*previous, op == Opcode::kBranchTrue) : std::nullopt) {
+    program_.code[starts_.back()] = static_cast<int32_t>(*branching);
+    program_.code.push_back(-1);
+    program_.source_index.push_back(-1);
+  } else {
+    Emit(op, {-1});
+  }
   labels_[target.id].uses.push_back(bci() - 1);
 }
 
@@ -218,11 +250,16 @@ absl::StatusOr<BytecodeProgram> BytecodeBuilder::Build() && {
     }
     const int after = height[at] - pops + Info(op).pushes;
     program_.max_stack = std::max(program_.max_stack, after);
-    // Fused operands (locals, a constant) go on the stack above the others.
+    // Fused operands (locals, a constant) go on the stack above the others;
+    // a deoptimization in the operation resumes with its result above the
+    // rest (BytecodeRootNode::Resume), also when a fused store or branch
+    // consumes it.
     if (IsOperation(op)) {
       const OperationInstruction instruction = DecodeOperation(program_.code, at);
-      program_.max_stack = std::max(program_.max_stack, height[at] + instruction.operand_count() -
-                                                            instruction.stack_operands);
+      program_.max_stack =
+          std::max({program_.max_stack,
+                    height[at] + instruction.operand_count() - instruction.stack_operands,
+                    height[at] - instruction.stack_operands + 1});
     }
     if (op == Opcode::kReturn) continue;
     if (const int target = BranchTarget(program_.code, at); target >= 0) {

@@ -83,7 +83,9 @@ class BytecodeBuilder {
   // a constant (`op.const`), a local read (`op.local`), two local reads
   // (`op.local.local`) or a local read and a constant (`op.local.const`);
   // an EmitStoreLocal right after fuses into any of them too (`op.store`,
-  // `op.const.store`, `op.local.store`, ...).
+  // `op.const.store`, `op.local.store`, ...), and so does an
+  // EmitBranchFalse or EmitBranchTrue (`op.branch.false`,
+  // `op.local.local.branch.true`, ...).
   template <typename T>
   void EmitOperation(std::unique_ptr<T> operation, int operands) {
     EmitOperation(OperationNode::Of(std::move(operation)), operands);

@@ -112,10 +112,17 @@ Outcome BytecodeRootNode::Resume(Frame& frame, int next_child, absl::Span<const 
                   "wrong height");
   restore();
   const int next = bci + Length(static_cast<Opcode>(program_.code[bci]));
-  if (const int slot = DecodeOperation(program_.code, bci).store_slot; slot >= 0) {
+  const OperationInstruction instruction = DecodeOperation(program_.code, bci);
+  if (instruction.store_slot >= 0) {
     // The fused store.local's part.
-    switch_internal::StoreLocal(frame.descriptor(), frame.slot_storage(), slot, stack[sp - 1]);
+    switch_internal::StoreLocal(frame.descriptor(), frame.slot_storage(), instruction.store_slot,
+                                stack[sp - 1]);
     return Outcome::OfValue(Dispatch(frame, next, sp - 1));
+  }
+  if (instruction.branch_target >= 0) {
+    // The fused branch's part (a back edge taken here is not counted).
+    const bool taken = stack[sp - 1].AsBoolean() == instruction.branch_if;
+    return Outcome::OfValue(Dispatch(frame, taken ? instruction.branch_target : next, sp - 1));
   }
   return Outcome::OfValue(Dispatch(frame, next, sp));
 }

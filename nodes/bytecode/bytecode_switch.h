@@ -16,8 +16,8 @@
 //   #include "nodes/bytecode/bytecode_switch.h"
 //   template class bytecode::BytecodeRootNodeWith<MyInlined>;
 //
-// Quickening. Each operation instruction (`op`, `op.const`, `op.store`,
-// `op.const.store`) of the quickened code whose operation node is inlined
+// Quickening. Each operation instruction (`op` and its fused forms,
+// MOREL_OPERATION_FORMS) of the quickened code whose operation node is inlined
 // operation class i gets the opcode QuickenedOpcode(form, i), past the
 // table of bytecode.h, with a handler of its own: the handler calls the
 // class's ExecuteOperation non-virtually, so the host compiler inlines its
@@ -44,31 +44,21 @@
 
 namespace morel::bytecode {
 
-// The operation forms, in the order of their quickened opcodes (that of
-// bytecode.h's table).
+// The operation forms (MOREL_OPERATION_FORMS, bytecode.h), in the order of
+// their opcodes and quickened opcodes.
 enum class OperationForm : int32_t {
-  kOperation = 0,
-  kOperationConstant = 1,
-  kOperationStore = 2,
-  kOperationConstantStore = 3,
-  kOperationLocal = 4,
-  kOperationLocalLocal = 5,
-  kOperationLocalConstant = 6,
-  kOperationLocalStore = 7,
-  kOperationLocalLocalStore = 8,
-  kOperationLocalConstantStore = 9,
+#define MOREL_OPERATION_FORM_ENUM(name, ...) k##name,
+  MOREL_OPERATION_FORMS(MOREL_OPERATION_FORM_ENUM, )
+#undef MOREL_OPERATION_FORM_ENUM
 };
-inline constexpr int kNumOperationForms = 10;
 // The form of an operation instruction's opcode (IsOperation).
 inline constexpr OperationForm FormOf(Opcode op) {
   return static_cast<OperationForm>(static_cast<int32_t>(op) -
                                     static_cast<int32_t>(Opcode::kOperation));
 }
 static_assert(FormOf(Opcode::kOperationConstantStore) == OperationForm::kOperationConstantStore &&
-              FormOf(Opcode::kOperationLocalConstantStore) ==
-                  OperationForm::kOperationLocalConstantStore &&
-              static_cast<int>(OperationForm::kOperationLocalConstantStore) ==
-                  kNumOperationForms - 1);
+              FormOf(Opcode::kOperationLocalConstantBranchTrue) ==
+                  OperationForm::kOperationLocalConstantBranchTrue);
 // The quickened opcode of form `form` running inlined operation class `i`.
 inline constexpr int32_t QuickenedOpcode(OperationForm form, int i) {
   return kNumOpcodes + static_cast<int32_t>(form) * kMaxInlinedOperations + i;
@@ -225,9 +215,11 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   // run by CALL (through its vtable, or inlined class i). Each pushes its
   // fused operands (locals, a constant) above the others, so the operation
   // sees one span, and jumps to the operation's body: one that pushes the
-  // result and one that stores it (into the local named by the
-  // instruction's last word), so that the host compiler inlines an inlined
-  // class's fast path twice in the loop, not once per form.
+  // result, one that stores it (into the local named by the instruction's
+  // last word) and one per branch sense (to the bci in that word), so that
+  // the host compiler inlines an inlined class's fast path four times in
+  // the loop, not once per form. (One branch body with the sense in a
+  // variable ran SL's `loop` 4-8% slower, nodes/bytecode/README.md.)
 #define MOREL_VIRTUAL_OPERATION(operation, frame, operands) \
   (operation)->ExecuteOperation(frame, operands)
   // The handler of one form (its words: OperationLayout, bytecode.h).
@@ -240,76 +232,60 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
     op = operations[ip[1]];                                                                   \
     n = ARITY(ip[kLayout.stack_count_word()] + kLayout.fused());                              \
     ip += kLayout.length();                                                                   \
-    if constexpr (kLayout.store) {                                                            \
+    if constexpr (kLayout.store()) {                                                          \
       goto store##suffix;                                                                     \
+    } else if constexpr (kLayout.tail == OperationTail::kBranchFalse) {                       \
+      goto branch_false##suffix;                                                              \
+    } else if constexpr (kLayout.tail == OperationTail::kBranchTrue) {                        \
+      goto branch_true##suffix;                                                               \
     } else {                                                                                  \
       goto push##suffix;                                                                      \
     }                                                                                         \
   }
-#define MOREL_OPERATION_HANDLERS(suffix, CALL, ARITY)                    \
-  MOREL_FORM(Operation, suffix, ARITY)                                   \
-  MOREL_FORM(OperationConstant, suffix, ARITY)                           \
-  MOREL_FORM(OperationStore, suffix, ARITY)                              \
-  MOREL_FORM(OperationConstantStore, suffix, ARITY)                      \
-  MOREL_FORM(OperationLocal, suffix, ARITY)                              \
-  MOREL_FORM(OperationLocalLocal, suffix, ARITY)                         \
-  MOREL_FORM(OperationLocalConstant, suffix, ARITY)                      \
-  MOREL_FORM(OperationLocalStore, suffix, ARITY)                         \
-  MOREL_FORM(OperationLocalLocalStore, suffix, ARITY)                    \
-  MOREL_FORM(OperationLocalConstantStore, suffix, ARITY)                 \
-  push##suffix : {                                                       \
-    sp -= n;                                                             \
-    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));               \
-    ++sp;                                                                \
-    MOREL_NEXT();                                                        \
-  }                                                                      \
-  store##suffix : {                                                      \
-    sp -= n;                                                             \
-    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n)); \
-    StoreLocal(descriptor, locals, ip[-1], value);                       \
-    MOREL_NEXT();                                                        \
+#define MOREL_FORM_OF(name, mnemonic, locals, constant, tail, suffix, ARITY) \
+  MOREL_FORM(name, suffix, ARITY)
+#define MOREL_OPERATION_HANDLERS(suffix, CALL, ARITY)                               \
+  MOREL_OPERATION_FORMS(MOREL_FORM_OF, suffix, ARITY)                               \
+  push##suffix : {                                                                  \
+    sp -= n;                                                                        \
+    *sp = CALL(op, frame, absl::Span<const Value>(sp, n));                          \
+    ++sp;                                                                           \
+    MOREL_NEXT();                                                                   \
+  }                                                                                 \
+  store##suffix : {                                                                 \
+    sp -= n;                                                                        \
+    const Value value = CALL(op, frame, absl::Span<const Value>(sp, n));            \
+    StoreLocal(descriptor, locals, ip[-1], value);                                  \
+    MOREL_NEXT();                                                                   \
+  }                                                                                 \
+  branch_false##suffix : {                                                          \
+    sp -= n;                                                                        \
+    if (CALL(op, frame, absl::Span<const Value>(sp, n)).AsBoolean()) MOREL_NEXT();  \
+    goto taken_fused;                                                               \
+  }                                                                                 \
+  branch_true##suffix : {                                                           \
+    sp -= n;                                                                        \
+    if (!CALL(op, frame, absl::Span<const Value>(sp, n)).AsBoolean()) MOREL_NEXT(); \
+    goto taken_fused;                                                               \
   }
   // One list of the inlined classes' indices, for labels and table alike.
 #define MOREL_INLINED_INDICES(X) \
   X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+  // (The same with an argument for X: a form's row of the handler table.)
+#define MOREL_INLINED_INDICES_OF(X, a)                                              \
+  X(0, a) X(1, a) X(2, a) X(3, a) X(4, a) X(5, a) X(6, a) X(7, a) X(8, a) X(9, a) \
+  X(10, a) X(11, a) X(12, a) X(13, a) X(14, a) X(15, a)
   static_assert(kMaxInlinedOperations == 16, "MOREL_INLINED_INDICES lists every index");
   // Threaded dispatch: each instruction jumps to the next one's handler
   // through this table (one indirect jump per handler, which predicts
   // better than one shared switch): the opcodes of MOREL_BYTECODES in their
   // order, then the quickened ones (QuickenedOpcode).
 #define MOREL_BYTECODE_HANDLER(name, mnemonic, operands, pops, pushes) &&handle_##name,
-#define MOREL_FORM_HANDLER(i, form) &&handle_##form##_##i,
-#define MOREL_FORM_HANDLERS_0(i) MOREL_FORM_HANDLER(i, kOperation)
-#define MOREL_FORM_HANDLERS_1(i) MOREL_FORM_HANDLER(i, kOperationConstant)
-#define MOREL_FORM_HANDLERS_2(i) MOREL_FORM_HANDLER(i, kOperationStore)
-#define MOREL_FORM_HANDLERS_3(i) MOREL_FORM_HANDLER(i, kOperationConstantStore)
-#define MOREL_FORM_HANDLERS_4(i) MOREL_FORM_HANDLER(i, kOperationLocal)
-#define MOREL_FORM_HANDLERS_5(i) MOREL_FORM_HANDLER(i, kOperationLocalLocal)
-#define MOREL_FORM_HANDLERS_6(i) MOREL_FORM_HANDLER(i, kOperationLocalConstant)
-#define MOREL_FORM_HANDLERS_7(i) MOREL_FORM_HANDLER(i, kOperationLocalStore)
-#define MOREL_FORM_HANDLERS_8(i) MOREL_FORM_HANDLER(i, kOperationLocalLocalStore)
-#define MOREL_FORM_HANDLERS_9(i) MOREL_FORM_HANDLER(i, kOperationLocalConstantStore)
-  static const void* const kHandlers[] = {MOREL_BYTECODES(MOREL_BYTECODE_HANDLER)       //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_0)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_1)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_2)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_3)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_4)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_5)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_6)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_7)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_8)  //
-                                          MOREL_INLINED_INDICES(MOREL_FORM_HANDLERS_9)};
-#undef MOREL_FORM_HANDLERS_9
-#undef MOREL_FORM_HANDLERS_8
-#undef MOREL_FORM_HANDLERS_7
-#undef MOREL_FORM_HANDLERS_6
-#undef MOREL_FORM_HANDLERS_5
-#undef MOREL_FORM_HANDLERS_4
-#undef MOREL_FORM_HANDLERS_3
-#undef MOREL_FORM_HANDLERS_2
-#undef MOREL_FORM_HANDLERS_1
-#undef MOREL_FORM_HANDLERS_0
+#define MOREL_FORM_HANDLER(i, form) &&handle_k##form##_##i,
+#define MOREL_FORM_ROW(name, ...) MOREL_INLINED_INDICES_OF(MOREL_FORM_HANDLER, name)
+  static const void* const kHandlers[] = {MOREL_BYTECODES(MOREL_BYTECODE_HANDLER)  //
+                                          MOREL_OPERATION_FORMS(MOREL_FORM_ROW, )};
+#undef MOREL_FORM_ROW
 #undef MOREL_FORM_HANDLER
 #undef MOREL_BYTECODE_HANDLER
   static_assert(
@@ -394,6 +370,17 @@ taken_conditional : {
   ip = code + target;
   MOREL_NEXT();
 }
+  // A fused branch taken (ip is past its instruction, whose last word is
+  // the target): a target before the instruction's end is one at or
+  // before its start, a back edge.
+taken_fused : {
+  const int target = ip[-1];
+  if (target < ip - code && back_edge(target, static_cast<int>(sp - stack), &result)) [[unlikely]] {
+    return result;
+  }
+  ip = code + target;
+  MOREL_NEXT();
+}
 handle_kReturn:
   return *--sp;
   // Operations called through their vtables, then the inlined classes'.
@@ -402,8 +389,10 @@ handle_kReturn:
   MOREL_OPERATION_HANDLERS(_##i, (RunInlined<Inlined, i>), (InlinedArity<Inlined, i>))
   MOREL_INLINED_INDICES(MOREL_INLINED_HANDLERS)
 #undef MOREL_INLINED_HANDLERS
+#undef MOREL_INLINED_INDICES_OF
 #undef MOREL_INLINED_INDICES
 #undef MOREL_OPERATION_HANDLERS
+#undef MOREL_FORM_OF
 #undef MOREL_FORM
 #undef MOREL_VIRTUAL_OPERATION
 #undef MOREL_NEXT

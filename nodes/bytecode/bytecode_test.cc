@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nodes/bytecode/bytecode_builder.h"
@@ -202,16 +203,22 @@ TEST(BytecodeTest, ShortCircuitAndOr) {
 
 // Resumes SumProgram's code for sum(10) at `next_child` (Resume's two
 // forms) with locals s and i and the operand stack `stack`; its result.
-int64_t ResumeSum(BytecodeRootNode* raw, int next_child, int64_t s, int64_t i,
-                  const std::vector<int64_t>& stack) {
+int64_t ResumeSumWith(BytecodeRootNode* raw, int next_child, int64_t s, int64_t i,
+                      const std::vector<Value>& stack) {
   std::vector<Value> storage(raw->frame_storage_size(), Value::Illegal());
   std::vector<Value> args = {Value::Long(10)};
   Frame frame(&raw->frame_descriptor(), storage.data(), args, raw, nullptr);
   frame.Set(0, Value::Long(s));
   frame.Set(1, Value::Long(i));
   std::vector<Outcome> done;
-  for (int64_t v : stack) done.push_back(Outcome::OfValue(Value::Long(v)));
+  for (Value v : stack) done.push_back(Outcome::OfValue(v));
   return raw->Resume(frame, next_child, done).value.AsLong();
+}
+int64_t ResumeSum(BytecodeRootNode* raw, int next_child, int64_t s, int64_t i,
+                  const std::vector<int64_t>& stack) {
+  std::vector<Value> values;
+  for (int64_t v : stack) values.push_back(Value::Long(v));
+  return ResumeSumWith(raw, next_child, s, i, values);
 }
 
 // The first instruction with `opcode`, or -1.
@@ -221,6 +228,21 @@ int BciOf(const BytecodeRootNode& root, Opcode opcode) {
     if (static_cast<Opcode>(root.code()[bci]) == opcode) return bci;
   }
   return -1;
+}
+
+// Resumed after an operation whose branch fused into it (i < n in
+// SumProgram, op.branch.false), the branch goes the way the result says.
+TEST(BytecodeTest, ResumesAfterAnOperationWithAFusedBranch) {
+  test_language::TestRuntime runtime;
+  auto root = Root(SumProgram(), 2);
+  BytecodeRootNode* raw = root.get();
+  runtime.CreateCallTarget(std::move(root));
+  const int bci = BciOf(*raw, Opcode::kOperationBranchFalse);
+  ASSERT_GE(bci, 0);
+  // i = 4, s = 6, with `i < n`'s result (the loads of i and n popped):
+  // true continues the loop (6 + 4 + ... + 9), false leaves it.
+  EXPECT_EQ(ResumeSumWith(raw, bci + 1, 6, 4, {Value::Boolean(true)}), 45);
+  EXPECT_EQ(ResumeSumWith(raw, bci + 1, 6, 4, {Value::Boolean(false)}), 6);
 }
 
 TEST(BytecodeTest, ResumesAtABciWithItsStack) {
@@ -303,6 +325,56 @@ TEST(BytecodeTest, NothingFusesAcrossALabel) {
             "  17: store.local 0\n"
             "  19: constant 2\n"
             "  21: return\n");
+}
+
+// A conditional branch right after an operation that pushes its result
+// fuses into it (the operation's other fused parts stay), unless a label
+// lies between them; an unconditional branch never fuses.
+TEST(BytecodeTest, AConditionalBranchFusesIntoTheOperationBeforeIt) {
+  BytecodeBuilder b;
+  auto done = b.NewLabel(), other = b.NewLabel();
+  b.EmitLoadLocal(0);
+  b.EmitConstant(Value::Long(3));
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.EmitBranchFalse(done);  // op.local.const.branch.false
+  b.EmitLoadLocal(0);
+  b.EmitLoadLocal(1);
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.EmitBranchTrue(other);  // op.local.local.branch.true
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitArgument(1, Value::Long(0));
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.Bind(b.NewLabel());
+  b.EmitBranchFalse(done);  // not across the label
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitArgument(1, Value::Long(0));
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.EmitPop();
+  b.EmitBranch(done);
+  b.Bind(other);
+  b.EmitConstant(Value::Long(2));
+  b.EmitReturn();
+  b.Bind(done);
+  b.EmitConstant(Value::Long(1));
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(bytecode::Disassemble(program->code),
+            "  0: op.local.const.branch.false 0 0 0 0 38\n"
+            "  6: op.local.local.branch.true 1 0 1 0 35\n"
+            "  12: argument 0 1\n"
+            "  15: argument 1 2\n"
+            "  18: op 2 2\n"
+            "  21: branch.false 38\n"
+            "  23: argument 0 3\n"
+            "  26: argument 1 4\n"
+            "  29: op 3 2\n"
+            "  32: pop\n"
+            "  33: branch 38\n"
+            "  35: constant 5\n"
+            "  37: return\n"
+            "  38: constant 6\n"
+            "  40: return\n");
 }
 
 // A parameter's copy into its local is one instruction (argument.store),
@@ -558,9 +630,18 @@ TEST(BytecodeTest, AnOperationReplacedByAnotherRunsTheReplacement) {
 
 // ----------------------------------------------------- the interpreter switch
 
-// A root whose switch inlines AddOperation and SelfReplacingOperation (not
-// LessOperation, nor ConstantOperation).
-using TestInlined = InlinedOperations<AddOperation, SelfReplacingOperation>;
+// LessOperation as a class the switch inlines.
+class InlinedLessOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(InlinedLessOperation)
+  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+    return Value::Boolean(operands[0].AsLong() < operands[1].AsLong());
+  }
+};
+
+// A root whose switch inlines AddOperation, SelfReplacingOperation and
+// InlinedLessOperation (not LessOperation, nor ConstantOperation).
+using TestInlined = InlinedOperations<AddOperation, SelfReplacingOperation, InlinedLessOperation>;
 class SwitchRoot final : public BytecodeRootNodeWith<TestInlined> {
  public:
   MOREL_NODE_KIND(SwitchRoot)
@@ -618,6 +699,140 @@ TEST(BytecodeSwitchTest, QuickensTheOperationsOfInlinedClassesOnly) {
   // i = 4, s = 6 before it: its result 10 on the stack) continues in the
   // switch.
   EXPECT_EQ(ResumeSum(raw, store + 1, 6, 4, {10}), 45);
+}
+
+// Every branching form, each followed by a body that adds its own bit to
+// r (local 2) when the branch does not skip it, then a do-while loop whose
+// fused branch is a back edge: with arguments a and b, l0 = a, l1 = b,
+// r = 0, and for each operand shape and sense, `if (x < y) goto skip`
+// (branch.true) or `if (!(x < y)) goto skip` (branch.false); then
+// `i = a; do { r = r + 1024; i = i + 1 } while (i < b)`; return r.
+BytecodeProgram EveryBranchFormProgram() {
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitStoreLocal(0);
+  b.EmitArgument(1, Value::Long(0));
+  b.EmitStoreLocal(1);
+  b.EmitConstant(Value::Long(0));
+  b.EmitStoreLocal(2);
+  int64_t bit = 1;
+  for (bool branch_if : {false, true}) {
+    for (int shape = 0; shape < 5; ++shape) {
+      switch (shape) {
+        case 0:  // op: a, b
+          b.EmitArgument(0, Value::Long(0));
+          b.EmitArgument(1, Value::Long(0));
+          break;
+        case 1:  // op.const: a, 5
+          b.EmitArgument(0, Value::Long(0));
+          b.EmitConstant(Value::Long(5));
+          break;
+        case 2:  // op.local: a, l1
+          b.EmitArgument(0, Value::Long(0));
+          b.EmitLoadLocal(1);
+          break;
+        case 3:  // op.local.local: l0, l1
+          b.EmitLoadLocal(0);
+          b.EmitLoadLocal(1);
+          break;
+        case 4:  // op.local.const: l0, 3
+          b.EmitLoadLocal(0);
+          b.EmitConstant(Value::Long(3));
+          break;
+      }
+      b.EmitOperation(std::make_unique<InlinedLessOperation>(), 2);
+      auto skip = b.NewLabel();
+      if (branch_if) {
+        b.EmitBranchTrue(skip);
+      } else {
+        b.EmitBranchFalse(skip);
+      }
+      b.EmitLoadLocal(2);
+      b.EmitConstant(Value::Long(bit));
+      b.EmitOperation(std::make_unique<AddOperation>(), 2);
+      b.EmitStoreLocal(2);
+      b.Bind(skip);
+      bit *= 2;
+    }
+  }
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitStoreLocal(3);
+  auto header = b.NewLabel();
+  b.Bind(header);
+  b.EmitLoadLocal(2);
+  b.EmitConstant(Value::Long(1024));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitStoreLocal(2);
+  b.EmitLoadLocal(3);
+  b.EmitConstant(Value::Long(1));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitStoreLocal(3);
+  b.EmitLoadLocal(3);
+  b.EmitLoadLocal(1);
+  b.EmitOperation(std::make_unique<InlinedLessOperation>(), 2);
+  b.EmitBranchTrue(header);
+  b.EmitLoadLocal(2);
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  EXPECT_TRUE(program.ok()) << program.status();
+  return std::move(*program);
+}
+
+// EveryBranchFormProgram's result, computed here.
+int64_t EveryBranchFormResult(int64_t a, int64_t b) {
+  const int64_t x[] = {a, a, a, a, a};
+  const int64_t y[] = {b, 5, b, b, 3};
+  int64_t r = 0, bit = 1;
+  for (bool branch_if : {false, true}) {
+    for (int shape = 0; shape < 5; ++shape) {
+      if ((x[shape] < y[shape]) != branch_if) r += bit;
+      bit *= 2;
+    }
+  }
+  int64_t i = a;
+  do {
+    r += 1024;
+    ++i;
+  } while (i < b);
+  return r;
+}
+
+TEST(BytecodeSwitchTest, EveryBranchFormRunsQuickenedAsInTheGenericSwitch) {
+  test_language::TestRuntime runtime;
+  auto root = Root<SwitchRoot>(EveryBranchFormProgram(), 4);
+  SwitchRoot* raw = root.get();
+  std::vector<absl::string_view> branching;
+  for (absl::string_view mnemonic : OperationMnemonics(*raw)) {
+    if (absl::StrContains(mnemonic, "branch")) branching.push_back(mnemonic);
+  }
+  EXPECT_EQ(branching,
+            (std::vector<absl::string_view>{
+                "op.branch.false", "op.const.branch.false", "op.local.branch.false",
+                "op.local.local.branch.false", "op.local.const.branch.false", "op.branch.true",
+                "op.const.branch.true", "op.local.branch.true", "op.local.local.branch.true",
+                "op.local.const.branch.true", "op.local.local.branch.true"}));
+  // Each comparison is quickened in its own form (class 2).
+  int quickened = 0;
+  for (const auto& [bci, opcode] : Quickened(*raw)) {
+    if (raw->operation_node(raw->code()[bci + 1])->kind_name() != "InlinedLessOperation") {
+      continue;
+    }
+    EXPECT_EQ(opcode, QuickenedOpcode(FormOf(static_cast<Opcode>(raw->code()[bci])), 2)) << bci;
+    ++quickened;
+  }
+  EXPECT_EQ(quickened, 11);
+  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  CallTarget* generic = runtime.CreateCallTarget(Root(EveryBranchFormProgram(), 4));
+  for (auto [a, b] : std::vector<std::pair<int64_t, int64_t>>{
+           {1, 2}, {2, 1}, {4, 4}, {7, 9}, {-3, 20}, {6, 2}, {0, 0}}) {
+    EXPECT_EQ(target->Call({Value::Long(a), Value::Long(b)}).AsLong(), EveryBranchFormResult(a, b))
+        << a << " " << b;
+    EXPECT_EQ(generic->Call({Value::Long(a), Value::Long(b)}).AsLong(), EveryBranchFormResult(a, b))
+        << a << " " << b;
+  }
+  // The do-while's fused branch counts its back edges in both.
+  EXPECT_EQ(target->call_and_loop_count(), generic->call_and_loop_count());
+  EXPECT_GT(target->call_and_loop_count(), 7 + 20);
 }
 
 TEST(BytecodeSwitchTest, EveryOperationFormRunsQuickenedAsInTheGenericSwitch) {
@@ -774,10 +989,10 @@ TEST(BytecodeTest, BuilderErrorsNameTheBci) {
 TEST(BytecodeTest, Disassembles) {
   auto root = Root(SumProgram(), 2);
   const std::string text = root->Disassemble();
-  EXPECT_NE(text.find("op 0 2   ; LessOperation"), std::string::npos) << text;
+  // i < n, and the branch.false after it fused (to bci 31, the exit).
+  EXPECT_NE(text.find("op.branch.false 0 2 31   ; LessOperation"), std::string::npos) << text;
   EXPECT_NE(text.find("op.local.local.store 1 0 1 0 0   ; AddOperation"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("branch.false"), std::string::npos) << text;
   EXPECT_NE(text.find("return"), std::string::npos) << text;
   EXPECT_EQ(root->max_stack(), 2);
   EXPECT_EQ(root->frame_storage_size(), 2 + 1 + 2);
