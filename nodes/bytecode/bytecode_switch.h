@@ -195,7 +195,9 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   Value* const stack = locals + stack_base();
   Value* sp = stack + height;
   const FrameDescriptor& descriptor = frame.descriptor();
-  const absl::Span<const Value> arguments = frame.arguments();
+  // (The activation's arguments are read where they are used: set up
+  // here, they were spilled on every call for the few instructions that
+  // read them.)
   NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
   BackEdgeCounter back_edges(*this);
   // A taken branch to `target` at or before it: a loop's back edge. Polls
@@ -304,12 +306,14 @@ handle_kConstant:
   MOREL_NEXT();
 handle_kArgument : {
   const size_t index = static_cast<size_t>(ip[1]);
+  const absl::Span<const Value> arguments = frame.arguments();
   CopyValue(sp++, index < arguments.size() ? &arguments[index] : &constants[ip[2]]);
   ip += 3;
   MOREL_NEXT();
 }
 handle_kArgumentStore : {
   const size_t index = static_cast<size_t>(ip[1]);
+  const absl::Span<const Value> arguments = frame.arguments();
   StoreLocal(descriptor, locals, ip[3],
              index < arguments.size() ? arguments[index] : constants[ip[2]]);
   ip += 4;
