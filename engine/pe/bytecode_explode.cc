@@ -69,9 +69,7 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
   // stack heights), or from the OSR entry.
   std::vector<bool> reachable(size, false);
   if (!osr_entry) {
-    for (int bci = 0; bci < size; bci += bytecode::Length(static_cast<Opcode>(code[bci]))) {
-      reachable[bci] = root.stack_height(bci) >= 0;
-    }
+    for (int bci : bytecode::Bcis(code)) reachable[bci] = root.stack_height(bci) >= 0;
   } else {
     std::vector<int> work = {osr_entry_bci};
     reachable[osr_entry_bci] = true;
@@ -96,7 +94,7 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
     merge_of[target] = static_cast<int>(merges.size());
     merges.push_back(NewMerge(2 * root.stack_height(target)));
   };
-  for (int bci = 0; bci < size; bci += bytecode::Length(static_cast<Opcode>(code[bci]))) {
+  for (int bci : bytecode::Bcis(code)) {
     const int target = bytecode::BranchTarget(code, bci);
     if (target >= 0 && reachable[bci]) add_merge(target);
   }

@@ -38,8 +38,7 @@ std::vector<std::string> ReadsOf(absl::string_view program, absl::string_view na
   std::unique_ptr<SLBytecodeRootNode> root = BuildBytecodeFunctionRoot(binding, ast, source, 0);
   std::vector<std::string> reads;
   const absl::Span<const int32_t> code = root->code();
-  for (int bci = 0; bci < static_cast<int>(code.size());
-       bci += bytecode::Length(static_cast<bytecode::Opcode>(code[bci]))) {
+  for (int bci : bytecode::Bcis(code)) {
     const auto op = static_cast<bytecode::Opcode>(code[bci]);
     if (op == bytecode::Opcode::kLoadLocal && code[bci + 1] == slot) reads.push_back("plain");
     if (op == bytecode::Opcode::kLoadLocalChecked && code[bci + 1] == slot) {

@@ -202,6 +202,34 @@ struct OperationInstruction {
   int operand_count() const { return stack_operands + local_count + (constant >= 0 ? 1 : 0); }
 };
 OperationInstruction DecodeOperation(absl::Span<const int32_t> code, int bci);
+// The bcis of `code`'s instructions, in order (each instruction's Length
+// after the one before): `for (int bci : Bcis(code))`.
+class Bcis {
+ public:
+  explicit Bcis(absl::Span<const int32_t> code) : code_(code) {}
+  class Iterator {
+   public:
+    int operator*() const { return bci_; }
+    Iterator& operator++() {
+      bci_ += Length(static_cast<Opcode>(code_[bci_]));
+      return *this;
+    }
+    // Ends at the end of the code (or past it, for truncated code).
+    bool operator!=(const Iterator& end) const { return bci_ < end.bci_; }
+
+   private:
+    friend class Bcis;
+    Iterator(absl::Span<const int32_t> code, int bci) : code_(code), bci_(bci) {}
+    absl::Span<const int32_t> code_;
+    int bci_;
+  };
+  Iterator begin() const { return Iterator(code_, 0); }
+  Iterator end() const { return Iterator(code_, static_cast<int>(code_.size())); }
+
+ private:
+  absl::Span<const int32_t> code_;
+};
+
 // Whether the instruction never falls through to the next one.
 inline bool EndsBlock(Opcode op) { return op == Opcode::kBranch || op == Opcode::kReturn; }
 // The branch target of a branch instruction (also an operation form's

@@ -136,8 +136,7 @@ void BytecodeRootNode::Quicken() { SetOperationOpcodes(/*k=*/-1, /*quicken=*/tru
 
 void BytecodeRootNode::SetOperationOpcodes(int k, bool quicken) {
   const std::vector<int32_t>& code = program_.code;
-  for (int bci = 0; bci < static_cast<int>(code.size());
-       bci += Length(static_cast<Opcode>(code[bci]))) {
+  for (int bci : Bcis(code)) {
     const Opcode op = static_cast<Opcode>(code[bci]);
     if (!IsOperation(op) || (k >= 0 && code[bci + 1] != k)) continue;
     const int inlined = quicken ? InlinedOperationIndex(*operations_[code[bci + 1]],

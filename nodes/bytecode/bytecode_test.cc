@@ -223,8 +223,7 @@ int64_t ResumeSum(BytecodeRootNode* raw, int next_child, int64_t s, int64_t i,
 
 // The first instruction with `opcode`, or -1.
 int BciOf(const BytecodeRootNode& root, Opcode opcode) {
-  for (int bci = 0; bci < static_cast<int>(root.code().size());
-       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
+  for (int bci : Bcis(root.code())) {
     if (static_cast<Opcode>(root.code()[bci]) == opcode) return bci;
   }
   return -1;
@@ -253,8 +252,7 @@ TEST(BytecodeTest, ResumesAtABciWithItsStack) {
   // Find the first add (s + i: op.local.local.store, both operands fused
   // from the locals): an empty stack before it.
   int add_bci = -1;
-  for (int bci = 0; bci < static_cast<int>(raw->code().size());
-       bci += Length(static_cast<Opcode>(raw->code()[bci]))) {
+  for (int bci : Bcis(raw->code())) {
     if (IsOperation(static_cast<Opcode>(raw->code()[bci])) &&
         raw->operation_node(raw->code()[bci + 1])->kind_name() == "AddOperation") {
       add_bci = bci;
@@ -453,8 +451,7 @@ BytecodeProgram EveryFormProgram() {
 
 std::vector<absl::string_view> OperationMnemonics(const BytecodeRootNode& root) {
   std::vector<absl::string_view> mnemonics;
-  for (int bci = 0; bci < static_cast<int>(root.code().size());
-       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
+  for (int bci : Bcis(root.code())) {
     const Opcode op = static_cast<Opcode>(root.code()[bci]);
     if (IsOperation(op)) mnemonics.push_back(Info(op).mnemonic);
   }
@@ -651,8 +648,7 @@ class SwitchRoot final : public BytecodeRootNodeWith<TestInlined> {
 // The opcodes of the quickened code where it differs from the code, by bci.
 std::vector<std::pair<int, int32_t>> Quickened(const BytecodeRootNode& root) {
   std::vector<std::pair<int, int32_t>> differing;
-  for (int bci = 0; bci < static_cast<int>(root.code().size());
-       bci += Length(static_cast<Opcode>(root.code()[bci]))) {
+  for (int bci : Bcis(root.code())) {
     if (root.quickened_code()[bci] != root.code()[bci]) {
       differing.push_back({bci, root.quickened_code()[bci]});
     }
