@@ -211,6 +211,9 @@ absl::Status PartialEvaluator::EvaluateBytecode(bytecode::BytecodeRootNode& root
       case Opcode::kReturn:
         Return(pop());
         break;
+      case Opcode::kReturnLocal:
+        Return(Local(code[bci + 1]));
+        break;
       default: {
         MOREL_CHECK_MSG(bytecode::IsOperation(op), "an opcode partial evaluation does not know");
         const bytecode::OperationInstruction instruction = bytecode::DecodeOperation(code, bci);

@@ -64,6 +64,8 @@ enum class OperationTail { kPush, kStore, kBranchFalse, kBranchTrue };
   X(kBranchTrue, "branch.true", 1, 1, 0)                                    \
   /* pop the activation's result and return it */                           \
   X(kReturn, "return", 0, 1, 0)                                             \
+  /* `load.local s` then `return` (fused): return local s */                \
+  X(kReturnLocal, "return.local", 1, 0, 0)                                  \
   /* the operation forms (MOREL_OPERATION_FORMS, below) */                  \
   MOREL_OPERATION_FORMS(MOREL_OPERATION_FORM_OPCODE, X)
 
@@ -231,7 +233,9 @@ class Bcis {
 };
 
 // Whether the instruction never falls through to the next one.
-inline bool EndsBlock(Opcode op) { return op == Opcode::kBranch || op == Opcode::kReturn; }
+inline bool EndsBlock(Opcode op) {
+  return op == Opcode::kBranch || op == Opcode::kReturn || op == Opcode::kReturnLocal;
+}
 // The branch target of a branch instruction (also an operation form's
 // fused branch), or -1.
 int BranchTarget(absl::Span<const int32_t> code, int bci);

@@ -150,7 +150,14 @@ void BytecodeBuilder::EmitJump(Opcode op, Label target) {
 void BytecodeBuilder::EmitBranch(Label target) { EmitJump(Opcode::kBranch, target); }
 void BytecodeBuilder::EmitBranchFalse(Label target) { EmitJump(Opcode::kBranchFalse, target); }
 void BytecodeBuilder::EmitBranchTrue(Label target) { EmitJump(Opcode::kBranchTrue, target); }
-void BytecodeBuilder::EmitReturn() { Emit(Opcode::kReturn, {}); }
+void BytecodeBuilder::EmitReturn() {
+  // Right after a local read, the return reads the local itself.
+  if (Fusable(1) == Opcode::kLoadLocal) {
+    program_.code[starts_.back()] = static_cast<int32_t>(Opcode::kReturnLocal);
+    return;
+  }
+  Emit(Opcode::kReturn, {});
+}
 
 void BytecodeBuilder::EmitOperation(OperationNode operation, int operands) {
   if (operands < 0) return Fail("an operation with a negative operand count");
@@ -261,7 +268,7 @@ absl::StatusOr<BytecodeProgram> BytecodeBuilder::Build() && {
                     height[at] + instruction.operand_count() - instruction.stack_operands,
                     height[at] - instruction.stack_operands + 1});
     }
-    if (op == Opcode::kReturn) continue;
+    if (op == Opcode::kReturn || op == Opcode::kReturnLocal) continue;
     if (const int target = BranchTarget(program_.code, at); target >= 0) {
       if (absl::Status s = reach(at, target, after); !s.ok()) return s;
     }

@@ -76,6 +76,8 @@ class BytecodeBuilder {
   void EmitBranch(Label target);
   void EmitBranchFalse(Label target);
   void EmitBranchTrue(Label target);
+  // Returns the top; right after an EmitLoadLocal, the local
+  // (`return.local`).
   void EmitReturn();
   // Runs `operation` (a Node implementing BytecodeOperation) on the top
   // `operands` values, pushes its result. Its last operands fuse into it

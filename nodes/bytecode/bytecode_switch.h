@@ -387,6 +387,8 @@ taken_fused : {
 }
 handle_kReturn:
   return *--sp;
+handle_kReturnLocal:
+  return locals[ip[1]];
   // Operations called through their vtables, then the inlined classes'.
   MOREL_OPERATION_HANDLERS(, MOREL_VIRTUAL_OPERATION, )
 #define MOREL_INLINED_HANDLERS(i) \

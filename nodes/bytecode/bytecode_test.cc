@@ -375,6 +375,38 @@ TEST(BytecodeTest, AConditionalBranchFusesIntoTheOperationBeforeIt) {
             "  40: return\n");
 }
 
+// Returning a local is one instruction (return.local), unless a label lies
+// between the read and the return.
+TEST(BytecodeTest, AReturnOfALocalIsOneInstruction) {
+  test_language::TestRuntime runtime;
+  BytecodeBuilder b;
+  auto other = b.NewLabel();
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitStoreLocal(0);
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitConstant(Value::Long(3));
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.EmitBranchTrue(other);
+  b.EmitLoadLocal(0);
+  b.EmitReturn();
+  b.Bind(other);
+  b.EmitLoadLocal(0);
+  b.Bind(b.NewLabel());
+  b.EmitReturn();
+  auto program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(bytecode::Disassemble(program->code),
+            "  0: argument.store 0 0 0\n"
+            "  4: argument 0 1\n"
+            "  7: op.const.branch.true 0 2 1 14\n"
+            "  12: return.local 0\n"
+            "  14: load.local 0\n"
+            "  16: return\n");
+  CallTarget* target = runtime.CreateCallTarget(Root(std::move(*program), 1));
+  EXPECT_EQ(target->Call({Value::Long(7)}).AsLong(), 7);
+  EXPECT_EQ(target->Call({Value::Long(2)}).AsLong(), 2);
+}
+
 // A parameter's copy into its local is one instruction (argument.store),
 // unless a label lies between the two; a missing argument is the constant.
 TEST(BytecodeTest, AnArgumentFusesWithTheStoreAfterIt) {
