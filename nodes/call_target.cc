@@ -28,7 +28,7 @@ CallTarget::CallTarget(std::unique_ptr<RootNode> root, NodeRuntime* runtime,
       source_token_(source != nullptr ? source->HolderToken() : nullptr),
       id_(next_call_target_id.fetch_add(1)) {
   root_->AdoptChildren();
-  root_->set_call_target(this);
+  root_->set_call_target(this, runtime_);
   name_ = source_ == nullptr ? root_->name()
                              : absl::StrCat(root_->name(), " <split-", id_, ">");
   int size = root_->ComputeSize();

@@ -20,6 +20,7 @@
 namespace morel {
 
 class CallTarget;
+class NodeRuntime;
 namespace pe {
 class PartialEvaluator;
 }  // namespace pe
@@ -45,6 +46,9 @@ class RootNode : public Node {
   int frame_storage_size() const { return frame_descriptor_->size() + 1 + extra_frame_slots_; }
   int extra_frame_slots() const { return extra_frame_slots_; }
   CallTarget* call_target() const { return call_target_; }
+  // Its call target's runtime (null before it has one): one load where the
+  // call target's would be two.
+  NodeRuntime* runtime() const { return runtime_; }
 
   // Serializes specialization and Replace() within this tree.
   std::recursive_mutex& lock() const { return lock_; }
@@ -96,12 +100,16 @@ class RootNode : public Node {
 
  private:
   friend class CallTarget;
-  void set_call_target(CallTarget* call_target) { call_target_ = call_target; }
+  void set_call_target(CallTarget* call_target, NodeRuntime* runtime) {
+    call_target_ = call_target;
+    runtime_ = runtime;
+  }
 
   std::string name_;
   std::unique_ptr<FrameDescriptor> frame_descriptor_;
   int extra_frame_slots_ = 0;
   CallTarget* call_target_ = nullptr;
+  NodeRuntime* runtime_ = nullptr;
   mutable std::recursive_mutex lock_;
   std::atomic<uint64_t> rewrite_count_{0};
   std::vector<std::unique_ptr<Node>> retired_;

@@ -195,16 +195,16 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   Value* const stack = locals + stack_base();
   Value* sp = stack + height;
   const FrameDescriptor& descriptor = frame.descriptor();
-  // (The activation's arguments are read where they are used: set up
-  // here, they were spilled on every call for the few instructions that
-  // read them.)
-  NodeRuntime* runtime = call_target() != nullptr ? call_target()->runtime() : nullptr;
+  // (The activation's arguments and runtime are read where they are used:
+  // set up here, they were spilled on every call for the few instructions
+  // that read them.)
   BackEdgeCounter back_edges(*this);
   // A taken branch to `target` at or before it: a loop's back edge. Polls
   // the safepoint and counts toward OSR; true when OSR code ran the rest of
   // the call target from `target`, whose operand stack (`height` values)
   // is in the frame: then `*result` is the call target's result.
-  auto back_edge = [this, runtime, &back_edges, &frame](int target, int height, Value* result) {
+  auto back_edge = [this, &back_edges, &frame](int target, int height, Value* result) {
+    NodeRuntime* const runtime = this->runtime();
     if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
       runtime->OnSafepoint();
     }
