@@ -13,22 +13,6 @@ constexpr OpcodeInfo kInfo[] = {
 #undef MOREL_BYTECODE_INFO
 };
 
-// Every operation form's table entry agrees with its layout: its words,
-// and the word that says how many values it pops.
-constexpr bool TableMatchesLayouts() {
-  for (int i = 0; i < kNumOpcodes; ++i) {
-    const Opcode op = static_cast<Opcode>(i);
-    if (!IsOperation(op)) continue;
-    const OperationLayout layout = LayoutOf(op);
-    if (layout.locals < 0 || kInfo[i].operands + 1 != layout.length() ||
-        kInfo[i].pops != -layout.stack_count_word()) {
-      return false;
-    }
-  }
-  return true;
-}
-static_assert(TableMatchesLayouts());
-
 }  // namespace
 
 const OpcodeInfo& Info(Opcode op) { return kInfo[static_cast<int>(op)]; }

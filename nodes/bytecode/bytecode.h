@@ -32,6 +32,27 @@ namespace morel::bytecode {
 // What an operation form does with its operation's result (below).
 enum class OperationTail { kPush, kStore, kBranchFalse, kBranchTrue };
 
+// Where an operation instruction of one form keeps its parts (the words of
+// MOREL_OPERATION_FORMS). The opcode table's entries for the forms,
+// DecodeOperation and the interpreter's handlers (bytecode_switch.h) all
+// come from it.
+struct OperationLayout {
+  int locals;     // fused load.locals: 0, 1 or 2 (-1: not an operation)
+  bool constant;  // a fused constant (after the locals)
+  OperationTail tail;
+  constexpr bool store() const { return tail == OperationTail::kStore; }
+  constexpr bool branches() const {
+    return tail == OperationTail::kBranchFalse || tail == OperationTail::kBranchTrue;
+  }
+  constexpr int local_word(int i) const { return 2 + i; }
+  constexpr int constant_word() const { return 2 + locals; }
+  constexpr int stack_count_word() const { return 2 + fused(); }
+  // The store's slot or the branch's target.
+  constexpr int tail_word() const { return stack_count_word() + 1; }
+  constexpr int length() const { return tail_word() + (tail == OperationTail::kPush ? 0 : 1); }
+  // The operands that are not on the stack.
+  constexpr int fused() const { return locals + (constant ? 1 : 0); }
+};
 //   X(name, mnemonic, operands, pops, pushes)  semantics
 // pops -i: the instruction's operand i (1-based) says how many.
 #define MOREL_BYTECODES(X)                                                  \
@@ -108,13 +129,13 @@ enum class OperationTail { kPush, kStore, kBranchFalse, kBranchTrue };
     __VA_ARGS__)                                                                               \
   X(OperationLocalConstantBranchTrue, "op.local.const.branch.true", 1, true, kBranchTrue,      \
     __VA_ARGS__)
-// An operation form as an opcode table entry: operands k, the fused parts,
-// m and the tail's word; pops m (its count word) and pushes a result only
-// when its tail pushes.
-#define MOREL_OPERATION_FORM_OPCODE(name, mnemonic, locals, constant, tail, X)                   \
-  X(k##name, mnemonic,                                                                           \
-    2 + (locals) + ((constant) ? 1 : 0) + (OperationTail::tail == OperationTail::kPush ? 0 : 1), \
-    -(2 + (locals) + ((constant) ? 1 : 0)), OperationTail::tail == OperationTail::kPush ? 1 : 0)
+// An operation form as an opcode table entry, from its layout: the words
+// after the opcode; pops m (its count word); pushes a result only when its
+// tail pushes.
+#define MOREL_OPERATION_FORM_OPCODE(name, mnemonic, locals, constant, tail, X)                \
+  X(k##name, mnemonic, (OperationLayout{locals, constant, OperationTail::tail}.length() - 1), \
+    (-OperationLayout{locals, constant, OperationTail::tail}.stack_count_word()),             \
+    (OperationTail::tail == OperationTail::kPush ? 1 : 0))
 
 enum class Opcode : int32_t {
 #define MOREL_BYTECODE_ENUM(name, mnemonic, operands, pops, pushes) name,
@@ -151,27 +172,6 @@ int Pops(absl::Span<const int32_t> code, int bci);
 inline constexpr bool IsOperation(Opcode op) {
   return op >= Opcode::kOperation && static_cast<int>(op) < kNumOpcodes;
 }
-// Where an operation instruction of one form keeps its parts (the words of
-// MOREL_OPERATION_FORMS). The table's operand and pop counts,
-// DecodeOperation and the interpreter's handlers (bytecode_switch.h) all
-// read it.
-struct OperationLayout {
-  int locals;     // fused load.locals: 0, 1 or 2 (-1: not an operation)
-  bool constant;  // a fused constant (after the locals)
-  OperationTail tail;
-  constexpr bool store() const { return tail == OperationTail::kStore; }
-  constexpr bool branches() const {
-    return tail == OperationTail::kBranchFalse || tail == OperationTail::kBranchTrue;
-  }
-  constexpr int local_word(int i) const { return 2 + i; }
-  constexpr int constant_word() const { return 2 + locals; }
-  constexpr int stack_count_word() const { return 2 + fused(); }
-  // The store's slot or the branch's target.
-  constexpr int tail_word() const { return stack_count_word() + 1; }
-  constexpr int length() const { return tail_word() + (tail == OperationTail::kPush ? 0 : 1); }
-  // The operands that are not on the stack.
-  constexpr int fused() const { return locals + (constant ? 1 : 0); }
-};
 // The layout of an operation form (IsOperation).
 constexpr OperationLayout LayoutOf(Opcode op) {
   switch (op) {

@@ -72,60 +72,38 @@ void BytecodeBuilder::Drop(int count) {
 
 namespace {
 
-// The form that also stores the value into a local, for each instruction
-// that pushes one and can fuse the store.local after it.
-std::optional<Opcode> StoringForm(Opcode op) {
-  switch (op) {
-    case Opcode::kArgument:
-      return Opcode::kArgumentStore;
-    case Opcode::kOperation:
-      return Opcode::kOperationStore;
-    case Opcode::kOperationConstant:
-      return Opcode::kOperationConstantStore;
-    case Opcode::kOperationLocal:
-      return Opcode::kOperationLocalStore;
-    case Opcode::kOperationLocalLocal:
-      return Opcode::kOperationLocalLocalStore;
-    case Opcode::kOperationLocalConstant:
-      return Opcode::kOperationLocalConstantStore;
-    default:
-      return std::nullopt;
+// The operation form that runs `op`'s operation on the same operands (an
+// operation form that pushes its result) and does `tail` with the result
+// (MOREL_OPERATION_FORMS), if there is one.
+std::optional<Opcode> WithTail(Opcode op, OperationTail tail) {
+  if (!IsOperation(op) || LayoutOf(op).tail != OperationTail::kPush) return std::nullopt;
+  const OperationLayout layout = LayoutOf(op);
+  for (int i = static_cast<int>(Opcode::kOperation); i < kNumOpcodes; ++i) {
+    const OperationLayout form = LayoutOf(static_cast<Opcode>(i));
+    if (form.locals == layout.locals && form.constant == layout.constant && form.tail == tail) {
+      return static_cast<Opcode>(i);
+    }
   }
-}
-
-// The form that also branches on the value (`branch_if`: branch.true,
-// else branch.false), for each operation form that pushes its result.
-std::optional<Opcode> BranchingForm(Opcode op, bool branch_if) {
-  switch (op) {
-    case Opcode::kOperation:
-      return branch_if ? Opcode::kOperationBranchTrue : Opcode::kOperationBranchFalse;
-    case Opcode::kOperationConstant:
-      return branch_if ? Opcode::kOperationConstantBranchTrue
-                       : Opcode::kOperationConstantBranchFalse;
-    case Opcode::kOperationLocal:
-      return branch_if ? Opcode::kOperationLocalBranchTrue : Opcode::kOperationLocalBranchFalse;
-    case Opcode::kOperationLocalLocal:
-      return branch_if ? Opcode::kOperationLocalLocalBranchTrue
-                       : Opcode::kOperationLocalLocalBranchFalse;
-    case Opcode::kOperationLocalConstant:
-      return branch_if ? Opcode::kOperationLocalConstantBranchTrue
-                       : Opcode::kOperationLocalConstantBranchFalse;
-    default:
-      return std::nullopt;
-  }
+  return std::nullopt;
 }
 
 }  // namespace
+
+void BytecodeBuilder::ExtendLast(Opcode fused, std::optional<int32_t> word) {
+  program_.code[starts_.back()] = static_cast<int32_t>(fused);
+  if (!word) return;
+  program_.code.push_back(*word);
+  program_.source_index.push_back(-1);
+}
 
 void BytecodeBuilder::EmitStoreLocal(int slot) {
   // Right after an operation or an argument, that instruction stores the
   // value itself.
   const std::optional<Opcode> previous = Fusable(1);
-  if (const std::optional<Opcode> storing = previous ? StoringForm(*previous) : std::nullopt) {
-    program_.code[starts_.back()] = static_cast<int32_t>(*storing);
-    program_.code.push_back(slot);
-    program_.source_index.push_back(-1);
-    return;
+  if (previous == Opcode::kArgument) return ExtendLast(Opcode::kArgumentStore, slot);
+  if (const std::optional<Opcode> storing =
+          previous ? WithTail(*previous, OperationTail::kStore) : std::nullopt) {
+    return ExtendLast(*storing, slot);
   }
   Emit(Opcode::kStoreLocal, {slot});
 }
@@ -137,10 +115,10 @@ void BytecodeBuilder::EmitJump(Opcode op, Label target) {
   // that instruction branches on the result itself.
   const std::optional<Opcode> previous = op == Opcode::kBranch ? std::nullopt : Fusable(1);
   if (const std::optional<Opcode> branching =
-          previous ? BranchingForm(*previous, op == Opcode::kBranchTrue) : std::nullopt) {
-    program_.code[starts_.back()] = static_cast<int32_t>(*branching);
-    program_.code.push_back(-1);
-    program_.source_index.push_back(-1);
+          previous ? WithTail(*previous, op == Opcode::kBranchTrue ? OperationTail::kBranchTrue
+                                                                   : OperationTail::kBranchFalse)
+                   : std::nullopt) {
+    ExtendLast(*branching, -1);
   } else {
     Emit(op, {-1});
   }
@@ -152,10 +130,7 @@ void BytecodeBuilder::EmitBranchFalse(Label target) { EmitJump(Opcode::kBranchFa
 void BytecodeBuilder::EmitBranchTrue(Label target) { EmitJump(Opcode::kBranchTrue, target); }
 void BytecodeBuilder::EmitReturn() {
   // Right after a local read, the return reads the local itself.
-  if (Fusable(1) == Opcode::kLoadLocal) {
-    program_.code[starts_.back()] = static_cast<int32_t>(Opcode::kReturnLocal);
-    return;
-  }
+  if (Fusable(1) == Opcode::kLoadLocal) return ExtendLast(Opcode::kReturnLocal, std::nullopt);
   Emit(Opcode::kReturn, {});
 }
 

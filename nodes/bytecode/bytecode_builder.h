@@ -120,6 +120,9 @@ class BytecodeBuilder {
   // Removes the last `count` instructions (their parts are fused into the
   // next one).
   void Drop(int count);
+  // Turns the last instruction into `fused`, which has its words and then
+  // `word`, if given (a fused store's slot, a fused branch's target).
+  void ExtendLast(Opcode fused, std::optional<int32_t> word);
   void EmitJump(Opcode op, Label target);
   void Fail(std::string message);
 

@@ -97,6 +97,13 @@ std::unique_ptr<R> Root(BytecodeProgram program, int locals) {
   return std::make_unique<R>(SourceSection(), "f", std::move(descriptor), std::move(program));
 }
 
+// The program `b` built (a test failure if it does not build).
+BytecodeProgram Built(BytecodeBuilder b) {
+  auto program = std::move(b).Build();
+  EXPECT_TRUE(program.ok()) << program.status();
+  return program.ok() ? std::move(*program) : BytecodeProgram();
+}
+
 // sum(n): s = 0; i = 0; while (i < n) { s = s + i; i = i + 1 } return s
 BytecodeProgram SumProgram(AddOperation** first_add = nullptr) {
   BytecodeBuilder b;
@@ -124,9 +131,7 @@ BytecodeProgram SumProgram(AddOperation** first_add = nullptr) {
   b.Bind(exit);
   b.EmitLoadLocal(0);
   b.EmitReturn();
-  auto program = std::move(b).Build();
-  EXPECT_TRUE(program.ok()) << program.status();
-  return std::move(*program);
+  return Built(std::move(b));
 }
 
 TEST(BytecodeTest, RunsALoopAndCountsItsBackEdges) {
@@ -476,9 +481,7 @@ BytecodeProgram EveryFormProgram() {
   add();
   add();
   b.EmitReturn();
-  auto program = std::move(b).Build();
-  EXPECT_TRUE(program.ok()) << program.status();
-  return std::move(*program);
+  return Built(std::move(b));
 }
 
 std::vector<absl::string_view> OperationMnemonics(const BytecodeRootNode& root) {
@@ -514,9 +517,7 @@ BytecodeProgram StackedLoopProgram(int* header_bci) {
   b.EmitLoadLocal(0);
   b.EmitOperation(std::make_unique<AddOperation>(), 2);
   b.EmitReturn();
-  auto program = std::move(b).Build();
-  EXPECT_TRUE(program.ok()) << program.status();
-  return std::move(*program);
+  return Built(std::move(b));
 }
 
 // A runtime offering bytecode OSR: a poll is due every `interval` back
@@ -801,9 +802,7 @@ BytecodeProgram EveryBranchFormProgram() {
   b.EmitBranchTrue(header);
   b.EmitLoadLocal(2);
   b.EmitReturn();
-  auto program = std::move(b).Build();
-  EXPECT_TRUE(program.ok()) << program.status();
-  return std::move(*program);
+  return Built(std::move(b));
 }
 
 // EveryBranchFormProgram's result, computed here.
