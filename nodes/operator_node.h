@@ -72,6 +72,19 @@ class OperatorNode : public Base {
     }
     return RunOnOperandsOutOfLine(operands.data());
   }
+  // RunOnOperands with operand i at *operands[i], wherever it is: a
+  // bytecode switch reads the operands that an instruction names (locals, a
+  // constant) in place instead of copying them onto its operand stack
+  // first. Callgrind, SL's bytecode interpreter: loop 0.87, kernel 0.90,
+  // sieve 0.91, fib 0.95 (bytecode_switch.h). The miss path gets the
+  // pointers one by one, so that the caller's array of them stays in
+  // registers.
+  MOREL_FAST_PATH Value RunOnOperandsAt(const Value* const* operands) {
+    if (std::optional<Value> result = TryRunAt(operands, std::make_index_sequence<N>())) {
+      return *result;
+    }
+    return RunOnOperandsAtOutOfLine(operands, std::make_index_sequence<N>());
+  }
   // A call-free path for the interpreter: the node's value if the language
   // evaluates every operand without a call (TryExecuteChildInline: SL's
   // local reads and constants) and an inline specialization applies
@@ -133,6 +146,23 @@ class OperatorNode : public Base {
   template <size_t... I>
   MOREL_FAST_PATH std::optional<Value> TryRunOn(const Value* values, std::index_sequence<I...>) {
     return specializer_.TryInline(static_cast<Derived&>(*this), values[I]...);
+  }
+  template <size_t... I>
+  MOREL_FAST_PATH std::optional<Value> TryRunAt(const Value* const* operands,
+                                                std::index_sequence<I...>) {
+    return specializer_.TryInline(static_cast<Derived&>(*this), *operands[I]...);
+  }
+  template <size_t... I>
+  MOREL_FAST_PATH Value RunOnOperandsAtOutOfLine(const Value* const* operands,
+                                                 std::index_sequence<I...>) {
+    return RunOnOperandsOutOfLine(operands[I]...);
+  }
+  // The operands copied into this frame (which the collector scans) for
+  // the specializations.
+  template <typename... Pointers>
+  MOREL_INLINING_CUTOFF Value RunOnOperandsOutOfLine(Pointers... operands) {
+    const Value values[N] = {*operands...};
+    return specializer_.template ExecuteOn<N>(static_cast<Derived&>(*this), values);
   }
   MOREL_INLINING_CUTOFF Value RunOnOperandsOutOfLine(const Value* values) {
     return specializer_.template ExecuteOn<N>(static_cast<Derived&>(*this), values);

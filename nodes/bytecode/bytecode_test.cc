@@ -24,6 +24,7 @@
 #include "nodes/bytecode/bytecode_switch.h"
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
+#include "nodes/operator_node.h"
 #include "nodes/polymorphism.h"
 #include "nodes/specialization.h"
 #include "testing/test_language/test_runtime.h"
@@ -63,20 +64,20 @@ struct AddDouble {
   }
 };
 
-// `+` as a bytecode operation: a specializing node without children.
-class AddOperation final : public Node, public BytecodeOperation {
+// `+` as a bytecode operation: an operator node (nodes/operator_node.h)
+// whose two operands come from the stack (null operand children), so that
+// a switch that inlines it reads them in place.
+class AddOperation final : public OperatorNode<AddOperation, Node, Node, 2, AddLong, AddDouble>,
+                           public BytecodeOperation {
  public:
   MOREL_NODE_KIND(AddOperation)
   MOREL_REPORT_POLYMORPHISM
-  using Node::Node;
+  AddOperation() : OperatorNode(SourceSection(), nullptr, nullptr) {}
   Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return specializer_.Execute(*this, operands[0], operands[1]);
+    return RunOnOperands(operands);
   }
   static Value Fallback(AddOperation&, Value, Value) { throw GuestError("type error: +"); }
-  std::string active() const { return specializer_.ActiveNames(); }
-
- private:
-  Specializer<AddOperation, AddLong, AddDouble> specializer_;
+  std::string active() const { return specializer().ActiveNames(); }
 };
 
 class LessOperation final : public Node, public BytecodeOperation {
@@ -660,18 +661,40 @@ TEST(BytecodeTest, AnOperationReplacedByAnotherRunsTheReplacement) {
 
 // ----------------------------------------------------- the interpreter switch
 
-// LessOperation as a class the switch inlines.
-class InlinedLessOperation final : public Node, public BytecodeOperation {
+// LessOperation as a class the switch inlines: an operator node, as
+// AddOperation is.
+class InlinedLessOperation;
+struct LessLong {
+  static constexpr absl::string_view kName = "LessLong";
+  template <typename C>
+  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
+    return c.And(c.IsLong(l), c.IsLong(r));
+  }
+  template <typename C>
+  static typename C::V Body(C& c, InlinedLessOperation&, typename C::V l, typename C::V r) {
+    return c.BoxBoolean(c.LongLess(c.AsLong(l), c.AsLong(r)));
+  }
+};
+class InlinedLessOperation final
+    : public OperatorNode<InlinedLessOperation, Node, Node, 2, LessLong>,
+      public BytecodeOperation {
  public:
   MOREL_NODE_KIND(InlinedLessOperation)
+  InlinedLessOperation() : OperatorNode(SourceSection(), nullptr, nullptr) {}
   Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return Value::Boolean(operands[0].AsLong() < operands[1].AsLong());
+    return RunOnOperands(operands);
   }
+  static Value Fallback(InlinedLessOperation&, Value, Value) { throw GuestError("type error: <"); }
 };
 
 // A root whose switch inlines AddOperation, SelfReplacingOperation and
 // InlinedLessOperation (not LessOperation, nor ConstantOperation).
 using TestInlined = InlinedOperations<AddOperation, SelfReplacingOperation, InlinedLessOperation>;
+// The operator nodes read their operands in place; the other class gets
+// them as one span on the stack.
+static_assert(switch_internal::OperandsInPlace<TestInlined, 0>() &&
+              !switch_internal::OperandsInPlace<TestInlined, 1>() &&
+              switch_internal::OperandsInPlace<TestInlined, 2>());
 class SwitchRoot final : public BytecodeRootNodeWith<TestInlined> {
  public:
   MOREL_NODE_KIND(SwitchRoot)
@@ -908,6 +931,38 @@ TEST(BytecodeSwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
   EXPECT_EQ(target->Call({Value::Long(1), Value::Double(0.5)}).AsDouble(), 1.5);
   EXPECT_EQ(dynamic_cast<AddOperation*>(raw->operation_node(0))->active(), "AddDouble");
   EXPECT_EQ(runtime.polymorphic_reports(), std::vector<std::string>{"AddOperation"});
+}
+
+TEST(BytecodeSwitchTest, AnOperationInPlaceTakesItsSlowPathOnTheOperandsTheInstructionNames) {
+  // (a + 0.5) + a, the adds fused with their local and constant operands:
+  // read in place (AddOperation is an operator node), also when the add
+  // misses its inline specializations (AddDouble calls) and runs them out
+  // of line.
+  test_language::TestRuntime runtime;
+  auto program = [] {
+    BytecodeBuilder b;
+    b.EmitArgument(0, Value::Long(0));
+    b.EmitStoreLocal(0);
+    b.EmitLoadLocal(0);
+    b.EmitConstant(Value::Double(0.5));
+    b.EmitOperation(std::make_unique<AddOperation>(), 2);
+    b.EmitStoreLocal(1);
+    b.EmitLoadLocal(1);
+    b.EmitLoadLocal(0);
+    b.EmitOperation(std::make_unique<AddOperation>(), 2);
+    b.EmitReturn();
+    return Built(std::move(b));
+  };
+  auto root = Root<SwitchRoot>(program(), 2);
+  EXPECT_EQ(OperationMnemonics(*root),
+            (std::vector<absl::string_view>{"op.local.const.store", "op.local.local"}));
+  EXPECT_EQ(Quickened(*root).size(), 2u);
+  CallTarget* target = runtime.CreateCallTarget(std::move(root));
+  CallTarget* generic = runtime.CreateCallTarget(Root(program(), 2));
+  for (CallTarget* t : {target, generic}) {
+    EXPECT_EQ(t->Call({Value::Long(1)}).AsDouble(), 2.5);
+    EXPECT_EQ(t->Call({Value::Long(-3)}).AsDouble(), -5.5);
+  }
 }
 
 TEST(BytecodeSwitchTest, AReplacedInlinedOperationIsRequickened) {
