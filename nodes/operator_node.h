@@ -85,6 +85,15 @@ class OperatorNode : public Base {
     }
     return RunOnOperandsAtOutOfLine(operands, std::make_index_sequence<N>());
   }
+  // RunOnOperandsAt as a call of its own, with one pointer per operand: a
+  // bytecode switch's call of an operation that it does not inline
+  // (bytecode::CalledOperation).
+  template <typename... Pointers>
+  requires(sizeof...(Pointers) == N) MOREL_INLINING_CUTOFF Value
+      RunOnOperandsAtCalled(Pointers... operands) {
+    const Value* const pointers[N] = {operands...};
+    return RunOnOperandsAt(pointers);
+  }
   // A call-free path for the interpreter: the node's value if the language
   // evaluates every operand without a call (TryExecuteChildInline: SL's
   // local reads and constants) and an inline specialization applies

@@ -151,30 +151,63 @@ constexpr int FixedOperandCount() {
   }
 }
 
-// The operation classes a root's interpreter switch inlines, in the order
-// that numbers them. Each is a node class implementing BytecodeOperation;
-// an operation whose class is exactly one of them (typeid) has its
-// ExecuteOperation called non-virtually.
-template <typename... Ops>
+// An entry of InlinedOperations: operator node class Op (OperatorNode) that
+// the switch calls directly on its operands in place, out of line, instead
+// of inlining it or calling it through its vtable with the operands copied
+// onto the stack (SL's property reads and writes: their cache guards,
+// inlined, made GCC allocate the whole loop's registers worse).
+template <typename Op>
+struct CalledOperation {};
+
+namespace root_internal {
+template <typename Entry>
+struct EntryClass {
+  using type = Entry;
+  static constexpr bool kCalled = false;
+};
+template <typename Op>
+struct EntryClass<CalledOperation<Op>> {
+  using type = Op;
+  static constexpr bool kCalled = true;
+};
+}  // namespace root_internal
+
+// The operation classes a root's interpreter switch inlines (or calls
+// directly: CalledOperation<Op>), in the order that numbers them. Each is a
+// node class implementing BytecodeOperation; an operation whose class is
+// exactly one of them (typeid) has its ExecuteOperation called
+// non-virtually (or its OperatorNode::RunOnOperandsAtCalled).
+template <typename... Entries>
 struct InlinedOperations {
-  static constexpr int kCount = sizeof...(Ops);
+  static constexpr int kCount = sizeof...(Entries);
   static_assert(kCount <= kMaxInlinedOperations,
                 "an interpreter switch inlines at most kMaxInlinedOperations operation classes");
+  // Class I, and whether the switch calls it instead of inlining it.
   template <int I>
-  using At = std::tuple_element_t<I, std::tuple<Ops...>>;
+  using At =
+      typename root_internal::EntryClass<std::tuple_element_t<I, std::tuple<Entries...>>>::type;
+  template <int I>
+  static constexpr bool kCalled =
+      root_internal::EntryClass<std::tuple_element_t<I, std::tuple<Entries...>>>::kCalled;
   // The index of `operation`'s class, or -1. Exactly that class: a
   // subclass may override ExecuteOperation.
   static int IndexOf(const BytecodeOperation& operation) {
     int index = -1;
     int i = 0;
-    ((index = index < 0 && typeid(operation) == typeid(Ops) ? i : index, ++i), ...);
+    ((index = index < 0 &&
+                      typeid(operation) == typeid(typename root_internal::EntryClass<Entries>::type)
+                  ? i
+                  : index,
+      ++i),
+     ...);
     return index;
   }
   // Each class's operand count when it is fixed (its kOperandCount: an
   // OperatorNode's), else -1; the switch then takes it as a constant, and
   // Quicken inlines only instructions that agree. (One more entry, so that
   // no classes is an array too.)
-  static constexpr int kArity[] = {FixedOperandCount<Ops>()..., -1};
+  static constexpr int kArity[] = {
+      FixedOperandCount<typename root_internal::EntryClass<Entries>::type>()..., -1};
 };
 
 // A bytecode root whose interpreter switch inlines the operations `Inlined`

@@ -181,22 +181,36 @@ constexpr bool OperandsInPlace() {
   if constexpr (I >= 0 && I < Inlined::kCount) {
     using Op = typename Inlined::template At<I>;
     constexpr int kArity = Inlined::kArity[I];
-    return kArity >= 0 && kArity <= kMaxOperandsInPlace &&
-           requires(Op & op, const Value* const* operands) {
+    constexpr bool kInPlace = kArity >= 0 && kArity <= kMaxOperandsInPlace &&
+                              requires(Op & op, const Value* const* operands) {
       op.RunOnOperandsAt(operands);
     };
+    static_assert(kInPlace || !Inlined::template kCalled<I>,
+                  "a CalledOperation is an operator node of at most kMaxOperandsInPlace operands");
+    return kInPlace;
   } else {
     return false;
   }
 }
 
-// Runs inlined operation class I (OperandsInPlace) on *operands[0..].
+// Runs inlined operation class I (OperandsInPlace) on *operands[0..]:
+// inline, or as a call with the pointers as arguments (Inlined::kCalled).
+template <typename Op, size_t... J>
+[[gnu::always_inline]] inline Value CallAt(Op& operation, const Value* const* operands,
+                                           std::index_sequence<J...>) {
+  return operation.RunOnOperandsAtCalled(operands[J]...);
+}
 template <typename Inlined, int I>
 [[gnu::always_inline]] inline Value RunInlinedAt(BytecodeOperation* operation,
                                                  const Value* const* operands) {
   if constexpr (OperandsInPlace<Inlined, I>()) {
     using Op = typename Inlined::template At<I>;
-    return static_cast<Op&>(*operation).RunOnOperandsAt(operands);
+    if constexpr (Inlined::template kCalled<I>) {
+      return CallAt(static_cast<Op&>(*operation), operands,
+                    std::make_index_sequence<Inlined::kArity[I]>());
+    } else {
+      return static_cast<Op&>(*operation).RunOnOperandsAt(operands);
+    }
   } else {
     __builtin_unreachable();
   }

@@ -700,6 +700,24 @@ class SwitchRoot final : public BytecodeRootNodeWith<TestInlined> {
   MOREL_NODE_KIND(SwitchRoot)
   using BytecodeRootNodeWith::BytecodeRootNodeWith;
 };
+// The same classes, the operator nodes called (out of line, in place)
+// instead of inlined.
+using TestCalled = InlinedOperations<CalledOperation<AddOperation>, SelfReplacingOperation,
+                                     CalledOperation<InlinedLessOperation>>;
+static_assert(TestCalled::kCalled<0> && !TestCalled::kCalled<1> && TestCalled::kCalled<2> &&
+              switch_internal::OperandsInPlace<TestCalled, 0>() &&
+              switch_internal::OperandsInPlace<TestCalled, 2>());
+class CalledSwitchRoot final : public BytecodeRootNodeWith<TestCalled> {
+ public:
+  MOREL_NODE_KIND(CalledSwitchRoot)
+  using BytecodeRootNodeWith::BytecodeRootNodeWith;
+};
+
+// The tests that run every form in a switch run in both.
+template <typename R>
+class EverySwitchTest : public testing::Test {};
+using SwitchRoots = testing::Types<SwitchRoot, CalledSwitchRoot>;
+TYPED_TEST_SUITE(EverySwitchTest, SwitchRoots);
 
 // The opcodes of the quickened code where it differs from the code, by bci.
 std::vector<std::pair<int, int32_t>> Quickened(const BytecodeRootNode& root) {
@@ -847,10 +865,10 @@ int64_t EveryBranchFormResult(int64_t a, int64_t b) {
   return r;
 }
 
-TEST(BytecodeSwitchTest, EveryBranchFormRunsQuickenedAsInTheGenericSwitch) {
+TYPED_TEST(EverySwitchTest, EveryBranchFormRunsQuickenedAsInTheGenericSwitch) {
   test_language::TestRuntime runtime;
-  auto root = Root<SwitchRoot>(EveryBranchFormProgram(), 4);
-  SwitchRoot* raw = root.get();
+  auto root = Root<TypeParam>(EveryBranchFormProgram(), 4);
+  TypeParam* raw = root.get();
   std::vector<absl::string_view> branching;
   for (absl::string_view mnemonic : OperationMnemonics(*raw)) {
     if (absl::StrContains(mnemonic, "branch")) branching.push_back(mnemonic);
@@ -885,10 +903,10 @@ TEST(BytecodeSwitchTest, EveryBranchFormRunsQuickenedAsInTheGenericSwitch) {
   EXPECT_GT(target->call_and_loop_count(), 7 + 20);
 }
 
-TEST(BytecodeSwitchTest, EveryOperationFormRunsQuickenedAsInTheGenericSwitch) {
+TYPED_TEST(EverySwitchTest, EveryOperationFormRunsQuickenedAsInTheGenericSwitch) {
   test_language::TestRuntime runtime;
-  auto root = Root<SwitchRoot>(EveryFormProgram(), 3);
-  SwitchRoot* raw = root.get();
+  auto root = Root<TypeParam>(EveryFormProgram(), 3);
+  TypeParam* raw = root.get();
   EXPECT_EQ(OperationMnemonics(*raw),
             (std::vector<absl::string_view>{"op.store", "op.const.store", "op.local.local.store",
                                             "op.local.const.store", "op.local.store", "op.const",
@@ -909,7 +927,7 @@ TEST(BytecodeSwitchTest, EveryOperationFormRunsQuickenedAsInTheGenericSwitch) {
             generic->Call({Value::Long(-4), Value::Long(7)}).AsLong());
 }
 
-TEST(BytecodeSwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
+TYPED_TEST(EverySwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
   // The inlined add leaves AddLong for AddDouble (its ExecuteRest; on
   // overflow AddLong rewrites and is excluded) and reports polymorphism as
   // when called through the vtable.
@@ -921,8 +939,8 @@ TEST(BytecodeSwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
   b.EmitReturn();
   auto program = std::move(b).Build();
   ASSERT_TRUE(program.ok()) << program.status();
-  auto root = Root<SwitchRoot>(std::move(*program), 0);
-  SwitchRoot* raw = root.get();
+  auto root = Root<TypeParam>(std::move(*program), 0);
+  TypeParam* raw = root.get();
   EXPECT_EQ(Quickened(*raw).size(), 1u);
   CallTarget* target = runtime.CreateCallTarget(std::move(root));
   EXPECT_EQ(target->Call({Value::Long(1), Value::Long(2)}).AsLong(), 3);
@@ -933,7 +951,7 @@ TEST(BytecodeSwitchTest, AnInlinedOperationKeepsItsSlowPathsAndRewrites) {
   EXPECT_EQ(runtime.polymorphic_reports(), std::vector<std::string>{"AddOperation"});
 }
 
-TEST(BytecodeSwitchTest, AnOperationInPlaceTakesItsSlowPathOnTheOperandsTheInstructionNames) {
+TYPED_TEST(EverySwitchTest, AnOperationInPlaceTakesItsSlowPathOnTheOperandsTheInstructionNames) {
   // (a + 0.5) + a, the adds fused with their local and constant operands:
   // read in place (AddOperation is an operator node), also when the add
   // misses its inline specializations (AddDouble calls) and runs them out
@@ -953,7 +971,7 @@ TEST(BytecodeSwitchTest, AnOperationInPlaceTakesItsSlowPathOnTheOperandsTheInstr
     b.EmitReturn();
     return Built(std::move(b));
   };
-  auto root = Root<SwitchRoot>(program(), 2);
+  auto root = Root<TypeParam>(program(), 2);
   EXPECT_EQ(OperationMnemonics(*root),
             (std::vector<absl::string_view>{"op.local.const.store", "op.local.local"}));
   EXPECT_EQ(Quickened(*root).size(), 2u);
