@@ -174,8 +174,9 @@ inline constexpr int kMaxOperandsInPlace = 3;
 // operations get one span, the named operands copied onto the stack first:
 // two loads and two stores each, and a load of each again by the operation
 // (callgrind, SL's bytecode interpreter, in place against copied: loop
-// 0.87, kernel 0.90, sieve 0.91, fib 0.95; paired wall time loop 0.91,
-// kernel 0.95, sieve 0.94).
+// 0.87, kernel 0.90, sieve 0.91, fib 0.95; wall time on an Intel Xeon:
+// sieve and fib 0.97, loop and kernel between 0.90 and 1.02 over four
+// paired runs, no gain that stands out of the noise).
 template <typename Inlined, int I>
 constexpr bool OperandsInPlace() {
   if constexpr (I >= 0 && I < Inlined::kCount) {
