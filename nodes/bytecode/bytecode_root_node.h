@@ -170,6 +170,8 @@ struct EntryClass<CalledOperation<Op>> {
   using type = Op;
   static constexpr bool kCalled = true;
 };
+template <typename Entry>
+using ClassOf = typename EntryClass<Entry>::type;
 }  // namespace root_internal
 
 // The operation classes a root's interpreter switch inlines (or calls
@@ -182,22 +184,20 @@ struct InlinedOperations {
   static constexpr int kCount = sizeof...(Entries);
   static_assert(kCount <= kMaxInlinedOperations,
                 "an interpreter switch inlines at most kMaxInlinedOperations operation classes");
-  // Class I, and whether the switch calls it instead of inlining it.
+  // Entry I, its class, and whether the switch calls it instead of
+  // inlining it.
   template <int I>
-  using At =
-      typename root_internal::EntryClass<std::tuple_element_t<I, std::tuple<Entries...>>>::type;
+  using EntryAt = std::tuple_element_t<I, std::tuple<Entries...>>;
   template <int I>
-  static constexpr bool kCalled =
-      root_internal::EntryClass<std::tuple_element_t<I, std::tuple<Entries...>>>::kCalled;
+  using At = root_internal::ClassOf<EntryAt<I>>;
+  template <int I>
+  static constexpr bool kCalled = root_internal::EntryClass<EntryAt<I>>::kCalled;
   // The index of `operation`'s class, or -1. Exactly that class: a
   // subclass may override ExecuteOperation.
   static int IndexOf(const BytecodeOperation& operation) {
     int index = -1;
     int i = 0;
-    ((index = index < 0 &&
-                      typeid(operation) == typeid(typename root_internal::EntryClass<Entries>::type)
-                  ? i
-                  : index,
+    ((index = index < 0 && typeid(operation) == typeid(root_internal::ClassOf<Entries>) ? i : index,
       ++i),
      ...);
     return index;
@@ -206,8 +206,7 @@ struct InlinedOperations {
   // OperatorNode's), else -1; the switch then takes it as a constant, and
   // Quicken inlines only instructions that agree. (One more entry, so that
   // no classes is an array too.)
-  static constexpr int kArity[] = {
-      FixedOperandCount<typename root_internal::EntryClass<Entries>::type>()..., -1};
+  static constexpr int kArity[] = {FixedOperandCount<root_internal::ClassOf<Entries>>()..., -1};
 };
 
 // A bytecode root whose interpreter switch inlines the operations `Inlined`

@@ -38,12 +38,15 @@ class LessOperation;
 double AsDouble(Value v) { return v.IsLong() ? static_cast<double>(v.AsLong()) : v.AsDouble(); }
 Value AddDoubles(Value l, Value r) { return Value::Double(AsDouble(l) + AsDouble(r)); }
 
-struct AddLong {
-  static constexpr absl::string_view kName = "AddLong";
+// The guard of the specializations on two longs.
+struct OnTwoLongs {
   template <typename C>
   static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
     return c.And(c.IsLong(l), c.IsLong(r));
   }
+};
+struct AddLong : OnTwoLongs {
+  static constexpr absl::string_view kName = "AddLong";
   template <typename C>
   static typename C::V Body(C& c, AddOperation&, typename C::V l, typename C::V r) {
     auto sum = c.AddOverflow(c.AsLong(l), c.AsLong(r));
@@ -399,16 +402,15 @@ TEST(BytecodeTest, AReturnOfALocalIsOneInstruction) {
   b.EmitLoadLocal(0);
   b.Bind(b.NewLabel());
   b.EmitReturn();
-  auto program = std::move(b).Build();
-  ASSERT_TRUE(program.ok()) << program.status();
-  EXPECT_EQ(bytecode::Disassemble(program->code),
+  BytecodeProgram program = Built(std::move(b));
+  EXPECT_EQ(bytecode::Disassemble(program.code),
             "  0: argument.store 0 0 0\n"
             "  4: argument 0 1\n"
             "  7: op.const.branch.true 0 2 1 14\n"
             "  12: return.local 0\n"
             "  14: load.local 0\n"
             "  16: return\n");
-  CallTarget* target = runtime.CreateCallTarget(Root(std::move(*program), 1));
+  CallTarget* target = runtime.CreateCallTarget(Root(std::move(program), 1));
   EXPECT_EQ(target->Call({Value::Long(7)}).AsLong(), 7);
   EXPECT_EQ(target->Call({Value::Long(2)}).AsLong(), 2);
 }
@@ -664,12 +666,8 @@ TEST(BytecodeTest, AnOperationReplacedByAnotherRunsTheReplacement) {
 // LessOperation as a class the switch inlines: an operator node, as
 // AddOperation is.
 class InlinedLessOperation;
-struct LessLong {
+struct LessLong : OnTwoLongs {
   static constexpr absl::string_view kName = "LessLong";
-  template <typename C>
-  static typename C::Bool Guard(C& c, typename C::V l, typename C::V r) {
-    return c.And(c.IsLong(l), c.IsLong(r));
-  }
   template <typename C>
   static typename C::V Body(C& c, InlinedLessOperation&, typename C::V l, typename C::V r) {
     return c.BoxBoolean(c.LongLess(c.AsLong(l), c.AsLong(r)));
