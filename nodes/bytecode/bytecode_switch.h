@@ -164,21 +164,6 @@ template <typename Inlined, int I>
   }
 }
 
-// The address of fused operand j of an instruction of form kForm at `ip`
-// (OperationLayout: its locals, then its constant), which its handler
-// copies onto the stack or points at.
-template <Opcode kForm, int J>
-[[gnu::always_inline]] inline const Value* FusedOperand(const int32_t* ip, const Value* locals,
-                                                        const Value* constants) {
-  constexpr OperationLayout kLayout = LayoutOf(kForm);
-  static_assert(J < kLayout.fused());
-  if constexpr (J < kLayout.locals) {
-    return &locals[ip[kLayout.local_word(J)]];
-  } else {
-    return &constants[ip[kLayout.constant_word()]];
-  }
-}
-
 // The most operands an instruction's operation reads in place.
 inline constexpr int kMaxOperandsInPlace = 3;
 
@@ -255,7 +240,6 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   using switch_internal::BackEdgeCounter;
   using switch_internal::CopyValue;
   using switch_internal::FlushBackEdges;
-  using switch_internal::FusedOperand;
   using switch_internal::InlinedArity;
   using switch_internal::RunInlined;
   using switch_internal::StoreLocal;
@@ -296,47 +280,51 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   // the host compiler inlines an inlined class's fast path four times in
   // the loop, not once per form. (One branch body with the sense in a
   // variable ran SL's `loop` 4-8% slower, nodes/bytecode/README.md.)
-  // The handler of one form (its words: OperationLayout, bytecode.h).
-#define MOREL_FORM(form, suffix, I)                                                         \
-  handle_k##form##suffix : {                                                                \
-    constexpr OperationLayout kLayout = LayoutOf(Opcode::k##form);                          \
-    static_assert(kLayout.fused() <= 2, "a form fuses at most two operands");               \
-    op = operations[ip[1]];                                                                 \
-    if constexpr (switch_internal::OperandsInPlace<Inlined, I>()) {                         \
-      constexpr int kStacked = InlinedArity<Inlined, I>(0) - kLayout.fused();               \
-      if constexpr (kStacked < 0) {                                                         \
-        __builtin_unreachable();                                                            \
-      } else {                                                                              \
-        sp -= kStacked;                                                                     \
-        if constexpr (kStacked >= 1) in_place[0] = sp;                                      \
-        if constexpr (kStacked >= 2) in_place[1] = sp + 1;                                  \
-        if constexpr (kStacked >= 3) in_place[2] = sp + 2;                                  \
-        if constexpr (kLayout.fused() >= 1) {                                               \
-          in_place[kStacked] = FusedOperand<Opcode::k##form, 0>(ip, locals, constants);     \
-        }                                                                                   \
-        if constexpr (kLayout.fused() >= 2) {                                               \
-          in_place[kStacked + 1] = FusedOperand<Opcode::k##form, 1>(ip, locals, constants); \
-        }                                                                                   \
-      }                                                                                     \
-    } else {                                                                                \
-      if constexpr (kLayout.fused() >= 1) {                                                 \
-        CopyValue(sp++, FusedOperand<Opcode::k##form, 0>(ip, locals, constants));           \
-      }                                                                                     \
-      if constexpr (kLayout.fused() >= 2) {                                                 \
-        CopyValue(sp++, FusedOperand<Opcode::k##form, 1>(ip, locals, constants));           \
-      }                                                                                     \
-      n = InlinedArity<Inlined, I>(ip[kLayout.stack_count_word()] + kLayout.fused());       \
-    }                                                                                       \
-    ip += kLayout.length();                                                                 \
-    if constexpr (kLayout.store()) {                                                        \
-      goto store##suffix;                                                                   \
-    } else if constexpr (kLayout.tail == OperationTail::kBranchFalse) {                     \
-      goto branch_false##suffix;                                                            \
-    } else if constexpr (kLayout.tail == OperationTail::kBranchTrue) {                      \
-      goto branch_true##suffix;                                                             \
-    } else {                                                                                \
-      goto push##suffix;                                                                    \
-    }                                                                                       \
+  // The handler of one form (its words: OperationLayout, bytecode.h). The
+  // in-place and copying paths address the fused operands each by hand: a
+  // shared always-inline helper left the optimized loop as it was but grew
+  // its frame under --config=asan from 22.8 to 32.9 KB (a slot per inlined
+  // call), and deep guest recursion then overflowed the native stack
+  // (StackOverflowInCompiledCode in bytecode deopt stress).
+#define MOREL_FORM(form, suffix, I)                                                             \
+  handle_k##form##suffix : {                                                                    \
+    constexpr OperationLayout kLayout = LayoutOf(Opcode::k##form);                              \
+    op = operations[ip[1]];                                                                     \
+    if constexpr (switch_internal::OperandsInPlace<Inlined, I>()) {                             \
+      constexpr int kStacked = InlinedArity<Inlined, I>(0) - kLayout.fused();                   \
+      if constexpr (kStacked < 0) {                                                             \
+        __builtin_unreachable();                                                                \
+      } else {                                                                                  \
+        sp -= kStacked;                                                                         \
+        if constexpr (kStacked >= 1) in_place[0] = sp;                                          \
+        if constexpr (kStacked >= 2) in_place[1] = sp + 1;                                      \
+        if constexpr (kStacked >= 3) in_place[2] = sp + 2;                                      \
+        if constexpr (kLayout.locals >= 1) {                                                    \
+          in_place[kStacked] = &locals[ip[kLayout.local_word(0)]];                              \
+        }                                                                                       \
+        if constexpr (kLayout.locals >= 2) {                                                    \
+          in_place[kStacked + 1] = &locals[ip[kLayout.local_word(1)]];                          \
+        }                                                                                       \
+        if constexpr (kLayout.constant) {                                                       \
+          in_place[kStacked + kLayout.locals] = &constants[ip[kLayout.constant_word()]];        \
+        }                                                                                       \
+      }                                                                                         \
+    } else {                                                                                    \
+      if constexpr (kLayout.locals >= 1) CopyValue(sp++, &locals[ip[kLayout.local_word(0)]]);   \
+      if constexpr (kLayout.locals >= 2) CopyValue(sp++, &locals[ip[kLayout.local_word(1)]]);   \
+      if constexpr (kLayout.constant) CopyValue(sp++, &constants[ip[kLayout.constant_word()]]); \
+      n = InlinedArity<Inlined, I>(ip[kLayout.stack_count_word()] + kLayout.fused());           \
+    }                                                                                           \
+    ip += kLayout.length();                                                                     \
+    if constexpr (kLayout.store()) {                                                            \
+      goto store##suffix;                                                                       \
+    } else if constexpr (kLayout.tail == OperationTail::kBranchFalse) {                         \
+      goto branch_false##suffix;                                                                \
+    } else if constexpr (kLayout.tail == OperationTail::kBranchTrue) {                          \
+      goto branch_true##suffix;                                                                 \
+    } else {                                                                                    \
+      goto push##suffix;                                                                        \
+    }                                                                                           \
   }
 #define MOREL_FORM_OF(name, mnemonic, locals, constant, tail, suffix, I) MOREL_FORM(name, suffix, I)
   // The operation's result: in place (the form's handler set in_place and
