@@ -34,7 +34,11 @@ class DirectCallNode final : public Node {
   static std::unique_ptr<DirectCallNode> Create(CallTarget* target);
   ~DirectCallNode() override;
 
-  Value Call(absl::Span<const Value> arguments) {
+  Value Call(absl::Span<const Value> arguments) { return TargetForCall()->Call(arguments); }
+  // What Call() does before it calls the target: decides a pending split,
+  // counts the call; returns the target to call. For an interpreter loop
+  // that may run the callee itself (CallTarget::EnterInterpreterInPlace).
+  CallTarget* TargetForCall() {
     CallTarget* target = current_call_target_.load(std::memory_order_acquire);
     if (target->needs_split() && !split_decided_.load(std::memory_order_relaxed)) {
       target = DecideSplit(target);
@@ -42,7 +46,7 @@ class DirectCallNode final : public Node {
     // Approximate under concurrency, like every profiling counter.
     call_count_.store(call_count_.load(std::memory_order_relaxed) + 1,
                       std::memory_order_relaxed);
-    return target->Call(arguments);
+    return target;
   }
 
   // The target this node was created for.

@@ -47,6 +47,16 @@ class CallTarget {
   // (NodeRuntime::NoteGuestThread), polls the runtime's safepoint, counts
   // the guest frame against MaxStackFrames, sets up the frame.
   MOREL_NO_STACK_PROTECTOR Value Call(absl::Span<const Value> arguments);
+  // For an interpreter loop that runs a callee's activation itself, without
+  // a native call (nodes/bytecode/bytecode_switch.h): true when Call() would
+  // run the root in the interpreter with nothing to do first -- no code
+  // installed, no safepoint requested, no MaxStackFrames limit, and this
+  // call not reaching the compilation threshold. Then the call is counted
+  // and the thread noted, as Call() does, and the caller runs the root on
+  // a frame of its own; when false, the caller calls Call() instead. (Such
+  // a loop takes no native stack per call: no stack check.) Defined in
+  // node_runtime.h, where NodeRuntime is complete.
+  inline bool EnterInterpreterInPlace();
 
   // Guest frames on this thread's stack, as CallTarget::Call counts them
   // (while the runtime has a MaxStackFrames limit).

@@ -7,8 +7,10 @@
 // compiler reads as a compilation-final speculation.
 //
 // Frame: one activation. Its slots live on the native stack of the call
-// (CallTarget::Call), so the garbage collector scans them; frames are linked
-// to their caller for stack walks (SL's stacktrace()).
+// (CallTarget::Call), or on the thread's interpreter stack for a call that a
+// bytecode switch runs in its own loop (nodes/bytecode/interpreter_stack.h);
+// the garbage collector scans both. Frames are linked to their caller for
+// stack walks (SL's stacktrace()).
 
 #include <atomic>
 #include <cstdint>
@@ -23,6 +25,9 @@
 namespace morel {
 
 class RootNode;
+namespace bytecode {
+class InterpreterStack;
+}  // namespace bytecode
 
 enum class FrameSlotKind : uint8_t {
   kIllegal,  // never written
@@ -115,6 +120,9 @@ class Frame {
 
  private:
   friend class FrameScope;
+  // Switches frames at the calls and returns a bytecode switch runs in its
+  // own loop, where a FrameScope cannot nest.
+  friend class bytecode::InterpreterStack;
   // Defined here, constant-initialized: other files read it without a call
   // to a thread_local wrapper (a guest call pushes and pops it).
   static inline thread_local Frame* current_ = nullptr;

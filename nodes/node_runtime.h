@@ -15,6 +15,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 #include "nodes/call_target.h"
+#include "nodes/stack_limit.h"
 #include "nodes/value.h"
 
 namespace morel {
@@ -165,6 +166,20 @@ class NodeRuntime {
   static_assert(std::atomic<int64_t>::is_always_lock_free);
   int max_stack_frames_ = 0;
 };
+
+inline bool CallTarget::EnterInterpreterInPlace() {
+  if (installed_code() != nullptr || runtime_->SafepointRequested() ||
+      runtime_->max_stack_frames() > 0 || call_and_loop_count() >= compilation_threshold() - 1) {
+    return false;
+  }
+  runtime_->NoteGuestThread(StackLimit::ThreadToken());
+  // Below the threshold, so below INT_MAX: no saturation (IncrementCallCount).
+  // The call count is at most the call-and-loop count.
+  call_count_.store(call_count_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  call_and_loop_count_.store(call_and_loop_count_.load(std::memory_order_relaxed) + 1,
+                             std::memory_order_relaxed);
+  return true;
+}
 
 }  // namespace morel
 

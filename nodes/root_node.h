@@ -49,6 +49,12 @@ class RootNode : public Node {
   // Its call target's runtime (null before it has one): one load where the
   // call target's would be two.
   NodeRuntime* runtime() const { return runtime_; }
+  // Roots that an interpreter loop runs itself when it calls them, without
+  // a native call (the bytecode roots of one interpreter switch,
+  // nodes/bytecode/bytecode_switch.h) share a non-null key: the loop may
+  // run a callee root in place of its Execute when the keys are equal.
+  // Null (the default): a call runs Execute.
+  const void* interpreter_loop() const { return interpreter_loop_; }
 
   // Serializes specialization and Replace() within this tree.
   std::recursive_mutex& lock() const { return lock_; }
@@ -97,6 +103,9 @@ class RootNode : public Node {
  protected:
   // Before any activation: frame storage beyond the descriptor's slots.
   void set_extra_frame_slots(int slots) { extra_frame_slots_ = slots; }
+  // Before any activation (interpreter_loop()). A subclass whose Execute
+  // does more than the loop must not keep its base class's key.
+  void set_interpreter_loop(const void* key) { interpreter_loop_ = key; }
 
  private:
   friend class CallTarget;
@@ -108,6 +117,7 @@ class RootNode : public Node {
   std::string name_;
   std::unique_ptr<FrameDescriptor> frame_descriptor_;
   int extra_frame_slots_ = 0;
+  const void* interpreter_loop_ = nullptr;
   CallTarget* call_target_ = nullptr;
   NodeRuntime* runtime_ = nullptr;
   mutable std::recursive_mutex lock_;

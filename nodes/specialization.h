@@ -303,6 +303,23 @@ class Specializer {
     }
     return std::nullopt;
   }
+  // The entry of S, the first specialization and an inline cache, that
+  // Execute would run for `args` now (S active and the entry's guard
+  // holding), or null. For a caller that does the entry's work itself: the
+  // bytecode switch runs a direct call's callee in its own loop
+  // (nodes/bytecode/bytecode_switch.h).
+  template <typename S, typename... Args>
+  [[gnu::always_inline]] typename S::Cache* EntryFor(Args... args) {
+    static_assert(IndexOf<S>() == 0 && specialization_internal::IsCached<S>::value,
+                  "EntryFor: the first specialization, an inline cache");
+    if ((state() & ActiveBit(0)) == 0) return nullptr;
+    InterpreterContext c;
+    for (auto* e = std::get<0>(caches_).head.load(std::memory_order_acquire); e != nullptr;
+         e = e->next) {
+      if (S::Guard(c, e->data, args...)) return &e->data;
+    }
+    return nullptr;
+  }
   // Execute on the N values at `values` (a bytecode operation's operands, on
   // the operand stack): the out-of-line rest takes their address, so the
   // fast path does not also load them into argument registers for a call it

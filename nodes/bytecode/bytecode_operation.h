@@ -24,6 +24,10 @@
 #include "nodes/node.h"
 #include "nodes/value.h"
 
+namespace morel {
+class DirectCallNode;
+}  // namespace morel
+
 namespace morel::bytecode {
 
 class BytecodeOperation {
@@ -32,6 +36,21 @@ class BytecodeOperation {
   // Runs the operation on `operands` (the top of the operand stack, bottom
   // first) in `frame`; returns the value the instruction pushes.
   virtual Value ExecuteOperation(Frame& frame, absl::Span<const Value> operands) = 0;
+};
+
+// A call an operation makes. A class that a switch inlines and that calls
+// (the language's call node as an operation) may declare
+//
+//   DirectCall DirectCallFor(absl::Span<const Value> operands);
+//
+// returning what ExecuteOperation would do for `operands` right now when
+// that is `call->Call(arguments)` with its result as the operation's
+// (`arguments` a part of the operands), and no call node otherwise. The
+// switch then makes the call itself, and runs the callee in its own loop
+// when the callee is a root of the same switch (bytecode_switch.h).
+struct DirectCall {
+  DirectCallNode* call = nullptr;
+  absl::Span<const Value> arguments;
 };
 
 // An operation's node and its BytecodeOperation interface (the same object).

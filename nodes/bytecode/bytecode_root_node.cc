@@ -27,6 +27,16 @@ MOREL_INLINING_CUTOFF bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRoot
   return false;
 }
 
+void UnwindActivations(Activation* innermost) {
+  Activation* outermost = innermost;
+  for (Activation* record = innermost; record != nullptr; record = record->caller_record) {
+    BackEdgeCounter::Report(*record->caller_root, record->back_edges_pending);
+    outermost = record;
+  }
+  InterpreterStack::SetCurrentFrame(outermost->frame.caller());
+  InterpreterStack::ForThisThread().PopTo(outermost);
+}
+
 }  // namespace switch_internal
 
 BytecodeRootNode::BytecodeRootNode(SourceSection source_section, std::string name,

@@ -172,6 +172,10 @@ struct EntryClass<CalledOperation<Op>> {
 };
 template <typename Entry>
 using ClassOf = typename EntryClass<Entry>::type;
+// The key of the roots whose Execute is the switch of `Inlined`
+// (RootNode::interpreter_loop).
+template <typename Inlined>
+inline constexpr char kInterpreterLoop = 0;
 }  // namespace root_internal
 
 // The operation classes a root's interpreter switch inlines (or calls
@@ -221,9 +225,12 @@ class BytecodeRootNodeWith : public BytecodeRootNode {
       : BytecodeRootNode(std::move(source_section), std::move(name), std::move(frame_descriptor),
                          std::move(program)) {
     Quicken();
+    set_interpreter_loop(&root_internal::kInterpreterLoop<Inlined>);
   }
   // Runs the code from bci 0 in this switch: a call's entry, without the
-  // virtual Dispatch in between.
+  // virtual Dispatch in between. The switch runs a callee root of its own
+  // in its loop, without calling Execute (RootNode::interpreter_loop): a
+  // subclass that overrides Execute must set its own key, or null.
   Value Execute(Frame& frame) override;
 
  protected:

@@ -27,19 +27,25 @@
 // another class is requickened (BytecodeRootNode::OnChildReplaced).
 // testing/host_inlining checks SL's switch.
 
+#include <algorithm>
+#include <concepts>
 #include <cstdint>
+#include <new>
 #include <optional>
 
 #include "absl/types/span.h"
 #include "nodes/bytecode/bytecode.h"
 #include "nodes/bytecode/bytecode_operation.h"
 #include "nodes/bytecode/bytecode_root_node.h"
+#include "nodes/bytecode/interpreter_stack.h"
 #include "nodes/bytecode_osr_node.h"
+#include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
 #include "nodes/directives.h"
 #include "nodes/frame.h"
 #include "nodes/loop_node.h"
 #include "nodes/node_runtime.h"
+#include "nodes/root_node.h"
 #include "nodes/value.h"
 
 namespace morel::bytecode {
@@ -78,14 +84,26 @@ class BackEdgeCounter {
   static constexpr int kReportInterval = 1024;
   // The first batch is one back edge: its Flush sets the limit, so an
   // activation that never loops (a call) does not compute one.
-  explicit BackEdgeCounter(BytecodeRootNode& root) : root_(root) {}
+  explicit BackEdgeCounter(BytecodeRootNode& root) : root_(&root) {}
   // Runs at every return of the loop: inline, its reports out of line.
-  [[gnu::always_inline]] ~BackEdgeCounter() {
-    if (pending_ == 0) return;
-    LoopNode::ReportLoopCount(root_, pending_);
-    // Fewer than BackEdgesUntilPoll: no poll can be due.
-    BytecodeOSRNode::CountOSRBackEdges(root_, pending_);
+  [[gnu::always_inline]] ~BackEdgeCounter() { Report(); }
+  // A call that the loop runs (Activation): the callee's activation counts
+  // from here; the caller's batch waits in its record (pending(), limit()).
+  void Enter(BytecodeRootNode& callee) {
+    root_ = &callee;
+    pending_ = 0;
+    limit_ = 1;
   }
+  // Its return: the callee's batch is handed out, as when an activation
+  // leaves the loop, and the caller's batch resumes.
+  [[gnu::always_inline]] void Leave(BytecodeRootNode& caller, int pending, int limit) {
+    Report();
+    root_ = &caller;
+    pending_ = pending;
+    limit_ = limit;
+  }
+  int pending() const { return pending_; }
+  int limit() const { return limit_; }
   // Counts a back edge; true when the batch is complete (then Flush()).
   bool Count() { return ++pending_ >= limit_; }
   // The next batch ends where the next poll may come due (after TryOSR,
@@ -95,19 +113,28 @@ class BackEdgeCounter {
   bool Flush() {
     const int batch = pending_;
     pending_ = 0;
-    LoopNode::ReportLoopCount(root_, batch);
-    const bool due = BytecodeOSRNode::PollOSRBackEdge(root_, batch);
+    LoopNode::ReportLoopCount(*root_, batch);
+    const bool due = BytecodeOSRNode::PollOSRBackEdge(*root_, batch);
     limit_ = NextLimit();
     return due;
   }
-
- private:
-  int NextLimit() const {
-    return static_cast<int>(
-        std::min<int64_t>(BytecodeOSRNode::BackEdgesUntilPoll(root_), kReportInterval));
+  // Hands out what a batch that stops early holds (an activation leaves):
+  // inline, its reports out of line.
+  [[gnu::always_inline]] static void Report(BytecodeRootNode& root, int pending) {
+    if (pending == 0) return;
+    LoopNode::ReportLoopCount(root, pending);
+    // Fewer than BackEdgesUntilPoll: no poll can be due.
+    BytecodeOSRNode::CountOSRBackEdges(root, pending);
   }
 
-  BytecodeRootNode& root_;
+ private:
+  [[gnu::always_inline]] void Report() { Report(*root_, pending_); }
+  int NextLimit() const {
+    return static_cast<int>(
+        std::min<int64_t>(BytecodeOSRNode::BackEdgesUntilPoll(*root_), kReportInterval));
+  }
+
+  BytecodeRootNode* root_;
   int pending_ = 0;
   int limit_ = 1;
 };
@@ -120,6 +147,64 @@ class BackEdgeCounter {
 // compare.
 MOREL_INLINING_CUTOFF bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRootNode& root,
                                           int target, int height, Frame& frame, Value* result);
+
+// A call that the loop runs itself (a callee root of the same switch):
+// what the caller's activation resumes with at the callee's return, then
+// the callee's Frame; the callee's frame storage follows the record. On the
+// thread's InterpreterStack.
+struct alignas(InterpreterStack::kAlignment) Activation {
+  Activation(Activation* caller_record, BytecodeRootNode* caller_root, const int32_t* return_ip,
+             Value* caller_sp, const BackEdgeCounter& back_edges, bool store,
+             const FrameDescriptor* descriptor, absl::Span<const Value> arguments,
+             BytecodeRootNode* callee, Frame* caller_frame)
+      : caller_record(caller_record),
+        caller_root(caller_root),
+        return_ip(return_ip),
+        caller_sp(caller_sp),
+        back_edges_pending(back_edges.pending()),
+        back_edges_limit(back_edges.limit()),
+        store(store),
+        frame(descriptor, reinterpret_cast<Value*>(this + 1), arguments, callee, caller_frame) {}
+
+  // The caller's own record; null for the activation the switch was
+  // entered with.
+  Activation* caller_record;
+  BytecodeRootNode* caller_root;
+  // Past the call's instruction.
+  const int32_t* return_ip;
+  // Below the call's operands (the callee's arguments are among them).
+  Value* caller_sp;
+  // The caller's batch of back edges (BackEdgeCounter).
+  int back_edges_pending;
+  int back_edges_limit;
+  // The instruction stores the result into the local its last word names
+  // (an op.store form) instead of pushing it.
+  bool store;
+  Frame frame;
+};
+static_assert(sizeof(Activation) % InterpreterStack::kAlignment == 0);
+
+// An exception leaves the loop while calls it runs are active: their frames
+// go with it. Hands out each caller's batch of back edges (the innermost
+// activation's is the BackEdgeCounter's, which its destructor hands out),
+// makes the frame the loop was entered with current again, and pops the
+// interpreter stack. Out of line, cold.
+MOREL_SLOW_PATH void UnwindActivations(Activation* innermost);
+class ActivationsOnThrow {
+ public:
+  explicit ActivationsOnThrow(Activation*& current) : current_(current) {}
+  // Runs at every return of the loop: inline.
+  [[gnu::always_inline]] ~ActivationsOnThrow() {
+    if (current_ != nullptr) [[unlikely]] {
+      UnwindActivations(current_);
+    }
+  }
+  ActivationsOnThrow(const ActivationsOnThrow&) = delete;
+  ActivationsOnThrow& operator=(const ActivationsOnThrow&) = delete;
+
+ private:
+  Activation*& current_;
+};
 
 // Copies `from` to `*to` a word at a time. As a struct copy GCC moves a
 // Value through an SSE register, and an operation that then loads the
@@ -229,43 +314,94 @@ template <typename Inlined, int I>
   return encoded;
 }
 
+// Whether inlined operation class I tells the switch its direct calls
+// (DirectCallFor, bytecode_operation.h): the switch then runs a callee root
+// of its own in its loop.
+template <typename Inlined, int I>
+constexpr bool CallsInLoop() {
+  if constexpr (I >= 0 && I < Inlined::kCount) {
+    using Op = typename Inlined::template At<I>;
+    return !OperandsInPlace<Inlined, I>() && requires(Op & op, absl::Span<const Value> operands) {
+      { op.DirectCallFor(operands) } -> std::same_as<DirectCall>;
+    };
+  } else {
+    return false;
+  }
+}
+template <typename Inlined, int I>
+[[gnu::always_inline]] inline DirectCall DirectCallOf(BytecodeOperation* operation,
+                                                      absl::Span<const Value> operands) {
+  using Op = typename Inlined::template At<I>;
+  return static_cast<Op&>(*operation).DirectCallFor(operands);
+}
+
 }  // namespace switch_internal
 
 // The interpreter loop. `ip` points at the instruction, `sp` past the top
 // of the operand stack, which is the frame's (`stack`); operands stay in the
 // frame until the instruction that consumes them is done (a collection
 // during an operation sees them).
+//
+// Calls. An operation that tells its direct calls (CallsInLoop) and calls a
+// root of this switch (RootNode::interpreter_loop) that needs nothing
+// first (CallTarget::EnterInterpreterInPlace) has the callee run in this
+// loop: the callee's frame goes on the thread's InterpreterStack with a
+// record of the caller's state (switch_internal::Activation), the loop's
+// variables switch to the callee (`self`, `fr`, and what derives from
+// them), and its return switches back. No native call, no second entry of
+// the loop. A callee that does not fit on that stack, or that is of
+// another kind, is a native call (CallTarget::Call).
 template <typename Inlined>
 Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
+  using switch_internal::Activation;
   using switch_internal::BackEdgeCounter;
   using switch_internal::CopyValue;
   using switch_internal::FlushBackEdges;
   using switch_internal::InlinedArity;
   using switch_internal::RunInlined;
   using switch_internal::StoreLocal;
-  const int32_t* const code = quickened_code_.data();
+  // The activation the loop runs: its root and frame, and what the
+  // handlers read of them.
+  BytecodeRootNode* self = this;
+  Frame* fr = &frame;
+  const int32_t* code;
+  const Value* constants;
+  BytecodeOperation* const* operations;
+  Value* locals;
+  Value* stack;
+  const FrameDescriptor* descriptor;
+#define MOREL_ENTER_ACTIVATION()               \
+  code = self->quickened_code_.data();         \
+  constants = self->program_.constants.data(); \
+  operations = self->operations_.data();       \
+  locals = fr->slot_storage();                 \
+  stack = locals + self->stack_base();         \
+  descriptor = &fr->descriptor()
+  MOREL_ENTER_ACTIVATION();
   const int32_t* ip = code + bci;
-  const Value* const constants = program_.constants.data();
-  BytecodeOperation* const* const operations = operations_.data();
-  Value* const locals = frame.slot_storage();
-  Value* const stack = locals + stack_base();
   Value* sp = stack + height;
-  const FrameDescriptor& descriptor = frame.descriptor();
   // (The activation's arguments and runtime are read where they are used:
   // set up here, they were spilled on every call for the few instructions
   // that read them.)
   BackEdgeCounter back_edges(*this);
+  // The record of the call the loop runs now (Activation), null while it
+  // runs the activation it was entered with; the thread's interpreter
+  // stack, once a call needs it.
+  Activation* activation = nullptr;
+  InterpreterStack* interpreter_stack = nullptr;
+  switch_internal::ActivationsOnThrow unwind_on_throw(activation);
   // A taken branch to `target` at or before it: a loop's back edge. Polls
   // the safepoint and counts toward OSR; true when OSR code ran the rest of
-  // the call target from `target`, whose operand stack (`height` values)
-  // is in the frame: then `*result` is the call target's result.
-  auto back_edge = [this, &back_edges, &frame](int target, int height, Value* result) {
-    NodeRuntime* const runtime = this->runtime();
+  // the activation from `target`, whose operand stack (`height` values)
+  // is in the frame: then `*result` is the activation's result.
+  auto back_edge = [&back_edges](BytecodeRootNode* root, Frame* frame, int target, int height,
+                                 Value* result) {
+    NodeRuntime* const runtime = root->runtime();
     if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
       runtime->OnSafepoint();
     }
     if (back_edges.Count()) [[unlikely]] {
-      return FlushBackEdges(back_edges, *this, target, height, frame, result);
+      return FlushBackEdges(back_edges, *root, target, height, *frame, result);
     }
     return false;
   };
@@ -335,30 +471,42 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
 #define MOREL_RUN(I)                                             \
   (switch_internal::OperandsInPlace<Inlined, I>()                \
        ? switch_internal::RunInlinedAt<Inlined, I>(op, in_place) \
-       : RunInlined<Inlined, I>(op, frame, absl::Span<const Value>(sp, n)))
-#define MOREL_OPERATION_HANDLERS(suffix, I)        \
-  MOREL_OPERATION_FORMS(MOREL_FORM_OF, suffix, I)  \
-  push##suffix : {                                 \
-    MOREL_POP(I);                                  \
-    *sp = MOREL_RUN(I);                            \
-    ++sp;                                          \
-    MOREL_NEXT();                                  \
-  }                                                \
-  store##suffix : {                                \
-    MOREL_POP(I);                                  \
-    const Value value = MOREL_RUN(I);              \
-    StoreLocal(descriptor, locals, ip[-1], value); \
-    MOREL_NEXT();                                  \
-  }                                                \
-  branch_false##suffix : {                         \
-    MOREL_POP(I);                                  \
-    if (MOREL_RUN(I).AsBoolean()) MOREL_NEXT();    \
-    goto taken_fused;                              \
-  }                                                \
-  branch_true##suffix : {                          \
-    MOREL_POP(I);                                  \
-    if (!MOREL_RUN(I).AsBoolean()) MOREL_NEXT();   \
-    goto taken_fused;                              \
+       : RunInlined<Inlined, I>(op, *fr, absl::Span<const Value>(sp, n)))
+  // A class that tells its direct calls (CallsInLoop) makes them at
+  // call_in_loop, which pushes or stores (`call_stores`) the result.
+#define MOREL_DIRECT_CALL(I, stores)                                                             \
+  if constexpr (switch_internal::CallsInLoop<Inlined, I>()) {                                    \
+    direct_call = switch_internal::DirectCallOf<Inlined, I>(op, absl::Span<const Value>(sp, n)); \
+    if (direct_call.call != nullptr) {                                                           \
+      call_stores = stores;                                                                      \
+      goto call_in_loop;                                                                         \
+    }                                                                                            \
+  }
+#define MOREL_OPERATION_HANDLERS(suffix, I)         \
+  MOREL_OPERATION_FORMS(MOREL_FORM_OF, suffix, I)   \
+  push##suffix : {                                  \
+    MOREL_POP(I);                                   \
+    MOREL_DIRECT_CALL(I, false);                    \
+    *sp = MOREL_RUN(I);                             \
+    ++sp;                                           \
+    MOREL_NEXT();                                   \
+  }                                                 \
+  store##suffix : {                                 \
+    MOREL_POP(I);                                   \
+    MOREL_DIRECT_CALL(I, true);                     \
+    const Value value = MOREL_RUN(I);               \
+    StoreLocal(*descriptor, locals, ip[-1], value); \
+    MOREL_NEXT();                                   \
+  }                                                 \
+  branch_false##suffix : {                          \
+    MOREL_POP(I);                                   \
+    if (MOREL_RUN(I).AsBoolean()) MOREL_NEXT();     \
+    goto taken_fused;                               \
+  }                                                 \
+  branch_true##suffix : {                           \
+    MOREL_POP(I);                                   \
+    if (!MOREL_RUN(I).AsBoolean()) MOREL_NEXT();    \
+    goto taken_fused;                               \
   }
   // One list of the inlined classes' indices, for labels and table alike.
 #define MOREL_INLINED_INDICES(X) \
@@ -392,6 +540,9 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   int n;
   // (The operands an operation reads in place: OperandsInPlace.)
   const Value* in_place[switch_internal::kMaxOperandsInPlace];
+  // An operation's direct call (CallsInLoop), for call_in_loop.
+  DirectCall direct_call;
+  bool call_stores;
   MOREL_NEXT();
 handle_kConstant:
   CopyValue(sp++, &constants[ip[1]]);
@@ -399,15 +550,15 @@ handle_kConstant:
   MOREL_NEXT();
 handle_kArgument : {
   const size_t index = static_cast<size_t>(ip[1]);
-  const absl::Span<const Value> arguments = frame.arguments();
+  const absl::Span<const Value> arguments = fr->arguments();
   CopyValue(sp++, index < arguments.size() ? &arguments[index] : &constants[ip[2]]);
   ip += 3;
   MOREL_NEXT();
 }
 handle_kArgumentStore : {
   const size_t index = static_cast<size_t>(ip[1]);
-  const absl::Span<const Value> arguments = frame.arguments();
-  StoreLocal(descriptor, locals, ip[3],
+  const absl::Span<const Value> arguments = fr->arguments();
+  StoreLocal(*descriptor, locals, ip[3],
              index < arguments.size() ? arguments[index] : constants[ip[2]]);
   ip += 4;
   MOREL_NEXT();
@@ -419,14 +570,14 @@ handle_kLoadLocal:
 handle_kLoadLocalChecked : {
   Value value = locals[ip[1]];
   if (value.IsIllegal()) [[unlikely]] {
-    value = operations[ip[2]]->ExecuteOperation(frame, {});
+    value = operations[ip[2]]->ExecuteOperation(*fr, {});
   }
   *sp++ = value;
   ip += 3;
   MOREL_NEXT();
 }
 handle_kStoreLocal:
-  StoreLocal(descriptor, locals, ip[1], *--sp);
+  StoreLocal(*descriptor, locals, ip[1], *--sp);
   ip += 2;
   MOREL_NEXT();
 handle_kPop:
@@ -440,9 +591,9 @@ handle_kDup:
   MOREL_NEXT();
 handle_kBranch : {
   const int target = ip[1];
-  if (target <= ip - code && back_edge(target, static_cast<int>(sp - stack), &result))
+  if (target <= ip - code && back_edge(self, fr, target, static_cast<int>(sp - stack), &result))
       [[unlikely]] {
-    return result;
+    goto activation_return;
   }
   ip = code + target;
   MOREL_NEXT();
@@ -460,9 +611,9 @@ handle_kBranchTrue:
   }
 taken_conditional : {
   const int target = ip[1];
-  if (target <= ip - code && back_edge(target, static_cast<int>(sp - stack), &result))
+  if (target <= ip - code && back_edge(self, fr, target, static_cast<int>(sp - stack), &result))
       [[unlikely]] {
-    return result;  // a conditional back edge
+    goto activation_return;  // a conditional back edge
   }
   ip = code + target;
   MOREL_NEXT();
@@ -472,16 +623,87 @@ taken_conditional : {
   // before its start, a back edge.
 taken_fused : {
   const int target = ip[-1];
-  if (target < ip - code && back_edge(target, static_cast<int>(sp - stack), &result)) [[unlikely]] {
-    return result;
+  if (target < ip - code && back_edge(self, fr, target, static_cast<int>(sp - stack), &result))
+      [[unlikely]] {
+    goto activation_return;
   }
   ip = code + target;
   MOREL_NEXT();
 }
+  // (The result is copied a word at a time, CopyValue: its two words are
+  // read apart, to return it or push it.)
 handle_kReturn:
-  return *--sp;
+  CopyValue(&result, --sp);
+  goto activation_return;
 handle_kReturnLocal:
-  return locals[ip[1]];
+  CopyValue(&result, &locals[ip[1]]);
+  // The activation's result: the loop's, or its caller's (a call the loop
+  // runs) to push or store.
+activation_return:
+  if (activation == nullptr) [[likely]] {
+    return result;
+  }
+  {
+    Activation* const returning = activation;
+    back_edges.Leave(*returning->caller_root, returning->back_edges_pending,
+                     returning->back_edges_limit);
+    self = returning->caller_root;
+    fr = returning->frame.caller();
+    InterpreterStack::SetCurrentFrame(fr);
+    activation = returning->caller_record;
+    interpreter_stack->PopTo(returning);
+    MOREL_ENTER_ACTIVATION();
+    ip = returning->return_ip;
+    sp = returning->caller_sp;
+    if (returning->store) {
+      StoreLocal(*descriptor, locals, ip[-1], result);
+    } else {
+      CopyValue(sp++, &result);
+    }
+    MOREL_NEXT();
+  }
+  // An operation's direct call (direct_call; the operands popped): the
+  // callee runs in this loop when it is a root of this switch that needs
+  // nothing first and its frame fits on the interpreter stack (the class
+  // comment); else it is a native call.
+  // (Unused in a switch whose classes make no direct calls.)
+call_in_loop:
+  __attribute__((unused));
+  {
+    CallTarget* const target = direct_call.call->TargetForCall();
+    RootNode* const callee_root = target->root_node();
+    if (callee_root->interpreter_loop() == &root_internal::kInterpreterLoop<Inlined>) {
+      auto* const callee = static_cast<BytecodeRootNode*>(callee_root);
+      const int storage = callee->frame_storage_size();
+      const size_t bytes = sizeof(Activation) + sizeof(Value) * storage;
+      if (interpreter_stack == nullptr) interpreter_stack = &InterpreterStack::ForThisThread();
+      if (interpreter_stack->HasRoom(bytes) && target->EnterInterpreterInPlace()) {
+        auto* const record = new (interpreter_stack->Push(bytes))
+            Activation(activation, self, ip, sp, back_edges, call_stores,
+                       &callee->frame_descriptor(), direct_call.arguments, callee, fr);
+        // The descriptor's slots and the scratch slot start unassigned, as
+        // CallTarget::Call sets them up; the operand stack is written first.
+        std::fill_n(record->frame.slot_storage(), storage - callee->extra_frame_slots(),
+                    Value::Illegal());
+        back_edges.Enter(*callee);
+        activation = record;
+        self = callee;
+        fr = &record->frame;
+        InterpreterStack::SetCurrentFrame(fr);
+        MOREL_ENTER_ACTIVATION();
+        ip = code;
+        sp = stack;
+        MOREL_NEXT();
+      }
+    }
+    result = target->Call(direct_call.arguments);
+    if (call_stores) {
+      StoreLocal(*descriptor, locals, ip[-1], result);
+    } else {
+      CopyValue(sp++, &result);
+    }
+    MOREL_NEXT();
+  }
   // Operations called through their vtables, then the inlined classes'.
   MOREL_OPERATION_HANDLERS(, -1)
 #define MOREL_INLINED_HANDLERS(i) MOREL_OPERATION_HANDLERS(_##i, i)
@@ -490,6 +712,8 @@ handle_kReturnLocal:
 #undef MOREL_INLINED_INDICES_OF
 #undef MOREL_INLINED_INDICES
 #undef MOREL_OPERATION_HANDLERS
+#undef MOREL_DIRECT_CALL
+#undef MOREL_ENTER_ACTIVATION
 #undef MOREL_FORM_OF
 #undef MOREL_RUN
 #undef MOREL_POP

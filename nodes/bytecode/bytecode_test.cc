@@ -8,6 +8,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,6 +23,8 @@
 #include "nodes/bytecode/bytecode_builder.h"
 #include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/bytecode/bytecode_switch.h"
+#include "nodes/bytecode/interpreter_stack.h"
+#include "nodes/call_nodes.h"
 #include "nodes/call_target.h"
 #include "nodes/guest_error.h"
 #include "nodes/operator_node.h"
@@ -1046,6 +1049,272 @@ TEST(BytecodeTest, CheckedLoadRunsItsOperationOnlyForAnUnassignedLocal) {
   EXPECT_EQ(target->Call({Value::Boolean(true), Value::Boolean(true)}).AsBoolean(), true);
   EXPECT_EQ(descriptor.kind(0), FrameSlotKind::kObject);
   EXPECT_EQ(raw_fallback->runs, 1);
+}
+
+// ------------------------------------ calls the switch runs in its own loop
+
+// A call as an operation: its operands are the arguments of a direct call
+// to `callee`, and it tells the switch so (DirectCallFor).
+class CallOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(CallOperation)
+  CallOperation() = default;
+  explicit CallOperation(CallTarget* callee) : call_(DirectCallNode::Create(callee)) {}
+  MOREL_CHILDREN(call_)
+  // For a recursive call: the callee exists after its root.
+  void SetCallee(CallTarget* callee) {
+    call_ = DirectCallNode::Create(callee);
+    AdoptChildren();
+  }
+  Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
+    return call_->Call(operands);
+  }
+  DirectCall DirectCallFor(absl::Span<const Value> operands) { return {call_.get(), operands}; }
+  DirectCallNode* call() const { return call_.get(); }
+
+ private:
+  Child<DirectCallNode> call_;
+};
+
+using CallingInlined = InlinedOperations<AddOperation, CallOperation>;
+static_assert(switch_internal::CallsInLoop<CallingInlined, 1>() &&
+              !switch_internal::CallsInLoop<CallingInlined, 0>());
+class CallingRoot final : public BytecodeRootNodeWith<CallingInlined> {
+ public:
+  MOREL_NODE_KIND(CallingRoot)
+  using BytecodeRootNodeWith::BytecodeRootNodeWith;
+};
+
+// Where an operation ran, seen while it ran: whether its frame was the
+// thread's current one and lay on the thread's interpreter stack, its root
+// and arguments, its caller's root, and the frames of the walk from it
+// (how many, how many on the interpreter stack).
+struct Sighting {
+  bool current;
+  bool on_interpreter_stack;
+  const RootNode* root;
+  size_t arguments;
+  const RootNode* caller_root;
+  bool caller_on_interpreter_stack;
+  int frames;
+  int frames_on_interpreter_stack;
+};
+class ProbeOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(ProbeOperation)
+  explicit ProbeOperation(std::vector<Sighting>* sightings) : sightings_(sightings) {}
+  Value ExecuteOperation(Frame& frame, absl::Span<const Value>) override {
+    const InterpreterStack& stack = InterpreterStack::ForThisThread();
+    Sighting seen{Frame::Current() == &frame,
+                  stack.Contains(&frame),
+                  frame.root(),
+                  frame.arguments().size(),
+                  frame.caller() != nullptr ? frame.caller()->root() : nullptr,
+                  frame.caller() != nullptr && stack.Contains(frame.caller()),
+                  0,
+                  0};
+    for (const Frame* f = &frame; f != nullptr; f = f->caller()) {
+      ++seen.frames;
+      seen.frames_on_interpreter_stack += stack.Contains(f) ? 1 : 0;
+    }
+    sightings_->push_back(seen);
+    return Value::Long(0);
+  }
+
+ private:
+  std::vector<Sighting>* sightings_;
+};
+
+class ThrowingOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(ThrowingOperation)
+  Value ExecuteOperation(Frame&, absl::Span<const Value>) override {
+    throw GuestError("thrown in the callee");
+  }
+};
+
+// add(a, b) = a + b, probing its frame first.
+BytecodeProgram ProbingAdd(std::vector<Sighting>* sightings) {
+  BytecodeBuilder b;
+  b.EmitOperation(std::make_unique<ProbeOperation>(sightings), 0);
+  b.EmitPop();
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitArgument(1, Value::Long(0));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  return Built(std::move(b));
+}
+
+// f(x): l0 = add(x, 10); return l0 + add(l0, 1), both calls to `callee`
+// (the first stores its result: op.store; the second pushes it).
+template <typename R>
+std::unique_ptr<R> CallingTwice(CallTarget* callee, DirectCallNode** first_call = nullptr) {
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitConstant(Value::Long(10));
+  auto first = std::make_unique<CallOperation>(callee);
+  if (first_call != nullptr) *first_call = first->call();
+  b.EmitOperation(std::move(first), 2);
+  b.EmitStoreLocal(0);
+  b.EmitLoadLocal(0);
+  b.EmitLoadLocal(0);
+  b.EmitConstant(Value::Long(1));
+  b.EmitOperation(std::make_unique<CallOperation>(callee), 2);
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  return Root<R>(Built(std::move(b)), 1);
+}
+
+TEST(BytecodeSwitchTest, ACallToARootOfTheSameSwitchRunsInItsLoop) {
+  test_language::TestRuntime runtime;
+  std::vector<Sighting> sightings;
+  CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&sightings), 0));
+  DirectCallNode* first_call = nullptr;
+  CallTarget* f = runtime.CreateCallTarget(CallingTwice<CallingRoot>(add, &first_call));
+  // l0 = 5 + 10 = 15; 15 + (15 + 1) = 31.
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 31);
+  ASSERT_EQ(sightings.size(), 2u);
+  for (const Sighting& seen : sightings) {
+    // The callee's frame is on the interpreter stack, current while it
+    // runs, and linked to the caller's (on the native stack: Call).
+    EXPECT_TRUE(seen.on_interpreter_stack);
+    EXPECT_TRUE(seen.current);
+    EXPECT_EQ(seen.caller_root, f->root_node());
+    EXPECT_FALSE(seen.caller_on_interpreter_stack);
+    EXPECT_EQ(seen.root, add->root_node());
+    EXPECT_EQ(seen.arguments, 2u);
+    EXPECT_EQ(seen.frames, 2);
+  }
+  // Counted as calls through CallTarget::Call are; nothing left behind.
+  EXPECT_EQ(add->call_count(), 2);
+  EXPECT_EQ(first_call->call_count(), 1);
+  EXPECT_EQ(Frame::Current(), nullptr);
+  EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
+}
+
+TEST(BytecodeSwitchTest, ACallToARootOfAnotherKindIsANativeCall) {
+  test_language::TestRuntime runtime;
+  std::vector<Sighting> sightings;
+  // The callee runs in the generic switch (another interpreter loop).
+  CallTarget* add = runtime.CreateCallTarget(Root(ProbingAdd(&sightings), 0));
+  CallTarget* f = runtime.CreateCallTarget(CallingTwice<CallingRoot>(add));
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 31);
+  ASSERT_EQ(sightings.size(), 2u);
+  for (const Sighting& seen : sightings) {
+    EXPECT_FALSE(seen.on_interpreter_stack);
+    EXPECT_TRUE(seen.current);
+  }
+  EXPECT_EQ(add->call_count(), 2);
+}
+
+TEST(BytecodeSwitchTest, ACalleeWithCodeOrAtItsThresholdIsANativeCall) {
+  test_language::TestRuntime runtime;
+  std::vector<Sighting> sightings;
+  CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&sightings), 0));
+  CallTarget* f = runtime.CreateCallTarget(CallingTwice<CallingRoot>(add));
+  // The second call reaches the threshold: Call() requests the compilation.
+  add->set_compilation_threshold(2);
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 31);
+  ASSERT_EQ(sightings.size(), 2u);
+  EXPECT_TRUE(sightings[0].on_interpreter_stack);
+  EXPECT_FALSE(sightings[1].on_interpreter_stack);
+  EXPECT_EQ(add->call_count(), 2);
+}
+
+TEST(BytecodeSwitchTest, AnErrorInACallTheLoopRunsLeavesNothingBehind) {
+  test_language::TestRuntime runtime;
+  // thrower(): throws.
+  BytecodeBuilder t;
+  t.EmitOperation(std::make_unique<ThrowingOperation>(), 0);
+  t.EmitReturn();
+  CallTarget* thrower = runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(t)), 0));
+  // middle(): loops twice, then calls thrower.
+  // f(): loops three times, then calls middle.
+  auto looping_caller = [&](CallTarget* callee, int iterations) {
+    BytecodeBuilder b;
+    b.EmitConstant(Value::Long(0));
+    b.EmitStoreLocal(0);
+    auto header = b.NewLabel(), exit = b.NewLabel();
+    b.Bind(header);
+    b.EmitLoadLocal(0);
+    b.EmitConstant(Value::Long(iterations));
+    b.EmitOperation(std::make_unique<LessOperation>(), 2);
+    b.EmitBranchFalse(exit);
+    b.EmitLoadLocal(0);
+    b.EmitConstant(Value::Long(1));
+    b.EmitOperation(std::make_unique<AddOperation>(), 2);
+    b.EmitStoreLocal(0);
+    b.EmitBranch(header);
+    b.Bind(exit);
+    b.EmitOperation(std::make_unique<CallOperation>(callee), 0);
+    b.EmitReturn();
+    return runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(b)), 1));
+  };
+  CallTarget* middle = looping_caller(thrower, 2);
+  CallTarget* f = looping_caller(middle, 3);
+  EXPECT_THROW(f->Call({}), GuestError);
+  // The frames are gone, and each activation's back edges were reported.
+  EXPECT_EQ(Frame::Current(), nullptr);
+  EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
+  std::map<CallTarget*, int> iterations;
+  for (const auto& report : runtime.loop_reports()) iterations[report.target] += report.iterations;
+  EXPECT_EQ(iterations[f], 3);
+  EXPECT_EQ(iterations[middle], 2);
+  // The loop runs calls again afterwards.
+  std::vector<Sighting> sightings;
+  CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&sightings), 0));
+  EXPECT_EQ(
+      runtime.CreateCallTarget(CallingTwice<CallingRoot>(add))->Call({Value::Long(1)}).AsLong(),
+      23);
+  ASSERT_EQ(sightings.size(), 2u);
+  EXPECT_TRUE(sightings[1].on_interpreter_stack);
+}
+
+// down(n) = 0 < n ? down(n - 1) + 1 : probe, 0.
+CallTarget* Countdown(test_language::TestRuntime& runtime, std::vector<Sighting>* sightings) {
+  BytecodeBuilder b;
+  auto base = b.NewLabel();
+  b.EmitConstant(Value::Long(0));
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitOperation(std::make_unique<LessOperation>(), 2);
+  b.EmitBranchFalse(base);
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitConstant(Value::Long(-1));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  auto call = std::make_unique<CallOperation>();
+  CallOperation* recursive = call.get();
+  b.EmitOperation(std::move(call), 1);
+  b.EmitConstant(Value::Long(1));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  b.Bind(base);
+  b.EmitOperation(std::make_unique<ProbeOperation>(sightings), 0);
+  b.EmitReturn();
+  CallTarget* down = runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(b)), 0));
+  recursive->SetCallee(down);
+  return down;
+}
+
+TEST(BytecodeSwitchTest, RecursionDeeperThanTheInterpreterStackGoesOnNatively) {
+  test_language::TestRuntime runtime;
+  std::vector<Sighting> sightings;
+  CallTarget* down = Countdown(runtime, &sightings);
+  // Shallow: the innermost activation is on the interpreter stack.
+  EXPECT_EQ(down->Call({Value::Long(10)}).AsLong(), 10);
+  ASSERT_EQ(sightings.size(), 1u);
+  EXPECT_TRUE(sightings[0].on_interpreter_stack);
+  // Deeper than the stack holds: the calls that do not fit are native
+  // calls (and so is each one after them), with the same result.
+  const size_t per_call =
+      sizeof(switch_internal::Activation) + sizeof(Value) * down->root_node()->frame_storage_size();
+  const int deep = static_cast<int>(InterpreterStack::kBytes / per_call) + 20;
+  EXPECT_EQ(down->Call({Value::Long(deep)}).AsLong(), deep);
+  ASSERT_EQ(sightings.size(), 2u);
+  EXPECT_FALSE(sightings[1].on_interpreter_stack);
+  EXPECT_EQ(sightings[1].frames, deep + 1);
+  EXPECT_GT(sightings[1].frames_on_interpreter_stack, deep - 40);
+  EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
+  EXPECT_EQ(Frame::Current(), nullptr);
 }
 
 TEST(BytecodeTest, BuilderErrorsNameTheBci) {

@@ -228,6 +228,16 @@ class SLInvokeNode final : public SLExpressionNode,
                          });
   }
   MOREL_CHILDREN(callee_, arguments_, indirect_, specializer_)
+  // The call the bytecode switch makes itself (bytecode::DirectCall):
+  // InvokeDirect's, when an entry holds for the operands (the callee, then
+  // the arguments).
+  MOREL_FAST_PATH bytecode::DirectCall DirectCallFor(absl::Span<const Value> operands) {
+    // (Not subspan, which checks its bound and may throw.)
+    const absl::Span<const Value> arguments(operands.data() + 1, operands.size() - 1);
+    InvokeDirect::Cache* entry = specializer_.EntryFor<InvokeDirect>(operands[0], arguments);
+    if (entry == nullptr) return {};
+    return {entry->call.get(), arguments};
+  }
   static Value Fallback(SLInvokeNode& node, Value callee, absl::Span<const Value> args);
 
   IndirectCallNode* indirect_call() const { return indirect_.get(); }
