@@ -25,6 +25,7 @@
 #include "nodes/value.h"
 
 namespace morel {
+class CallTarget;
 class DirectCallNode;
 }  // namespace morel
 
@@ -41,16 +42,20 @@ class BytecodeOperation {
 // A call an operation makes. A class that a switch inlines and that calls
 // (the language's call node as an operation) may declare
 //
-//   DirectCall DirectCallFor(absl::Span<const Value> operands);
+//   OperationCall CallFor(absl::Span<const Value> operands);
 //
 // returning what ExecuteOperation would do for `operands` right now when
-// that is `call->Call(arguments)` with its result as the operation's
-// (`arguments` a part of the operands), and no call node otherwise. The
-// switch then makes the call itself, and runs the callee in its own loop
-// when the callee is a root of the same switch (bytecode_switch.h).
-struct DirectCall {
+// that is a call with its result as the operation's: `call->Call(arguments)`
+// (a direct call), or `target->Call(arguments)` (an indirect one, with no
+// call node), `arguments` a part of the operands; and neither otherwise.
+// The switch then makes the call itself, and runs the callee in its own
+// loop when the callee is a root of the same switch (bytecode_switch.h).
+struct OperationCall {
   DirectCallNode* call = nullptr;
+  CallTarget* target = nullptr;
   absl::Span<const Value> arguments;
+
+  bool IsCall() const { return call != nullptr || target != nullptr; }
 };
 
 // An operation's node and its BytecodeOperation interface (the same object).

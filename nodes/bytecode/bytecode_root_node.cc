@@ -53,6 +53,8 @@ BytecodeRootNode::BytecodeRootNode(SourceSection source_section, std::string nam
   program_.operations.clear();
   quickened_code_ = program_.code;
   set_extra_frame_slots(program_.max_stack);
+  frame_storage_bytes_ = sizeof(Value) * static_cast<size_t>(frame_storage_size());
+  cleared_frame_slots_ = stack_base();
   AdoptChildren();
 }
 

@@ -104,6 +104,12 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   int max_stack() const { return program_.max_stack; }
   // Frame-storage index of the operand stack's first value.
   int stack_base() const { return frame_descriptor().size() + 1; }
+  // The bytes of an activation's frame storage (frame_storage_size()
+  // Values), and the Values of it that a call clears: the descriptor's
+  // slots and the scratch slot (the operand stack is written first). The
+  // descriptor is complete when the root is built (FrameDescriptor::AddSlot).
+  size_t frame_storage_bytes() const { return frame_storage_bytes_; }
+  int cleared_frame_slots() const { return cleared_frame_slots_; }
   // The source position of the instruction at `bci`, or null.
   const SourceSection* SourceAt(int bci) const;
   // The code, one instruction per line, operations by their node kind.
@@ -139,6 +145,8 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   // here), and their interfaces, which the interpreter calls.
   std::vector<std::unique_ptr<ChildSlot>> operation_slots_;
   std::vector<BytecodeOperation*> operations_;
+  size_t frame_storage_bytes_;
+  int cleared_frame_slots_;
 };
 
 // An operation class's operand count when it declares one, else -1.

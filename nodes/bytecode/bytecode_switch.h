@@ -314,25 +314,25 @@ template <typename Inlined, int I>
   return encoded;
 }
 
-// Whether inlined operation class I tells the switch its direct calls
-// (DirectCallFor, bytecode_operation.h): the switch then runs a callee root
-// of its own in its loop.
+// Whether inlined operation class I tells the switch its calls (CallFor,
+// bytecode_operation.h): the switch then runs a callee root of its own in
+// its loop.
 template <typename Inlined, int I>
 constexpr bool CallsInLoop() {
   if constexpr (I >= 0 && I < Inlined::kCount) {
     using Op = typename Inlined::template At<I>;
     return !OperandsInPlace<Inlined, I>() && requires(Op & op, absl::Span<const Value> operands) {
-      { op.DirectCallFor(operands) } -> std::same_as<DirectCall>;
+      { op.CallFor(operands) } -> std::same_as<OperationCall>;
     };
   } else {
     return false;
   }
 }
 template <typename Inlined, int I>
-[[gnu::always_inline]] inline DirectCall DirectCallOf(BytecodeOperation* operation,
-                                                      absl::Span<const Value> operands) {
+[[gnu::always_inline]] inline OperationCall CallOf(BytecodeOperation* operation,
+                                                   absl::Span<const Value> operands) {
   using Op = typename Inlined::template At<I>;
-  return static_cast<Op&>(*operation).DirectCallFor(operands);
+  return static_cast<Op&>(*operation).CallFor(operands);
 }
 
 }  // namespace switch_internal
@@ -474,13 +474,13 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
        : RunInlined<Inlined, I>(op, *fr, absl::Span<const Value>(sp, n)))
   // A class that tells its direct calls (CallsInLoop) makes them at
   // call_in_loop, which pushes or stores (`call_stores`) the result.
-#define MOREL_DIRECT_CALL(I, stores)                                                             \
-  if constexpr (switch_internal::CallsInLoop<Inlined, I>()) {                                    \
-    direct_call = switch_internal::DirectCallOf<Inlined, I>(op, absl::Span<const Value>(sp, n)); \
-    if (direct_call.call != nullptr) {                                                           \
-      call_stores = stores;                                                                      \
-      goto call_in_loop;                                                                         \
-    }                                                                                            \
+#define MOREL_DIRECT_CALL(I, stores)                                                          \
+  if constexpr (switch_internal::CallsInLoop<Inlined, I>()) {                                 \
+    operation_call = switch_internal::CallOf<Inlined, I>(op, absl::Span<const Value>(sp, n)); \
+    if (operation_call.IsCall()) {                                                            \
+      call_stores = stores;                                                                   \
+      goto call_in_loop;                                                                      \
+    }                                                                                         \
   }
 #define MOREL_OPERATION_HANDLERS(suffix, I)         \
   MOREL_OPERATION_FORMS(MOREL_FORM_OF, suffix, I)   \
@@ -541,7 +541,7 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   // (The operands an operation reads in place: OperandsInPlace.)
   const Value* in_place[switch_internal::kMaxOperandsInPlace];
   // An operation's direct call (CallsInLoop), for call_in_loop.
-  DirectCall direct_call;
+  OperationCall operation_call;
   bool call_stores;
   MOREL_NEXT();
 handle_kConstant:
@@ -662,7 +662,7 @@ activation_return:
     }
     MOREL_NEXT();
   }
-  // An operation's direct call (direct_call; the operands popped): the
+  // An operation's direct call (operation_call; the operands popped): the
   // callee runs in this loop when it is a root of this switch that needs
   // nothing first and its frame fits on the interpreter stack (the class
   // comment); else it is a native call.
@@ -670,21 +670,20 @@ activation_return:
 call_in_loop:
   __attribute__((unused));
   {
-    CallTarget* const target = direct_call.call->TargetForCall();
+    CallTarget* const target = operation_call.call != nullptr ? operation_call.call->TargetForCall()
+                                                              : operation_call.target;
     RootNode* const callee_root = target->root_node();
     if (callee_root->interpreter_loop() == &root_internal::kInterpreterLoop<Inlined>) {
       auto* const callee = static_cast<BytecodeRootNode*>(callee_root);
-      const int storage = callee->frame_storage_size();
-      const size_t bytes = sizeof(Activation) + sizeof(Value) * storage;
+      const size_t bytes = sizeof(Activation) + callee->frame_storage_bytes();
       if (interpreter_stack == nullptr) interpreter_stack = &InterpreterStack::ForThisThread();
       if (interpreter_stack->HasRoom(bytes) && target->EnterInterpreterInPlace()) {
         auto* const record = new (interpreter_stack->Push(bytes))
             Activation(activation, self, ip, sp, back_edges, call_stores,
-                       &callee->frame_descriptor(), direct_call.arguments, callee, fr);
+                       &callee->frame_descriptor(), operation_call.arguments, callee, fr);
         // The descriptor's slots and the scratch slot start unassigned, as
         // CallTarget::Call sets them up; the operand stack is written first.
-        std::fill_n(record->frame.slot_storage(), storage - callee->extra_frame_slots(),
-                    Value::Illegal());
+        std::fill_n(record->frame.slot_storage(), callee->cleared_frame_slots(), Value::Illegal());
         back_edges.Enter(*callee);
         activation = record;
         self = callee;
@@ -696,7 +695,7 @@ call_in_loop:
         MOREL_NEXT();
       }
     }
-    result = target->Call(direct_call.arguments);
+    result = target->Call(operation_call.arguments);
     if (call_stores) {
       StoreLocal(*descriptor, locals, ip[-1], result);
     } else {

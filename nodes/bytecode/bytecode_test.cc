@@ -1054,12 +1054,14 @@ TEST(BytecodeTest, CheckedLoadRunsItsOperationOnlyForAnUnassignedLocal) {
 // ------------------------------------ calls the switch runs in its own loop
 
 // A call as an operation: its operands are the arguments of a direct call
-// to `callee`, and it tells the switch so (DirectCallFor).
+// to `callee` (or, `indirect`, of a call of its target without the call
+// node), and it tells the switch so (CallFor).
 class CallOperation final : public Node, public BytecodeOperation {
  public:
   MOREL_NODE_KIND(CallOperation)
   CallOperation() = default;
-  explicit CallOperation(CallTarget* callee) : call_(DirectCallNode::Create(callee)) {}
+  explicit CallOperation(CallTarget* callee, bool indirect = false)
+      : call_(DirectCallNode::Create(callee)), indirect_(indirect) {}
   MOREL_CHILDREN(call_)
   // For a recursive call: the callee exists after its root.
   void SetCallee(CallTarget* callee) {
@@ -1067,13 +1069,17 @@ class CallOperation final : public Node, public BytecodeOperation {
     AdoptChildren();
   }
   Value ExecuteOperation(Frame&, absl::Span<const Value> operands) override {
-    return call_->Call(operands);
+    return indirect_ ? call_->call_target()->Call(operands) : call_->Call(operands);
   }
-  DirectCall DirectCallFor(absl::Span<const Value> operands) { return {call_.get(), operands}; }
+  OperationCall CallFor(absl::Span<const Value> operands) {
+    if (indirect_) return {.target = call_->call_target(), .arguments = operands};
+    return {.call = call_.get(), .arguments = operands};
+  }
   DirectCallNode* call() const { return call_.get(); }
 
  private:
   Child<DirectCallNode> call_;
+  bool indirect_ = false;
 };
 
 using CallingInlined = InlinedOperations<AddOperation, CallOperation>;
@@ -1146,13 +1152,15 @@ BytecodeProgram ProbingAdd(std::vector<Sighting>* sightings) {
 }
 
 // f(x): l0 = add(x, 10); return l0 + add(l0, 1), both calls to `callee`
-// (the first stores its result: op.store; the second pushes it).
+// (the first stores its result: op.store; the second pushes it), the first
+// one `indirect` or not.
 template <typename R>
-std::unique_ptr<R> CallingTwice(CallTarget* callee, DirectCallNode** first_call = nullptr) {
+std::unique_ptr<R> CallingTwice(CallTarget* callee, DirectCallNode** first_call = nullptr,
+                                bool indirect = false) {
   BytecodeBuilder b;
   b.EmitArgument(0, Value::Long(0));
   b.EmitConstant(Value::Long(10));
-  auto first = std::make_unique<CallOperation>(callee);
+  auto first = std::make_unique<CallOperation>(callee, indirect);
   if (first_call != nullptr) *first_call = first->call();
   b.EmitOperation(std::move(first), 2);
   b.EmitStoreLocal(0);
@@ -1190,6 +1198,22 @@ TEST(BytecodeSwitchTest, ACallToARootOfTheSameSwitchRunsInItsLoop) {
   EXPECT_EQ(first_call->call_count(), 1);
   EXPECT_EQ(Frame::Current(), nullptr);
   EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
+}
+
+TEST(BytecodeSwitchTest, AnIndirectCallRunsInTheLoopToo) {
+  test_language::TestRuntime runtime;
+  std::vector<Sighting> sightings;
+  CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&sightings), 0));
+  DirectCallNode* first_call = nullptr;
+  CallTarget* f =
+      runtime.CreateCallTarget(CallingTwice<CallingRoot>(add, &first_call, /*indirect=*/true));
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 31);
+  ASSERT_EQ(sightings.size(), 2u);
+  EXPECT_TRUE(sightings[0].on_interpreter_stack);
+  EXPECT_TRUE(sightings[1].on_interpreter_stack);
+  // The target counts both calls; only the direct one went through a node.
+  EXPECT_EQ(add->call_count(), 2);
+  EXPECT_EQ(first_call->call_count(), 0);
 }
 
 TEST(BytecodeSwitchTest, ACallToARootOfAnotherKindIsANativeCall) {

@@ -228,15 +228,23 @@ class SLInvokeNode final : public SLExpressionNode,
                          });
   }
   MOREL_CHILDREN(callee_, arguments_, indirect_, specializer_)
-  // The call the bytecode switch makes itself (bytecode::DirectCall):
-  // InvokeDirect's, when an entry holds for the operands (the callee, then
-  // the arguments).
-  MOREL_FAST_PATH bytecode::DirectCall DirectCallFor(absl::Span<const Value> operands) {
+  // The call the bytecode switch makes itself (bytecode::OperationCall)
+  // for the operands (the callee, then the arguments): InvokeDirect's when
+  // an entry holds, else InvokeIndirect's when it is active and the callee
+  // is a function with code (CallIndirect; the rest is Execute's).
+  MOREL_FAST_PATH bytecode::OperationCall CallFor(absl::Span<const Value> operands) {
+    const Value callee = operands[0];
     // (Not subspan, which checks its bound and may throw.)
     const absl::Span<const Value> arguments(operands.data() + 1, operands.size() - 1);
-    InvokeDirect::Cache* entry = specializer_.EntryFor<InvokeDirect>(operands[0], arguments);
-    if (entry == nullptr) return {};
-    return {entry->call.get(), arguments};
+    if (InvokeDirect::Cache* entry = specializer_.EntryFor<InvokeDirect>(callee, arguments)) {
+      return {.call = entry->call.get(), .arguments = arguments};
+    }
+    if (specializer_.IsActive<InvokeIndirect>() && IsFunction(callee)) {
+      if (CallTarget* target = callee.As<SLFunction>()->call_target()) {
+        return {.target = target, .arguments = arguments};
+      }
+    }
+    return {};
   }
   static Value Fallback(SLInvokeNode& node, Value callee, absl::Span<const Value> args);
 
