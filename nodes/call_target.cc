@@ -79,13 +79,12 @@ Value CallTarget::CallCountingFrames(absl::Span<const Value> arguments) {
 
 Value CallTarget::CallUnchecked(absl::Span<const Value> arguments) {
   InstalledCode* code = installed_code();
-  if (code == nullptr) {
-    // An interpreter call (installed code counts for itself, if at all).
+  if (code == nullptr && !CountCallBelowThreshold()) {
+    // An interpreter call (installed code counts for itself, if at all)
+    // that reaches the threshold.
     IncrementCallCount();
-    if (call_and_loop_count() >= compilation_threshold()) {
-      runtime_->OnCompilationThreshold(*this);
-      code = installed_code();
-    }
+    runtime_->OnCompilationThreshold(*this);
+    code = installed_code();
   }
   if (code != nullptr) return code->Invoke(*this, arguments);
   FrameDescriptor& descriptor = root_->frame_descriptor();

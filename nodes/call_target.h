@@ -163,6 +163,17 @@ class CallTarget {
     SaturatingAdd(call_count_, 1);
     SaturatingAdd(call_and_loop_count_, 1);
   }
+  // Counts an interpreter call that stays below the compilation threshold
+  // and returns true; false (nothing counted) for the call that reaches it.
+  // Below the threshold the counts are below INT_MAX: no saturation (the
+  // call count is at most the call-and-loop count).
+  bool CountCallBelowThreshold() {
+    const int64_t count = call_and_loop_count_.load(std::memory_order_relaxed);
+    if (count >= compilation_threshold() - 1) return false;
+    call_count_.store(call_count_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    call_and_loop_count_.store(count + 1, std::memory_order_relaxed);
+    return true;
+  }
   // Profiling counters are approximate, as in Truffle: concurrent
   // increments may be lost, which costs nothing on the call path (no locked
   // instruction). `amount` > 0.

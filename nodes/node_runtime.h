@@ -169,15 +169,10 @@ class NodeRuntime {
 
 inline bool CallTarget::EnterInterpreterInPlace() {
   if (installed_code() != nullptr || runtime_->SafepointRequested() ||
-      runtime_->max_stack_frames() > 0 || call_and_loop_count() >= compilation_threshold() - 1) {
+      runtime_->max_stack_frames() > 0 || !CountCallBelowThreshold()) {
     return false;
   }
   runtime_->NoteGuestThread(StackLimit::ThreadToken());
-  // Below the threshold, so below INT_MAX: no saturation (IncrementCallCount).
-  // The call count is at most the call-and-loop count.
-  call_count_.store(call_count_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  call_and_loop_count_.store(call_and_loop_count_.load(std::memory_order_relaxed) + 1,
-                             std::memory_order_relaxed);
   return true;
 }
 

@@ -117,7 +117,7 @@ struct InvokeDirect {
   template <typename C>
   MOREL_FAST_PATH static typename C::Bool Guard(C& c, const Cache& cache, typename C::V callee,
                                                 absl::Span<const typename C::V>) {
-    auto same_function = [&] {
+    auto same_function = [&]() MOREL_FAST_LAMBDA {
       return c.And(c.ValueIdentical(callee, c.Constant(cache.function->AsValue())),
                    c.AssumptionValid(cache.call_target_stable.get()));
     };
@@ -125,8 +125,8 @@ struct InvokeDirect {
     // Shared code: the callee is each context's own function of that name,
     // so the entry is keyed by the code the function runs now (Truffle
     // SL's dispatch on the call target); a redefinition fails the check.
-    auto same_target = [&] {
-      return c.AndThen(c.HasTag(callee, kFunctionTag), [&] {
+    auto same_target = [&]() MOREL_FAST_LAMBDA {
+      return c.AndThen(c.HasTag(callee, kFunctionTag), [&]() MOREL_FAST_LAMBDA {
         return c.PointerEqual(c.LoadField(callee, &SLFunction::guard_target_),
                               cache.call->call_target());
       });
