@@ -1200,6 +1200,29 @@ TEST(BytecodeSwitchTest, ACallToARootOfTheSameSwitchRunsInItsLoop) {
   EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
 }
 
+TEST(BytecodeSwitchTest, AReturnMakesTheCallersFrameCurrentAgain) {
+  test_language::TestRuntime runtime;
+  std::vector<Sighting> in_callee, in_caller;
+  CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&in_callee), 0));
+  // f(x): add(x, 10), then a probe in f itself.
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitConstant(Value::Long(10));
+  b.EmitOperation(std::make_unique<CallOperation>(add), 2);
+  b.EmitOperation(std::make_unique<ProbeOperation>(&in_caller), 0);
+  b.EmitPop();
+  b.EmitReturn();
+  CallTarget* f = runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(b)), 0));
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 15);
+  ASSERT_EQ(in_callee.size(), 1u);
+  EXPECT_TRUE(in_callee[0].on_interpreter_stack);
+  ASSERT_EQ(in_caller.size(), 1u);
+  EXPECT_TRUE(in_caller[0].current);
+  EXPECT_FALSE(in_caller[0].on_interpreter_stack);
+  EXPECT_EQ(in_caller[0].root, f->root_node());
+  EXPECT_EQ(in_caller[0].frames, 1);
+}
+
 TEST(BytecodeSwitchTest, AnIndirectCallRunsInTheLoopToo) {
   test_language::TestRuntime runtime;
   std::vector<Sighting> sightings;
