@@ -1268,6 +1268,78 @@ TEST(BytecodeSwitchTest, ACalleeWithCodeOrAtItsThresholdIsANativeCall) {
   EXPECT_EQ(add->call_count(), 2);
 }
 
+// Requests a safepoint of its root's runtime.
+class SafepointRequestingOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(SafepointRequestingOperation)
+  Value ExecuteOperation(Frame& frame, absl::Span<const Value>) override {
+    frame.root()->runtime()->RequestSafepoint();
+    return Value::Long(0);
+  }
+};
+
+TEST(BytecodeSwitchTest, ACallWithASafepointPendingIsANativeCall) {
+  test_language::TestRuntime runtime;
+  std::vector<Sighting> sightings;
+  CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&sightings), 0));
+  // f(x): request a safepoint; return add(x, 1) + add(x, 2).
+  BytecodeBuilder b;
+  b.EmitOperation(std::make_unique<SafepointRequestingOperation>(), 0);
+  b.EmitPop();
+  for (int k : {1, 2}) {
+    b.EmitArgument(0, Value::Long(0));
+    b.EmitConstant(Value::Long(k));
+    b.EmitOperation(std::make_unique<CallOperation>(add), 2);
+  }
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  CallTarget* f = runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(b)), 0));
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 13);
+  // The first call polls the safepoint through CallTarget::Call, which
+  // clears it; the second runs in the loop.
+  ASSERT_EQ(sightings.size(), 2u);
+  EXPECT_FALSE(sightings[0].on_interpreter_stack);
+  EXPECT_TRUE(sightings[1].on_interpreter_stack);
+  EXPECT_FALSE(runtime.SafepointRequested());
+  EXPECT_EQ(add->call_count(), 2);
+}
+
+// add(a, b) with a probe, as a root that splitting may copy.
+class SplittableAddRoot final : public BytecodeRootNodeWith<CallingInlined> {
+ public:
+  MOREL_NODE_KIND(SplittableAddRoot)
+  explicit SplittableAddRoot(std::vector<Sighting>* sightings)
+      : BytecodeRootNodeWith(SourceSection(), "add", std::make_unique<FrameDescriptor>(),
+                             ProbingAdd(sightings)),
+        sightings_(sightings) {}
+  bool IsCloningAllowed() const override { return true; }
+  std::unique_ptr<RootNode> CloneUninitialized() const override {
+    return std::make_unique<SplittableAddRoot>(sightings_);
+  }
+
+ private:
+  std::vector<Sighting>* sightings_;
+};
+
+TEST(BytecodeSwitchTest, ACallTheLoopRunsDecidesItsSplitAndRunsTheSplitCopy) {
+  test_language::TestRuntime runtime;
+  runtime.set_split_on_call(true);
+  std::vector<Sighting> sightings;
+  CallTarget* add = runtime.CreateCallTarget(std::make_unique<SplittableAddRoot>(&sightings));
+  add->set_needs_split(true);
+  CallTarget* f = runtime.CreateCallTarget(CallingTwice<CallingRoot>(add));
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 31);
+  // Each call node asked once and runs its own copy, in the loop.
+  EXPECT_EQ(runtime.direct_call_consultations().size(), 2u);
+  ASSERT_EQ(sightings.size(), 2u);
+  for (const Sighting& seen : sightings) {
+    EXPECT_TRUE(seen.on_interpreter_stack);
+    EXPECT_NE(seen.root, add->root_node());
+  }
+  EXPECT_NE(sightings[0].root, sightings[1].root);
+  EXPECT_EQ(add->call_count(), 0);
+}
+
 TEST(BytecodeSwitchTest, AnErrorInACallTheLoopRunsLeavesNothingBehind) {
   test_language::TestRuntime runtime;
   // thrower(): throws.
