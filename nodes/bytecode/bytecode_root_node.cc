@@ -30,7 +30,7 @@ MOREL_INLINING_CUTOFF bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRoot
 void UnwindActivations(Activation* innermost) {
   Activation* outermost = innermost;
   for (Activation* record = innermost; record != nullptr; record = record->caller_record) {
-    BackEdgeCounter::Report(*record->caller_root, record->back_edges_pending);
+    BackEdgeCounter::Report(record->caller_root(), record->back_edges_pending);
     outermost = record;
   }
   InterpreterStack::SetCurrentFrame(outermost->frame.caller());
@@ -53,8 +53,8 @@ BytecodeRootNode::BytecodeRootNode(SourceSection source_section, std::string nam
   program_.operations.clear();
   quickened_code_ = program_.code;
   set_extra_frame_slots(program_.max_stack);
+  stack_base_ = RootNode::frame_descriptor().size() + 1;
   frame_storage_bytes_ = sizeof(Value) * static_cast<size_t>(frame_storage_size());
-  cleared_frame_slots_ = stack_base();
   AdoptChildren();
 }
 

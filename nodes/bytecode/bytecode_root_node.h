@@ -102,14 +102,13 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   // an instruction, or unreachable).
   int stack_height(int bci) const { return program_.stack_height[bci]; }
   int max_stack() const { return program_.max_stack; }
-  // Frame-storage index of the operand stack's first value.
-  int stack_base() const { return frame_descriptor().size() + 1; }
-  // The bytes of an activation's frame storage (frame_storage_size()
-  // Values), and the Values of it that a call clears: the descriptor's
-  // slots and the scratch slot (the operand stack is written first). The
-  // descriptor is complete when the root is built (FrameDescriptor::AddSlot).
+  // Frame-storage index of the operand stack's first value: after the
+  // descriptor's slots and the scratch slot. With frame_storage_bytes()
+  // (an activation's frame storage, frame_storage_size() Values), fixed
+  // when the root is built, whose descriptor is complete then
+  // (FrameDescriptor::AddSlot): a call the switch runs reads both.
+  int stack_base() const { return stack_base_; }
   size_t frame_storage_bytes() const { return frame_storage_bytes_; }
-  int cleared_frame_slots() const { return cleared_frame_slots_; }
   // The source position of the instruction at `bci`, or null.
   const SourceSection* SourceAt(int bci) const;
   // The code, one instruction per line, operations by their node kind.
@@ -145,8 +144,8 @@ class BytecodeRootNode : public RootNode, public BytecodeOSRNode {
   // here), and their interfaces, which the interpreter calls.
   std::vector<std::unique_ptr<ChildSlot>> operation_slots_;
   std::vector<BytecodeOperation*> operations_;
+  int stack_base_;
   size_t frame_storage_bytes_;
-  int cleared_frame_slots_;
 };
 
 // An operation class's operand count when it declares one, else -1.

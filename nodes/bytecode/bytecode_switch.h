@@ -153,23 +153,26 @@ MOREL_INLINING_CUTOFF bool FlushBackEdges(BackEdgeCounter& counter, BytecodeRoot
 // the callee's Frame; the callee's frame storage follows the record. On the
 // thread's InterpreterStack.
 struct alignas(InterpreterStack::kAlignment) Activation {
-  Activation(Activation* caller_record, BytecodeRootNode* caller_root, const int32_t* return_ip,
-             Value* caller_sp, const BackEdgeCounter& back_edges, bool store,
-             const FrameDescriptor* descriptor, absl::Span<const Value> arguments,
+  Activation(Activation* caller_record, const int32_t* return_ip, Value* caller_sp,
+             const BackEdgeCounter& back_edges, bool store, absl::Span<const Value> arguments,
              BytecodeRootNode* callee, Frame* caller_frame)
       : caller_record(caller_record),
-        caller_root(caller_root),
         return_ip(return_ip),
         caller_sp(caller_sp),
         back_edges_pending(back_edges.pending()),
         back_edges_limit(back_edges.limit()),
         store(store),
-        frame(descriptor, reinterpret_cast<Value*>(this + 1), arguments, callee, caller_frame) {}
+        frame(&callee->frame_descriptor(), reinterpret_cast<Value*>(this + 1), arguments, callee,
+              caller_frame) {}
+
+  // The caller's root: its frame's (a root of the same switch).
+  BytecodeRootNode& caller_root() const {
+    return *static_cast<BytecodeRootNode*>(frame.caller()->root());
+  }
 
   // The caller's own record; null for the activation the switch was
   // entered with.
   Activation* caller_record;
-  BytecodeRootNode* caller_root;
   // Past the call's instruction.
   const int32_t* return_ip;
   // Below the call's operands (the callee's arguments are among them).
@@ -342,7 +345,7 @@ template <typename Inlined, int I>
 // frame until the instruction that consumes them is done (a collection
 // during an operation sees them).
 //
-// Calls. An operation that tells its direct calls (CallsInLoop) and calls a
+// Calls. An operation that tells its calls (CallsInLoop) and calls a
 // root of this switch (RootNode::interpreter_loop) that needs nothing
 // first (CallTarget::EnterInterpreterInPlace) has the callee run in this
 // loop: the callee's frame goes on the thread's InterpreterStack with a
@@ -472,9 +475,9 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   (switch_internal::OperandsInPlace<Inlined, I>()                \
        ? switch_internal::RunInlinedAt<Inlined, I>(op, in_place) \
        : RunInlined<Inlined, I>(op, *fr, absl::Span<const Value>(sp, n)))
-  // A class that tells its direct calls (CallsInLoop) makes them at
-  // call_in_loop, which pushes or stores (`call_stores`) the result.
-#define MOREL_DIRECT_CALL(I, stores)                                                          \
+  // A class that tells its calls (CallsInLoop) makes them at call_in_loop,
+  // whose result goes to call_result: pushed, or stored (`call_stores`).
+#define MOREL_CALL_IN_LOOP(I, stores)                                                         \
   if constexpr (switch_internal::CallsInLoop<Inlined, I>()) {                                 \
     operation_call = switch_internal::CallOf<Inlined, I>(op, absl::Span<const Value>(sp, n)); \
     if (operation_call.IsCall()) {                                                            \
@@ -486,14 +489,14 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   MOREL_OPERATION_FORMS(MOREL_FORM_OF, suffix, I)   \
   push##suffix : {                                  \
     MOREL_POP(I);                                   \
-    MOREL_DIRECT_CALL(I, false);                    \
+    MOREL_CALL_IN_LOOP(I, false);                   \
     *sp = MOREL_RUN(I);                             \
     ++sp;                                           \
     MOREL_NEXT();                                   \
   }                                                 \
   store##suffix : {                                 \
     MOREL_POP(I);                                   \
-    MOREL_DIRECT_CALL(I, true);                     \
+    MOREL_CALL_IN_LOOP(I, true);                    \
     const Value value = MOREL_RUN(I);               \
     StoreLocal(*descriptor, locals, ip[-1], value); \
     MOREL_NEXT();                                   \
@@ -540,7 +543,7 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
   int n;
   // (The operands an operation reads in place: OperandsInPlace.)
   const Value* in_place[switch_internal::kMaxOperandsInPlace];
-  // An operation's direct call (CallsInLoop), for call_in_loop.
+  // An operation's call (CallsInLoop), for call_in_loop.
   OperationCall operation_call;
   bool call_stores;
   MOREL_NEXT();
@@ -645,9 +648,8 @@ activation_return:
   }
   {
     Activation* const returning = activation;
-    back_edges.Leave(*returning->caller_root, returning->back_edges_pending,
-                     returning->back_edges_limit);
-    self = returning->caller_root;
+    self = &returning->caller_root();
+    back_edges.Leave(*self, returning->back_edges_pending, returning->back_edges_limit);
     fr = returning->frame.caller();
     InterpreterStack::SetCurrentFrame(fr);
     activation = returning->caller_record;
@@ -655,18 +657,14 @@ activation_return:
     MOREL_ENTER_ACTIVATION();
     ip = returning->return_ip;
     sp = returning->caller_sp;
-    if (returning->store) {
-      StoreLocal(*descriptor, locals, ip[-1], result);
-    } else {
-      CopyValue(sp++, &result);
-    }
-    MOREL_NEXT();
+    call_stores = returning->store;
+    goto call_result;
   }
-  // An operation's direct call (operation_call; the operands popped): the
-  // callee runs in this loop when it is a root of this switch that needs
-  // nothing first and its frame fits on the interpreter stack (the class
-  // comment); else it is a native call.
-  // (Unused in a switch whose classes make no direct calls.)
+  // An operation's call (operation_call; the operands popped): the callee
+  // runs in this loop when it is a root of this switch that needs nothing
+  // first and its frame fits on the interpreter stack (the class comment);
+  // else it is a native call.
+  // (Unused in a switch whose classes make no calls.)
 call_in_loop:
   __attribute__((unused));
   {
@@ -678,12 +676,12 @@ call_in_loop:
       const size_t bytes = sizeof(Activation) + callee->frame_storage_bytes();
       if (interpreter_stack == nullptr) interpreter_stack = &InterpreterStack::ForThisThread();
       if (interpreter_stack->HasRoom(bytes) && target->EnterInterpreterInPlace()) {
-        auto* const record = new (interpreter_stack->Push(bytes))
-            Activation(activation, self, ip, sp, back_edges, call_stores,
-                       &callee->frame_descriptor(), operation_call.arguments, callee, fr);
+        auto* const record = new (interpreter_stack->Push(bytes)) Activation(
+            activation, ip, sp, back_edges, call_stores, operation_call.arguments, callee, fr);
         // The descriptor's slots and the scratch slot start unassigned, as
-        // CallTarget::Call sets them up; the operand stack is written first.
-        std::fill_n(record->frame.slot_storage(), callee->cleared_frame_slots(), Value::Illegal());
+        // CallTarget::Call sets them up; the operand stack (from
+        // stack_base()) is written first.
+        std::fill_n(record->frame.slot_storage(), callee->stack_base(), Value::Illegal());
         back_edges.Enter(*callee);
         activation = record;
         self = callee;
@@ -696,13 +694,16 @@ call_in_loop:
       }
     }
     result = target->Call(operation_call.arguments);
-    if (call_stores) {
-      StoreLocal(*descriptor, locals, ip[-1], result);
-    } else {
-      CopyValue(sp++, &result);
-    }
-    MOREL_NEXT();
   }
+  // A call's result (`result`; `ip` past the call's instruction).
+call_result:
+  __attribute__((unused));
+  if (call_stores) {
+    StoreLocal(*descriptor, locals, ip[-1], result);
+  } else {
+    CopyValue(sp++, &result);
+  }
+  MOREL_NEXT();
   // Operations called through their vtables, then the inlined classes'.
   MOREL_OPERATION_HANDLERS(, -1)
 #define MOREL_INLINED_HANDLERS(i) MOREL_OPERATION_HANDLERS(_##i, i)
@@ -711,7 +712,7 @@ call_in_loop:
 #undef MOREL_INLINED_INDICES_OF
 #undef MOREL_INLINED_INDICES
 #undef MOREL_OPERATION_HANDLERS
-#undef MOREL_DIRECT_CALL
+#undef MOREL_CALL_IN_LOOP
 #undef MOREL_ENTER_ACTIVATION
 #undef MOREL_FORM_OF
 #undef MOREL_RUN
