@@ -499,19 +499,16 @@ std::vector<absl::string_view> OperationMnemonics(const BytecodeRootNode& root) 
   return mnemonics;
 }
 
-// c + count(n), with c = 7 kept on the operand stack across the loop:
-// 7; i = 0; while (i < n) { i = i + 1 }; return 7 + i. The loop header's
-// stack holds the 7.
-BytecodeProgram StackedLoopProgram(int* header_bci) {
-  BytecodeBuilder b;
-  b.EmitConstant(Value::Long(7));
+// Emits `l0 = 0; while (l0 < bound) l0 = l0 + 1;`, the bound pushed by
+// `emit_bound`; returns the loop header's bci.
+int EmitCountUp(BytecodeBuilder& b, absl::FunctionRef<void()> emit_bound) {
   b.EmitConstant(Value::Long(0));
-  b.EmitStoreLocal(0);  // i
+  b.EmitStoreLocal(0);
   auto header = b.NewLabel(), exit = b.NewLabel();
   b.Bind(header);
-  *header_bci = b.bci();
+  const int header_bci = b.bci();
   b.EmitLoadLocal(0);
-  b.EmitArgument(0, Value::Long(0));
+  emit_bound();
   b.EmitOperation(std::make_unique<LessOperation>(), 2);
   b.EmitBranchFalse(exit);
   b.EmitLoadLocal(0);
@@ -520,6 +517,16 @@ BytecodeProgram StackedLoopProgram(int* header_bci) {
   b.EmitStoreLocal(0);
   b.EmitBranch(header);
   b.Bind(exit);
+  return header_bci;
+}
+
+// c + count(n), with c = 7 kept on the operand stack across the loop:
+// 7; i = 0; while (i < n) { i = i + 1 }; return 7 + i. The loop header's
+// stack holds the 7.
+BytecodeProgram StackedLoopProgram(int* header_bci) {
+  BytecodeBuilder b;
+  b.EmitConstant(Value::Long(7));
+  *header_bci = EmitCountUp(b, [&] { b.EmitArgument(0, Value::Long(0)); });
   b.EmitLoadLocal(0);
   b.EmitOperation(std::make_unique<AddOperation>(), 2);
   b.EmitReturn();
@@ -1351,20 +1358,7 @@ TEST(BytecodeSwitchTest, AnErrorInACallTheLoopRunsLeavesNothingBehind) {
   // f(): loops three times, then calls middle.
   auto looping_caller = [&](CallTarget* callee, int iterations) {
     BytecodeBuilder b;
-    b.EmitConstant(Value::Long(0));
-    b.EmitStoreLocal(0);
-    auto header = b.NewLabel(), exit = b.NewLabel();
-    b.Bind(header);
-    b.EmitLoadLocal(0);
-    b.EmitConstant(Value::Long(iterations));
-    b.EmitOperation(std::make_unique<LessOperation>(), 2);
-    b.EmitBranchFalse(exit);
-    b.EmitLoadLocal(0);
-    b.EmitConstant(Value::Long(1));
-    b.EmitOperation(std::make_unique<AddOperation>(), 2);
-    b.EmitStoreLocal(0);
-    b.EmitBranch(header);
-    b.Bind(exit);
+    EmitCountUp(b, [&] { b.EmitConstant(Value::Long(iterations)); });
     b.EmitOperation(std::make_unique<CallOperation>(callee), 0);
     b.EmitReturn();
     return runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(b)), 1));
