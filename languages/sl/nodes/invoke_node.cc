@@ -19,12 +19,13 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Valu
     single_context = ids->single_context();
     if (!single_context->IsValid()) {
       // Keyed by target only: several contexts' functions share it.
-      return Cache{nullptr, nullptr, nullptr,
-                   Child<DirectCallNode>(DirectCallNode::Create(target))};
+      return Cache{nullptr, nullptr, nullptr, Child<DirectCallNode>(DirectCallNode::Create(target)),
+                   AsDirectlyCallableBuiltin(target)};
     }
   }
   return Cache{function, std::move(stable), single_context,
-               Child<DirectCallNode>(DirectCallNode::Create(target))};
+               Child<DirectCallNode>(DirectCallNode::Create(target)),
+               AsDirectlyCallableBuiltin(target)};
 }
 
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args) {
