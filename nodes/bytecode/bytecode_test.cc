@@ -545,6 +545,7 @@ class OsrPollingRuntime final : public test_language::TestRuntime {
     int64_t interpreter_state;  // the header's stack height
     int64_t stack_bottom;       // the header's operand stack, from the frame
     int64_t i;                  // local 0
+    bool on_interpreter_stack;  // the frame (a callee the switch runs)
   };
   bool OnBytecodeOSRPoll(BytecodeOSRNode& node, int64_t previous, int64_t count) override {
     if (interval == 0) return NodeRuntime::OnBytecodeOSRPoll(node, previous, count);
@@ -560,7 +561,8 @@ class OsrPollingRuntime final : public test_language::TestRuntime {
     EXPECT_NE(root, nullptr);
     EXPECT_EQ(root->stack_height(target_bci), interpreter_state);
     tries.push_back(Try{target_bci, node.osr_back_edge_count(), interpreter_state,
-                        frame.slot_storage()[root->stack_base()].AsLong(), frame.Get(0).AsLong()});
+                        frame.slot_storage()[root->stack_base()].AsLong(), frame.Get(0).AsLong(),
+                        InterpreterStack::ForThisThread().Contains(&frame)});
     if (node.osr_back_edge_count() < accept_at) return std::nullopt;
     before_transfer();
     return Value::Long(osr_result);
@@ -1426,6 +1428,81 @@ TEST(BytecodeSwitchTest, RecursionDeeperThanTheInterpreterStackGoesOnNatively) {
   EXPECT_FALSE(sightings[1].on_interpreter_stack);
   EXPECT_EQ(sightings[1].frames, deep + 1);
   EXPECT_GT(sightings[1].frames_on_interpreter_stack, deep - 40);
+  EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
+  EXPECT_EQ(Frame::Current(), nullptr);
+}
+
+// A runtime whose MaxStackFrames a test sets.
+class FrameLimitRuntime final : public test_language::TestRuntime {
+ public:
+  using NodeRuntime::set_max_stack_frames;
+};
+
+TEST(BytecodeSwitchTest, UnderAFrameLimitCallsAreNativeAndCountTheirFrames) {
+  FrameLimitRuntime runtime;
+  std::vector<Sighting> sightings;
+  CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&sightings), 0));
+  CallTarget* f = runtime.CreateCallTarget(CallingTwice<CallingRoot>(add));
+  // f and one callee at a time fit.
+  runtime.set_max_stack_frames(2);
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 31);
+  ASSERT_EQ(sightings.size(), 2u);
+  for (const Sighting& seen : sightings) {
+    EXPECT_FALSE(seen.on_interpreter_stack);
+    EXPECT_TRUE(seen.current);
+    EXPECT_EQ(seen.frames, 2);
+  }
+  // The callee's frame is one too many: the limit's error, before it runs.
+  runtime.set_max_stack_frames(1);
+  EXPECT_THROW(f->Call({Value::Long(5)}), ResourceLimitError);
+  EXPECT_EQ(sightings.size(), 2u);
+  EXPECT_EQ(CallTarget::stack_frames_on_this_thread(), 0);
+  EXPECT_EQ(Frame::Current(), nullptr);
+  EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
+}
+
+TEST(BytecodeSwitchTest, OsrInACalleeTheLoopRunsReturnsToTheCaller) {
+  OsrPollingRuntime runtime;
+  runtime.interval = 1024;
+  runtime.accept_at = 2048;
+  runtime.osr_result = 99;
+  // count(n): l0 = 0; while (l0 < n) l0 = l0 + 1; return l0.
+  BytecodeBuilder c;
+  const int header = EmitCountUp(c, [&] { c.EmitArgument(0, Value::Long(0)); });
+  c.EmitLoadLocal(0);
+  c.EmitReturn();
+  CallTarget* count = runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(c)), 1));
+  // f(n): count(n) + 1, then a probe in f.
+  std::vector<Sighting> in_caller;
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitOperation(std::make_unique<CallOperation>(count), 1);
+  b.EmitConstant(Value::Long(1));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitOperation(std::make_unique<ProbeOperation>(&in_caller), 0);
+  b.EmitPop();
+  b.EmitReturn();
+  CallTarget* f = runtime.CreateCallTarget(Root<CallingRoot>(Built(std::move(b)), 0));
+  // Below the first poll: the callee's loop runs to its end.
+  EXPECT_EQ(f->Call({Value::Long(1000)}).AsLong(), 1001);
+  EXPECT_TRUE(runtime.tries.empty());
+  // Polls at the callee's 1024th and 2048th back edge (the method's count,
+  // 1000 of them in the first call); the second runs "OSR code", whose
+  // result is the callee's.
+  EXPECT_EQ(f->Call({Value::Long(5000)}).AsLong(), 100);
+  ASSERT_EQ(runtime.tries.size(), 2u);
+  for (const OsrPollingRuntime::Try& t : runtime.tries) {
+    EXPECT_EQ(t.target_bci, header);
+    EXPECT_TRUE(t.on_interpreter_stack);
+  }
+  EXPECT_EQ(runtime.tries[0].i, 24);
+  EXPECT_EQ(runtime.tries[1].i, 1048);
+  // The caller goes on in its own frame.
+  ASSERT_EQ(in_caller.size(), 2u);
+  EXPECT_TRUE(in_caller[1].current);
+  EXPECT_FALSE(in_caller[1].on_interpreter_stack);
+  EXPECT_EQ(in_caller[1].root, f->root_node());
+  EXPECT_EQ(in_caller[1].frames, 1);
   EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
   EXPECT_EQ(Frame::Current(), nullptr);
 }
