@@ -46,15 +46,22 @@ class BytecodeOperation {
 //
 // returning what ExecuteOperation would do for `operands` right now when
 // that is a call with its result as the operation's: `call->Call(arguments)`
-// (a direct call), or `target->Call(arguments)` (an indirect one, with no
-// call node), `arguments` a part of the operands; and neither otherwise.
-// The switch then makes the call itself, and runs the callee in its own
-// loop when the callee is a root of the same switch (bytecode_switch.h).
+// (a direct call), `target->Call(arguments)` (an indirect one, with no call
+// node), or `function(data, arguments)` (a host function that needs no
+// frame, such as a language's builtin), `arguments` a part of the operands;
+// and none of them otherwise. The switch then makes the call itself, and
+// runs the callee in its own loop when the callee is a root of the same
+// switch (bytecode_switch.h).
 struct OperationCall {
+  using Function = Value (*)(const void* data, absl::Span<const Value> arguments);
+
   DirectCallNode* call = nullptr;
   CallTarget* target = nullptr;
+  Function function = nullptr;
+  const void* data = nullptr;
   absl::Span<const Value> arguments;
 
+  // A call of a root (`call` or `target`).
   bool IsCall() const { return call != nullptr || target != nullptr; }
 };
 

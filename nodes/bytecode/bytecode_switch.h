@@ -476,13 +476,19 @@ Value BytecodeRootNode::DispatchWith(Frame& frame, int bci, int height) {
        ? switch_internal::RunInlinedAt<Inlined, I>(op, in_place) \
        : RunInlined<Inlined, I>(op, *fr, absl::Span<const Value>(sp, n)))
   // A class that tells its calls (CallsInLoop) makes them at call_in_loop,
-  // whose result goes to call_result: pushed, or stored (`call_stores`).
+  // a host function's here; the result goes to call_result: pushed, or
+  // stored (`call_stores`).
 #define MOREL_CALL_IN_LOOP(I, stores)                                                         \
   if constexpr (switch_internal::CallsInLoop<Inlined, I>()) {                                 \
     operation_call = switch_internal::CallOf<Inlined, I>(op, absl::Span<const Value>(sp, n)); \
     if (operation_call.IsCall()) {                                                            \
       call_stores = stores;                                                                   \
       goto call_in_loop;                                                                      \
+    }                                                                                         \
+    if (operation_call.function != nullptr) {                                                 \
+      call_stores = stores;                                                                   \
+      result = operation_call.function(operation_call.data, operation_call.arguments);        \
+      goto call_result;                                                                       \
     }                                                                                         \
   }
 #define MOREL_OPERATION_HANDLERS(suffix, I)         \

@@ -1432,6 +1432,62 @@ TEST(BytecodeSwitchTest, RecursionDeeperThanTheInterpreterStackGoesOnNatively) {
   EXPECT_EQ(Frame::Current(), nullptr);
 }
 
+// A call of a host function as an operation: CallFor names the function
+// (HostSum, with a call counter as its data), so the switch calls it at
+// once; ExecuteOperation is for other switches only.
+Value HostSum(const void* data, absl::Span<const Value> arguments) {
+  ++*static_cast<int*>(const_cast<void*>(data));
+  int64_t sum = 0;
+  for (const Value& v : arguments) sum += v.AsLong();
+  return Value::Long(sum);
+}
+class HostCallOperation final : public Node, public BytecodeOperation {
+ public:
+  MOREL_NODE_KIND(HostCallOperation)
+  explicit HostCallOperation(int* calls) : calls_(calls) {}
+  Value ExecuteOperation(Frame&, absl::Span<const Value>) override {
+    ADD_FAILURE() << "the switch runs the call CallFor names";
+    return Value::Long(-1);
+  }
+  OperationCall CallFor(absl::Span<const Value> operands) {
+    return {.function = &HostSum, .data = calls_, .arguments = operands};
+  }
+
+ private:
+  int* calls_;
+};
+using HostCallingInlined = InlinedOperations<AddOperation, HostCallOperation>;
+class HostCallingRoot final : public BytecodeRootNodeWith<HostCallingInlined> {
+ public:
+  MOREL_NODE_KIND(HostCallingRoot)
+  using BytecodeRootNodeWith::BytecodeRootNodeWith;
+};
+
+TEST(BytecodeSwitchTest, AHostFunctionCallRunsAtOnceWithItsArgumentsAndNoFrame) {
+  test_language::TestRuntime runtime;
+  int calls = 0;
+  // f(x): l0 = sum(x, 10); return sum(l0, 1, 2) + 1 (the first call stores
+  // its result, the second pushes it).
+  BytecodeBuilder b;
+  b.EmitArgument(0, Value::Long(0));
+  b.EmitConstant(Value::Long(10));
+  b.EmitOperation(std::make_unique<HostCallOperation>(&calls), 2);
+  b.EmitStoreLocal(0);
+  b.EmitLoadLocal(0);
+  b.EmitConstant(Value::Long(1));
+  b.EmitConstant(Value::Long(2));
+  b.EmitOperation(std::make_unique<HostCallOperation>(&calls), 3);
+  b.EmitConstant(Value::Long(1));
+  b.EmitOperation(std::make_unique<AddOperation>(), 2);
+  b.EmitReturn();
+  CallTarget* f = runtime.CreateCallTarget(Root<HostCallingRoot>(Built(std::move(b)), 1));
+  // l0 = 15; 15 + 1 + 2 + 1 = 19.
+  EXPECT_EQ(f->Call({Value::Long(5)}).AsLong(), 19);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(InterpreterStack::ForThisThread().used(), 0u);
+  EXPECT_EQ(Frame::Current(), nullptr);
+}
+
 // A runtime whose MaxStackFrames a test sets.
 class FrameLimitRuntime final : public test_language::TestRuntime {
  public:

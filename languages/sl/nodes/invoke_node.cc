@@ -46,6 +46,10 @@ Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Val
   return builtin->InvokeDirectly(args);
 }
 
+Value InvokeBuiltinOperation(const void* builtin, absl::Span<const Value> args) {
+  return static_cast<const DirectlyCallableBuiltin*>(builtin)->InvokeDirectly(args);
+}
+
 Value SLInvokeNode::Fallback(SLInvokeNode&, Value callee, absl::Span<const Value>) {
   ThrowUndefinedFunction(callee);
 }

@@ -95,6 +95,8 @@ class DirectlyCallableBuiltin {
 const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target);
 // builtin->InvokeDirectly(args), as a runtime function.
 Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args);
+// The same as a bytecode::OperationCall's function (`builtin` its data).
+Value InvokeBuiltinOperation(const void* builtin, absl::Span<const Value> args);
 // Calls the function `callee` (a Function value) through the node's
 // IndirectCallNode; "Undefined function: f" if it has no code.
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args);
@@ -251,8 +253,11 @@ class SLInvokeNode final : public SLExpressionNode,
     // (Not subspan, which checks its bound and may throw.)
     const absl::Span<const Value> arguments(operands.data() + 1, operands.size() - 1);
     if (InvokeDirect::Cache* entry = specializer_.EntryFor<InvokeDirect>(callee, arguments)) {
-      // A builtin runs in the operation (InvokeDirect::Body).
-      if (entry->builtin != nullptr) return {};
+      // A builtin that needs no frame: the switch calls it at once.
+      if (entry->builtin != nullptr) {
+        return {
+            .function = &InvokeBuiltinOperation, .data = entry->builtin, .arguments = arguments};
+      }
       return {.call = entry->call.get(), .arguments = arguments};
     }
     if (specializer_.IsActive<InvokeIndirect>() && IsFunction(callee)) {
