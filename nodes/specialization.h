@@ -305,20 +305,16 @@ class Specializer {
   }
   // The entry of S, the first specialization and an inline cache, that
   // Execute would run for `args` now (S active and the entry's guard
-  // holding), or null. For a caller that does the entry's work itself: the
-  // bytecode switch runs a direct call's callee in its own loop
-  // (nodes/bytecode/bytecode_switch.h).
+  // holding; the same walk as Execute's, MatchingEntry), or null. For a
+  // caller that does the entry's work itself: the bytecode switch runs a
+  // direct call's callee in its own loop (nodes/bytecode/bytecode_switch.h).
   template <typename S, typename... Args>
   [[gnu::always_inline]] typename S::Cache* EntryFor(Args... args) {
     static_assert(IndexOf<S>() == 0 && specialization_internal::IsCached<S>::value,
                   "EntryFor: the first specialization, an inline cache");
     if ((state() & ActiveBit(0)) == 0) return nullptr;
     InterpreterContext c;
-    for (auto* e = std::get<0>(caches_).head.load(std::memory_order_acquire); e != nullptr;
-         e = e->next) {
-      if (S::Guard(c, e->data, args...)) return &e->data;
-    }
-    return nullptr;
+    return MatchingEntry<S, 0>(c, args...);
   }
   // Execute on the N values at `values` (a bytecode operation's operands, on
   // the operand stack): the out-of-line rest takes their address, so the
@@ -457,21 +453,27 @@ class Specializer {
     }
   }
 
+  // The first entry of inline cache S (specialization I) whose guard holds
+  // for `args`, or null.
+  template <typename S, size_t I, typename... Args>
+  [[gnu::always_inline]] typename S::Cache* MatchingEntry(InterpreterContext& c, Args... args) {
+    for (auto* e = std::get<I>(caches_).head.load(std::memory_order_acquire); e != nullptr;
+         e = e->next) {
+      if (S::Guard(c, e->data, args...)) return &e->data;
+    }
+    return nullptr;
+  }
+
   template <typename S, size_t I, typename... Args>
   [[gnu::always_inline]] bool TryOne(NodeT& node, uint32_t s, Value& result, Args... args) {
     if ((s & ActiveBit(I)) == 0) return false;
     InterpreterContext c;
     if constexpr (specialization_internal::IsCached<S>::value) {
-      auto& list = std::get<I>(caches_);
-      for (auto* e = list.head.load(std::memory_order_acquire); e != nullptr;
-           e = e->next) {
-        if (S::Guard(c, e->data, args...)) {
-          Value value = S::Body(c, node, e->data, args...);
-          result = c.rewrite ? Rewrite<I>(node, args...) : value;
-          return true;
-        }
-      }
-      return false;
+      typename S::Cache* const entry = MatchingEntry<S, I>(c, args...);
+      if (entry == nullptr) return false;
+      Value value = S::Body(c, node, *entry, args...);
+      result = c.rewrite ? Rewrite<I>(node, args...) : value;
+      return true;
     } else {
       if (!S::Guard(c, args...)) return false;
       Value value = S::Body(c, node, args...);
