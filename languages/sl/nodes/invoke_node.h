@@ -155,8 +155,9 @@ struct InvokeDirect {
     if constexpr (C::InInterpreter()) {
       // The interpreter runs such a builtin as compiled code does, without
       // its call target: no frame, no call count, no stack check (a
-      // builtin that calls no guest function does not recurse).
-      if (cache.builtin != nullptr) return cache.builtin->InvokeDirectly(args);
+      // builtin that calls no guest function does not recurse). A call
+      // through the context, which a call-free attempt refuses.
+      if (cache.builtin != nullptr) return c.template Call<&InvokeBuiltin>(cache.builtin, args);
     } else {
       // A builtin (new, isNull, println, ...) is a runtime call, not a call
       // into its call target, which would run it in the interpreter with a
