@@ -68,7 +68,6 @@ class PollingRuntime : public TestRuntime {
     if (++polls_ == throw_at_) throw GuestError("stopped at a safepoint");
   }
   int polls() const { return polls_; }
-  using NodeRuntime::set_max_stack_frames;
 
  private:
   int throw_at_;

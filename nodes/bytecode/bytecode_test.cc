@@ -1488,14 +1488,8 @@ TEST(BytecodeSwitchTest, AHostFunctionCallRunsAtOnceWithItsArgumentsAndNoFrame) 
   EXPECT_EQ(Frame::Current(), nullptr);
 }
 
-// A runtime whose MaxStackFrames a test sets.
-class FrameLimitRuntime final : public test_language::TestRuntime {
- public:
-  using NodeRuntime::set_max_stack_frames;
-};
-
 TEST(BytecodeSwitchTest, UnderAFrameLimitCallsAreNativeAndCountTheirFrames) {
-  FrameLimitRuntime runtime;
+  test_language::TestRuntime runtime;
   std::vector<Sighting> sightings;
   CallTarget* add = runtime.CreateCallTarget(Root<CallingRoot>(ProbingAdd(&sightings), 0));
   CallTarget* f = runtime.CreateCallTarget(CallingTwice<CallingRoot>(add));

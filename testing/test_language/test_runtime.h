@@ -55,6 +55,8 @@ class TestRuntime : public NodeRuntime {
   // A split copy of `source` (its root cloned uninitialized), owned here.
   CallTarget* CreateSplit(CallTarget* source);
   void set_split_on_call(bool split) { split_on_call_ = split; }
+  // MaxStackFrames (NodeRuntime): 0, the default, for no limit.
+  using NodeRuntime::set_max_stack_frames;
 
   // ---- recorded events (copies; safe to call while other threads run)
   std::vector<std::string> polymorphic_reports() const;  // kind names

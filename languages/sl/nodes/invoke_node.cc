@@ -47,7 +47,7 @@ Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Val
 }
 
 Value InvokeBuiltinOperation(const void* builtin, absl::Span<const Value> args) {
-  return static_cast<const DirectlyCallableBuiltin*>(builtin)->InvokeDirectly(args);
+  return InvokeBuiltin(static_cast<const DirectlyCallableBuiltin*>(builtin), args);
 }
 
 Value SLInvokeNode::Fallback(SLInvokeNode&, Value callee, absl::Span<const Value>) {

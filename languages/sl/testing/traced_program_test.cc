@@ -11,7 +11,7 @@
 namespace morel::sl::testing {
 
 void TracedProgramTest::Start(config::EngineConfig config, absl::string_view program,
-                              absl::string_view source_name) {
+                              absl::string_view source_name, bool use_bytecode) {
   Stop();
   static int counter = 0;
   const char* dir = std::getenv("TEST_TMPDIR");
@@ -23,6 +23,7 @@ void TracedProgramTest::Start(config::EngineConfig config, absl::string_view pro
   engine_ = *std::move(engine);
   out_ = std::tmpfile();
   context_ = std::make_unique<SLContext>(engine_.get(), out_, stdin);
+  context_->set_use_bytecode(use_bytecode);
   ASSERT_TRUE(context_->Load(program, source_name).ok());
 }
 

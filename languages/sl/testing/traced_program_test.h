@@ -22,9 +22,11 @@ namespace morel::sl::testing {
 class TracedProgramTest : public ::testing::Test {
  protected:
   // Creates the engine (`config` plus a log file and TraceCompilation) and
-  // a context, and loads `program` as `source_name`. Ends an earlier start.
-  void Start(config::EngineConfig config, absl::string_view program,
-             absl::string_view source_name);
+  // a context (running functions in the bytecode interpreter when
+  // `use_bytecode`, --sl.UseBytecode), and loads `program` as
+  // `source_name`. Ends an earlier start.
+  void Start(config::EngineConfig config, absl::string_view program, absl::string_view source_name,
+             bool use_bytecode = false);
   // Destroys the context, then the engine (which joins its compiler threads).
   void Stop();
   void TearDown() override { Stop(); }
@@ -40,6 +42,7 @@ class TracedProgramTest : public ::testing::Test {
   std::string Log() const;
 
   runtime::Engine& engine() { return *engine_; }
+  SLContext& context() { return *context_; }
 
  private:
   std::string log_path_;
