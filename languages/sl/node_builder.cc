@@ -128,13 +128,13 @@ class NodeBuilder {
       case K::kWhile: {
         SourceSection condition = Section(s.condition->span);
         auto repeating = std::make_unique<SLWhileRepeatingNode>(condition, Expression(*s.condition),
-                                                                Statement(*s.body));
+                                                                Block(*s.body));
         return std::make_unique<SLWhileNode>(section, std::move(repeating));
       }
       case K::kIf:
         return std::make_unique<SLIfNode>(Section(s.condition->span), Expression(*s.condition),
-                                          Statement(*s.body),
-                                          s.else_body ? Statement(*s.else_body) : nullptr);
+                                          Block(*s.body),
+                                          s.else_body ? Block(*s.else_body) : nullptr);
       case K::kBreak:
         return std::make_unique<SLBreakNode>(section);
       case K::kContinue:
@@ -144,13 +144,19 @@ class NodeBuilder {
                                               s.expression ? Expression(*s.expression) : nullptr);
       case K::kDebugger:
         return std::make_unique<SLDebuggerNode>(section);
-      case K::kBlock: {
-        std::vector<std::unique_ptr<SLStatementNode>> body;
-        for (const auto& statement : s.statements) body.push_back(Statement(*statement));
-        return std::make_unique<SLBlockNode>(section, std::move(body));
-      }
+      case K::kBlock:
+        return Block(s);
     }
     return nullptr;
+  }
+
+  // The body of a function, `if` or `while`: always a block (the parser
+  // accepts nothing else there).
+  std::unique_ptr<SLBlockNode> Block(const ast::Statement& s) {
+    MOREL_CHECK_MSG(s.kind == ast::StatementKind::kBlock, "a body is a block");
+    std::vector<std::unique_ptr<SLStatementNode>> body;
+    for (const auto& statement : s.statements) body.push_back(Statement(*statement));
+    return std::make_unique<SLBlockNode>(Section(s.span), std::move(body));
   }
 
  private:
@@ -188,7 +194,7 @@ std::unique_ptr<RootNode> BuildFunctionRoot(const FunctionBinding& binding,
   for (const std::string& name : function.slot_names) descriptor->AddSlot(name);
   return std::make_unique<SLFunctionRootNode>(builder.Section(function.span), function.name,
                                               std::move(descriptor), function.parameter_slots,
-                                              builder.Statement(*function.body), binding,
+                                              builder.Block(*function.body), binding,
                                               std::move(program), function_index);
 }
 

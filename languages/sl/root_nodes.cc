@@ -13,10 +13,12 @@ template class morel::bytecode::BytecodeRootNodeWith<morel::sl::SLInlinedOperati
 
 namespace morel::sl {
 
-SLFunctionRootNode::SLFunctionRootNode(
-    SourceSection section, std::string name, std::unique_ptr<FrameDescriptor> descriptor,
-    std::vector<int> parameter_slots, std::unique_ptr<SLStatementNode> body,
-    FunctionBinding binding, std::shared_ptr<const ast::Program> program, int function_index)
+SLFunctionRootNode::SLFunctionRootNode(SourceSection section, std::string name,
+                                       std::unique_ptr<FrameDescriptor> descriptor,
+                                       std::vector<int> parameter_slots,
+                                       std::unique_ptr<SLBlockNode> body, FunctionBinding binding,
+                                       std::shared_ptr<const ast::Program> program,
+                                       int function_index)
     : RootNode(std::move(section), std::move(name), std::move(descriptor)),
       parameter_slots_(std::move(parameter_slots)),
       body_(std::move(body)),

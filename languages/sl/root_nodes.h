@@ -14,6 +14,7 @@
 #include "languages/sl/nodes/logical_nodes.h"
 #include "languages/sl/nodes/property_nodes.h"
 #include "languages/sl/nodes/sl_node.h"
+#include "languages/sl/nodes/statement_nodes.h"
 #include "languages/sl/parser/ast.h"
 #include "nodes/bytecode/bytecode_root_node.h"
 #include "nodes/root_node.h"
@@ -44,7 +45,7 @@ class SLFunctionRootNode final : public RootNode {
   MOREL_NODE_KIND(SLFunctionRootNode)
   SLFunctionRootNode(SourceSection section, std::string name,
                      std::unique_ptr<FrameDescriptor> descriptor, std::vector<int> parameter_slots,
-                     std::unique_ptr<SLStatementNode> body, FunctionBinding binding,
+                     std::unique_ptr<SLBlockNode> body, FunctionBinding binding,
                      std::shared_ptr<const ast::Program> program, int function_index);
 
   MOREL_INTERPRETED_BY_RUN(SLFunctionRootNode, Value, Execute)
@@ -70,7 +71,7 @@ class SLFunctionRootNode final : public RootNode {
 
  private:
   std::vector<int> parameter_slots_;
-  Child<SLStatementNode> body_;
+  Child<SLBlockNode> body_;
   FunctionBinding binding_;
   std::shared_ptr<const ast::Program> program_;
   int function_index_;

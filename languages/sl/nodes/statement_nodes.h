@@ -34,30 +34,18 @@ class SLBlockNode final : public SLStatementNode {
   ChildList<SLStatementNode> body_;
 };
 
-class SLExpressionStatementNode final : public SLStatementNode {
- public:
-  SL_STATEMENT_NODE(SLExpressionStatementNode)
-  SLExpressionStatementNode(SourceSection section,
-                            std::unique_ptr<SLExpressionNode> expression)
-      : SLStatementNode(std::move(section)), expression_(std::move(expression)) {}
-  template <typename X>
-  MOREL_FAST_PATH Completion Run(X& x) {
-    x.ExecuteForEffect(expression_);
-    return kNormal;
-  }
-  MOREL_CHILDREN(expression_)
-
- private:
-  Child<SLExpressionNode> expression_;
-};
+// The bodies of `if`, `while` and functions are blocks (sl_spec: blocks
+// only), so their nodes call the block directly.
+MOREL_FAST_PATH Completion ExecuteChild(SLBlockNode* node, Frame& frame) {
+  return node->Execute(frame);
+}
 
 // The node's section is the condition's: toBoolean errors point there.
 class SLIfNode final : public SLStatementNode {
  public:
   SL_STATEMENT_NODE(SLIfNode)
   SLIfNode(SourceSection condition_section, std::unique_ptr<SLExpressionNode> condition,
-           std::unique_ptr<SLStatementNode> then_part,
-           std::unique_ptr<SLStatementNode> else_part)
+           std::unique_ptr<SLBlockNode> then_part, std::unique_ptr<SLBlockNode> else_part)
       : SLStatementNode(std::move(condition_section)),
         condition_(std::move(condition)),
         then_(std::move(then_part)),
@@ -72,8 +60,8 @@ class SLIfNode final : public SLStatementNode {
 
  private:
   Child<SLExpressionNode> condition_;
-  Child<SLStatementNode> then_;
-  Child<SLStatementNode> else_;
+  Child<SLBlockNode> then_;
+  Child<SLBlockNode> else_;
 };
 
 // One iteration of a while loop: test, then body. Its section is the
@@ -81,9 +69,8 @@ class SLIfNode final : public SLStatementNode {
 class SLWhileRepeatingNode final : public RepeatingNode {
  public:
   MOREL_REPEATING_NODE(SLWhileRepeatingNode)
-  SLWhileRepeatingNode(SourceSection condition_section,
-                       std::unique_ptr<SLExpressionNode> condition,
-                       std::unique_ptr<SLStatementNode> body)
+  SLWhileRepeatingNode(SourceSection condition_section, std::unique_ptr<SLExpressionNode> condition,
+                       std::unique_ptr<SLBlockNode> body)
       : RepeatingNode(std::move(condition_section)),
         condition_(std::move(condition)),
         body_(std::move(body)) {}
@@ -103,7 +90,7 @@ class SLWhileRepeatingNode final : public RepeatingNode {
 
  private:
   Child<SLExpressionNode> condition_;
-  Child<SLStatementNode> body_;
+  Child<SLBlockNode> body_;
 };
 
 class SLWhileNode final : public SLStatementNode {
