@@ -11,26 +11,6 @@
 
 namespace morel {
 
-// Counts one loop entry's iterations and reports them when the entry ends,
-// also when it is left by a guest error; then the loop's count of inner
-// iterations starts over (Truffle resets baseLoopCount in a finally).
-class LoopIterationReporter {
- public:
-  explicit LoopIterationReporter(LoopNode& loop) : loop_(loop) {}
-  ~LoopIterationReporter() {
-    if (iterations_ > 0) loop_.ReportOwnIterations(iterations_);
-    loop_.base_loop_count_.store(0, std::memory_order_relaxed);
-  }
-  void Count() {
-    if (iterations_ < (1 << 30)) ++iterations_;
-  }
-  int iterations() const { return iterations_; }
-
- private:
-  LoopNode& loop_;
-  int iterations_ = 0;
-};
-
 namespace {
 
 // Whether `node` is a LoopNode (final: its type is exact), cheaper than a
@@ -72,40 +52,21 @@ NodeRuntime* LoopNode::Runtime() {
   return runtime;
 }
 
-int LoopNode::Execute(Frame& frame) {
-  LoopIterationReporter reporter(*this);
-  RepeatingNode* body = body_.get();
-  const OsrPolling polling = Polling();
-  NodeRuntime* runtime = Runtime();
-  // The entry's count at which the next OSR poll is due: the first
-  // iteration above the threshold (Truffle's profilingLoop), then every
-  // interval (its compilingLoop, while the OSR code is being compiled).
-  // (Truffle's compilingLoop: an entry of a loop that has an OSR target
-  // polls at its first iteration.)
-  int64_t next_poll = polling.threshold < 0 || runtime == nullptr ? INT64_MAX
-                      : has_osr_target()                          ? 1
-                                                                  : int64_t{polling.threshold} + 1;
-  int status;
-  while ((status = body->ExecuteRepeating(frame)) == RepeatingNode::kContinueLoop) {
-    reporter.Count();
-    if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
-      runtime->OnSafepoint();
-    }
-    // Inner loops' iterations count too: they may add to it during an
-    // iteration.
-    const int64_t count =
-        int64_t{reporter.iterations()} + base_loop_count_.load(std::memory_order_relaxed);
-    if (count >= next_poll) [[unlikely]] {
-      // The runtime may run the rest of this loop in OSR-compiled code.
-      const int clamped = count > INT_MAX ? INT_MAX : static_cast<int>(count);
-      if (runtime->PollOSR(*this, frame, clamped, &status)) return status;
-      // Then every interval while the loop has an OSR target or is past
-      // the threshold; else (the target went away) profiling again.
-      next_poll = has_osr_target() || count > polling.threshold ? count + polling.interval
-                                                                : int64_t{polling.threshold} + 1;
-    }
-  }
-  return status;
+int LoopNode::RunVirtual(LoopNode& loop, Frame& frame) {
+  RepeatingNode* const body = loop.body_.get();
+  return loop.Run(frame, [body, &frame] { return body->ExecuteRepeating(frame); });
+}
+
+bool LoopNode::PollOsr(Frame& frame, NodeRuntime* runtime, const OsrPolling& polling, int64_t count,
+                       int64_t* next_poll, int* status) {
+  // The runtime may run the rest of this loop in OSR-compiled code.
+  const int clamped = count > INT_MAX ? INT_MAX : static_cast<int>(count);
+  if (runtime->PollOSR(*this, frame, clamped, status)) return true;
+  // Then every interval while the loop has an OSR target or is past the
+  // threshold; else (the target went away) profiling again.
+  *next_poll = has_osr_target() || count > polling.threshold ? count + polling.interval
+                                                             : int64_t{polling.threshold} + 1;
+  return false;
 }
 
 Outcome LoopNode::Resume(Frame& frame, int next_child,

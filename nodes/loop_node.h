@@ -9,14 +9,16 @@
 // (osr/ builds on this).
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
+#include <type_traits>
 
+#include "nodes/directives.h"
 #include "nodes/frame.h"
 #include "nodes/node.h"
+#include "nodes/node_runtime.h"
 
 namespace morel {
-
-class NodeRuntime;
 
 namespace pe {
 class PartialEvaluator;
@@ -50,6 +52,17 @@ class LoopNode final : public Node {
   explicit LoopNode(std::unique_ptr<RepeatingNode> body,
                     SourceSection source_section = {})
       : Node(std::move(source_section)), body_(std::move(body)) {}
+  // The same around a repeating node of a final class R: the loop calls R's
+  // ExecuteRepeating directly, not through the vtable (one call less per
+  // iteration where the host compiler inlines it), for as long as that node
+  // is the body (a replacement goes back to the virtual call).
+  template <typename R>
+  requires(std::is_final_v<R>&& std::is_base_of_v<RepeatingNode, R>) explicit LoopNode(
+      std::unique_ptr<R> body, SourceSection source_section = {})
+      : LoopNode(std::unique_ptr<RepeatingNode>(std::move(body)), std::move(source_section)) {
+    typed_body_.store(body_.get(), std::memory_order_relaxed);
+    run_ = &RunAs<R>;
+  }
 
   // Runs the loop; returns the body's final (non-continue) status. Polls
   // the runtime's safepoint after every iteration (NodeRuntime::OnSafepoint)
@@ -59,7 +72,7 @@ class LoopNode final : public Node {
   // then every OsrLoopPollInterval() iterations. When it leaves (also by a
   // guest error) it reports its iterations (ReportLoopCount) and its inner
   // loops' count starts from 0 again for the next entry.
-  int Execute(Frame& frame);
+  int Execute(Frame& frame) { return run_(*this, frame); }
 
   RepeatingNode* repeating_node() const { return body_.get(); }
 
@@ -68,6 +81,9 @@ class LoopNode final : public Node {
   Outcome Resume(Frame& frame, int next_child,
                  absl::Span<const Outcome> done) override;
   void ForEachChild(ChildVisitor visitor) override { visitor(body_.slot()); }
+  void OnChildReplaced(Node&, Node&) override {
+    typed_body_.store(nullptr, std::memory_order_relaxed);
+  }
 
   // Adds `iterations` (loop iterations run under `node`: by a loop, OSR
   // code, a bytecode interpreter) to the call target of `node`'s root and
@@ -89,7 +105,25 @@ class LoopNode final : public Node {
   void set_has_osr_target(bool value) { has_osr_target_.store(value, std::memory_order_relaxed); }
 
  private:
-  friend class LoopIterationReporter;
+  // Counts one entry's iterations and reports them when the entry ends, also
+  // when a guest error leaves it; then the loop's count of inner iterations
+  // starts over (Truffle resets baseLoopCount in a finally).
+  class IterationReporter {
+   public:
+    explicit IterationReporter(LoopNode& loop) : loop_(loop) {}
+    ~IterationReporter() {
+      if (iterations_ > 0) loop_.ReportOwnIterations(iterations_);
+      loop_.base_loop_count_.store(0, std::memory_order_relaxed);
+    }
+    void Count() {
+      if (iterations_ < (1 << 30)) ++iterations_;
+    }
+    int iterations() const { return iterations_; }
+
+   private:
+    LoopNode& loop_;
+    int iterations_ = 0;
+  };
   struct OsrPolling {
     int threshold;  // -1: never poll
     int interval;
@@ -108,7 +142,30 @@ class LoopNode final : public Node {
   // root; returns the root (null for a detached tree).
   static RootNode* ReportToEnclosingLoops(Node* node, int iterations);
 
+  // The loop, with `step()` running one iteration.
+  template <typename Step>
+  MOREL_FAST_PATH int Run(Frame& frame, Step step);
+  // Execute: through the body's vtable, or (RunAs) R's own ExecuteRepeating
+  // while the body is still the R the loop was made with.
+  static int RunVirtual(LoopNode& loop, Frame& frame);
+  template <typename R>
+  static int RunAs(LoopNode& loop, Frame& frame) {
+    RepeatingNode* const body = loop.body_.get();
+    if (body != loop.typed_body_.load(std::memory_order_relaxed)) [[unlikely]] {
+      return RunVirtual(loop, frame);
+    }
+    R* const typed = static_cast<R*>(body);
+    return loop.Run(frame, [typed, &frame] { return typed->R::ExecuteRepeating(frame); });
+  }
+  // The OSR poll due at `count`: whether OSR code ran the rest of the loop
+  // (its status in `*status`); else `*next_poll` moves on.
+  bool PollOsr(Frame& frame, NodeRuntime* runtime, const OsrPolling& polling, int64_t count,
+               int64_t* next_poll, int* status);
+
   Child<RepeatingNode> body_;
+  int (*run_)(LoopNode&, Frame&) = &RunVirtual;
+  // The body RunAs was made for; null once the body was replaced.
+  std::atomic<const RepeatingNode*> typed_body_{nullptr};
   // Truffle's baseLoopCount: iterations inner loops reported during the
   // current entry; reset when an entry ends. Shared by recursive and
   // concurrent entries, as Truffle's field is (a count, not a guarantee).
@@ -119,6 +176,36 @@ class LoopNode final : public Node {
   std::atomic<NodeRuntime*> runtime_{nullptr};
   std::atomic<bool> has_osr_target_{false};
 };
+
+template <typename Step>
+MOREL_FAST_PATH int LoopNode::Run(Frame& frame, Step step) {
+  IterationReporter reporter(*this);
+  const OsrPolling polling = Polling();
+  NodeRuntime* runtime = Runtime();
+  // The entry's count at which the next OSR poll is due: the first
+  // iteration above the threshold (Truffle's profilingLoop), then every
+  // interval (its compilingLoop, while the OSR code is being compiled).
+  // (Truffle's compilingLoop: an entry of a loop that has an OSR target
+  // polls at its first iteration.)
+  int64_t next_poll = polling.threshold < 0 || runtime == nullptr ? INT64_MAX
+                      : has_osr_target()                          ? 1
+                                                                  : int64_t{polling.threshold} + 1;
+  int status;
+  while ((status = step()) == RepeatingNode::kContinueLoop) {
+    reporter.Count();
+    if (runtime != nullptr && runtime->SafepointRequested()) [[unlikely]] {
+      runtime->OnSafepoint();
+    }
+    // Inner loops' iterations count too: they may add to it during an
+    // iteration.
+    const int64_t count =
+        int64_t{reporter.iterations()} + base_loop_count_.load(std::memory_order_relaxed);
+    if (count >= next_poll) [[unlikely]] {
+      if (PollOsr(frame, runtime, polling, count, &next_poll, &status)) return status;
+    }
+  }
+  return status;
+}
 
 }  // namespace morel
 

@@ -146,5 +146,47 @@ TEST(LoopNodeTest, IsTheParentOfItsRepeatingNode) {
   EXPECT_EQ(f->Call({}), Value::Illegal());
 }
 
+// Asks for another iteration until it has run `limit` times, then ends the
+// loop with `status` + kOffset; counts its runs. Two offsets: two classes of
+// one layout, which differ only in their code.
+template <int kOffset>
+class CountingRepeatingNode final : public RepeatingNode {
+ public:
+  MOREL_NODE_KIND(CountingRepeatingNode)
+  CountingRepeatingNode(int limit, int status) : limit_(limit), status_(status) {}
+  int ExecuteRepeating(Frame&) override {
+    return ++runs_ < limit_ ? kContinueLoop : status_ + kOffset;
+  }
+  int runs() const { return runs_; }
+
+ private:
+  int limit_;
+  int status_;
+  int runs_ = 0;
+};
+
+// A loop made around a final repeating node class calls that class's
+// ExecuteRepeating directly; once its body is replaced, it runs the new body
+// (through the vtable), never the old class's code on the new node.
+TEST(LoopNodeTest, RunsTheBodyItHasAfterAReplacement) {
+  FrameDescriptor descriptor;
+  Value slot = Value::Illegal();
+  Frame frame(&descriptor, &slot, {}, nullptr, nullptr);
+  auto first = std::make_unique<CountingRepeatingNode<0>>(3, 7);
+  CountingRepeatingNode<0>* first_node = first.get();
+  LoopNode loop(std::move(first));
+  loop.AdoptChildren();
+  EXPECT_EQ(loop.Execute(frame), 7);
+  EXPECT_EQ(first_node->runs(), 3);
+
+  auto second = std::make_unique<CountingRepeatingNode<100>>(5, 9);
+  CountingRepeatingNode<100>* second_node = second.get();
+  first_node->Replace(std::move(second), "test");
+  EXPECT_EQ(loop.repeating_node(), second_node);
+  EXPECT_EQ(loop.Execute(frame), 109);
+  EXPECT_EQ(second_node->runs(), 5);
+  EXPECT_EQ(first_node->runs(), 3);
+}
+
 }  // namespace
 }  // namespace morel
