@@ -10,12 +10,16 @@
 // bytecode_root_node.cc itself (the generic switch) and instantiates SL's
 // switch below, so both loops' optimized code is in the same archive.
 
+#include <memory>
+#include <utility>
+
 #include "absl/types/span.h"
 #include "languages/sl/nodes/arithmetic_nodes.h"
 #include "languages/sl/nodes/comparison_nodes.h"
 #include "languages/sl/nodes/invoke_node.h"
 #include "languages/sl/nodes/local_nodes.h"
 #include "languages/sl/nodes/property_nodes.h"
+#include "languages/sl/nodes/statement_nodes.h"
 #include "languages/sl/root_nodes.h"
 #include "nodes/bytecode/bytecode_switch.h"
 #include "nodes/frame.h"
@@ -51,6 +55,12 @@ MOREL_HOST_ROOT(sl_write_property_operation, SLWritePropertyNode, ExecuteOperati
 MOREL_HOST_ROOT(sl_invoke_operation, SLInvokeNode, ExecuteOperation(frame, operands))
 
 #undef MOREL_HOST_ROOT
+
+// A while loop as its LoopNode runs it (LoopNode::RunAs, instantiated by
+// this constructor's call): the iteration and the body block inline.
+LoopNode* MorelHostRootSlWhileLoop(std::unique_ptr<SLWhileRepeatingNode> body) {
+  return new LoopNode(std::move(body));
+}
 
 }  // namespace morel::sl
 
