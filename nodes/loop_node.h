@@ -49,19 +49,19 @@ class LoopNode final : public Node {
  public:
   MOREL_NODE_KIND(LoopNode)
 
-  explicit LoopNode(std::unique_ptr<RepeatingNode> body,
-                    SourceSection source_section = {})
-      : Node(std::move(source_section)), body_(std::move(body)) {}
-  // The same around a repeating node of a final class R: the loop calls R's
-  // ExecuteRepeating directly, not through the vtable (one call less per
-  // iteration where the host compiler inlines it), for as long as that node
-  // is the body (a replacement goes back to the virtual call).
+  // `body` of a final class R: the loop calls R's ExecuteRepeating directly,
+  // not through the vtable (one call less per iteration where the host
+  // compiler inlines it), for as long as that node is the body (a
+  // replacement goes back to the virtual call). Any other class (or a
+  // RepeatingNode pointer): through the vtable.
   template <typename R>
-  requires(std::is_final_v<R>&& std::is_base_of_v<RepeatingNode, R>) explicit LoopNode(
-      std::unique_ptr<R> body, SourceSection source_section = {})
-      : LoopNode(std::unique_ptr<RepeatingNode>(std::move(body)), std::move(source_section)) {
-    typed_body_.store(body_.get(), std::memory_order_relaxed);
-    run_ = &RunAs<R>;
+  explicit LoopNode(std::unique_ptr<R> body, SourceSection source_section = {})
+      : Node(std::move(source_section)), body_(std::move(body)) {
+    static_assert(std::is_base_of_v<RepeatingNode, R>, "a loop's body is a RepeatingNode");
+    if constexpr (std::is_final_v<R>) {
+      typed_body_.store(body_.get(), std::memory_order_relaxed);
+      run_ = &RunAs<R>;
+    }
   }
 
   // Runs the loop; returns the body's final (non-continue) status. Polls
