@@ -475,10 +475,15 @@ PeValue CompileOperation(N& node, PartialEvaluator& pe, absl::Span<const PeValue
   }
 
 // The RepeatingNode members of a repeating node written once: its Run is
-// one iteration, returning kNormal (== kContinueLoop) to run another.
-#define MOREL_REPEATING_NODE(Name)                      \
-  MOREL_NODE_KIND(Name)                                 \
-  MOREL_INTERPRETED_BY_RUN(Name, int, ExecuteRepeating) \
-  MOREL_COMPILED_BY_RUN(Name, int, PartialEvaluateLoop)
+// one iteration, returning kNormal (== kContinueLoop) to run another; and
+// ExecuteRepeatingInline, the iteration that a LoopNode around a final class
+// inlines (LoopNode::RunAs: GCC left a larger iteration out of line).
+#define MOREL_REPEATING_NODE(Name)                                    \
+  MOREL_NODE_KIND(Name)                                               \
+  MOREL_INTERPRETED_BY_RUN(Name, int, ExecuteRepeating)               \
+  MOREL_COMPILED_BY_RUN(Name, int, PartialEvaluateLoop)               \
+  MOREL_FAST_PATH int ExecuteRepeatingInline(::morel::Frame& frame) { \
+    return ::morel::Interpret(*this, frame);                          \
+  }
 
 #endif  // MOREL_NODES_EXECUTION_H_

@@ -50,8 +50,8 @@ class LoopNode final : public Node {
   MOREL_NODE_KIND(LoopNode)
 
   // `body` of a final class R: the loop calls R's ExecuteRepeating directly,
-  // not through the vtable (one call less per iteration where the host
-  // compiler inlines it), for as long as that node is the body (a
+  // not through the vtable (one call less per iteration; inlined when R has
+  // ExecuteRepeatingInline, MOREL_REPEATING_NODE), for as long as that node is the body (a
   // replacement goes back to the virtual call). Any other class (or a
   // RepeatingNode pointer): through the vtable.
   template <typename R>
@@ -155,7 +155,13 @@ class LoopNode final : public Node {
       return RunVirtual(loop, frame);
     }
     R* const typed = static_cast<R*>(body);
-    return loop.Run(frame, [typed, &frame] { return typed->R::ExecuteRepeating(frame); });
+    if constexpr (requires { typed->ExecuteRepeatingInline(frame); }) {
+      return loop.Run(frame, [typed, &frame]() MOREL_FAST_LAMBDA {
+        return typed->ExecuteRepeatingInline(frame);
+      });
+    } else {
+      return loop.Run(frame, [typed, &frame] { return typed->R::ExecuteRepeating(frame); });
+    }
   }
   // The OSR poll due at `count`: whether OSR code ran the rest of the loop
   // (its status in `*status`); else `*next_poll` moves on.

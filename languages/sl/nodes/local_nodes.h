@@ -48,7 +48,9 @@ class SLWriteLocalNode final : public SLExpressionNode {
  public:
   SL_EXPRESSION_NODE(SLWriteLocalNode)
   SLWriteLocalNode(SourceSection section, int slot, std::unique_ptr<SLExpressionNode> value)
-      : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {}
+      : SLExpressionNode(std::move(section)), slot_(slot), value_(std::move(value)) {
+    set_write_local();
+  }
   template <typename X>
   MOREL_FAST_PATH typename X::V Run(X& x) {
     typename X::V value = x.Execute(value_);

@@ -48,8 +48,10 @@ class SLExpressionNode : public Node {
   // operands are such leaves, which parents run through ExecuteCallFree
   // (OperatorNode::TryRunInline). Purely an interpreter speedup: the result
   // is always what Execute() returns. In this order, so that Evaluate tells
-  // a read from a call with one compare.
-  enum class Leaf : uint8_t { kLocal, kConstant, kCallFree, kNone };
+  // a read from a call with one compare. kWriteLocal: an assignment to a
+  // local, which a while loop's body runs without a call
+  // (statement_nodes.h); anywhere else it is kNone.
+  enum class Leaf : uint8_t { kLocal, kConstant, kCallFree, kNone, kWriteLocal };
   Leaf leaf() const { return leaf_; }
   // Execute through a path without calls first (kCallFree nodes).
   virtual Value ExecuteCallFree(Frame& frame) { return Execute(frame); }
@@ -60,6 +62,7 @@ class SLExpressionNode : public Node {
     leaf_slot_ = slot;
   }
   void set_call_free() { leaf_ = Leaf::kCallFree; }
+  void set_write_local() { leaf_ = Leaf::kWriteLocal; }
   void set_constant_leaf(Value value) {
     leaf_ = Leaf::kConstant;
     leaf_value_ = value;
@@ -109,6 +112,7 @@ MOREL_FAST_PATH std::optional<Value> TryExecuteChildInline(SLExpressionNode* nod
       return node->leaf_value_;
     case SLExpressionNode::Leaf::kCallFree:
     case SLExpressionNode::Leaf::kNone:
+    case SLExpressionNode::Leaf::kWriteLocal:
       break;
   }
   return std::nullopt;
@@ -125,6 +129,8 @@ class SLStatementNode : public Node {
   // (SL_STATEMENT_NODE); control leaves through the partial evaluator's
   // merges (break, continue, return).
   virtual void PartialEvaluate(pe::PartialEvaluator& pe) = 0;
+  // An SLExpressionStatementNode.
+  bool expression_statement() const { return expression_statement_; }
 
  private:
   friend class SLExpressionStatementNode;

@@ -6,8 +6,10 @@
 // counted into the call target.
 
 #include <memory>
+#include <type_traits>
 #include <vector>
 
+#include "languages/sl/nodes/local_nodes.h"
 #include "languages/sl/nodes/logical_nodes.h"
 #include "languages/sl/nodes/sl_node.h"
 #include "languages/sl/runtime/values.h"
@@ -24,6 +26,29 @@ class SLBlockNode final : public SLStatementNode {
   MOREL_FAST_PATH Completion Run(X& x) {
     for (size_t i = 0; i < body_.size(); ++i) {
       Completion completion = x.Execute(body_[i]);
+      if (completion != kNormal) return completion;
+    }
+    return kNormal;
+  }
+  // The interpreter's path for a while loop's body (SLWhileRepeatingNode):
+  // the statements as Run executes them, but an assignment to a local runs
+  // here, without a call. Only there: in every block, GCC saved more
+  // registers in each function root that inlines its body block (fib 1.09x
+  // the wall time).
+  MOREL_FAST_PATH Completion ExecuteAsLoopBody(Frame& frame) {
+    for (size_t i = 0; i < body_.size(); ++i) {
+      SLStatementNode* const statement = body_[i];
+      if (statement->expression_statement()) {
+        SLExpressionNode* const expression =
+            static_cast<SLExpressionStatementNode*>(statement)->expression();
+        if (expression->leaf() == SLExpressionNode::Leaf::kWriteLocal) {
+          Interpret(*static_cast<SLWriteLocalNode*>(expression), frame);
+        } else {
+          ExecuteChildForEffect(expression, frame);
+        }
+        continue;
+      }
+      Completion completion = statement->Execute(frame);
       if (completion != kNormal) return completion;
     }
     return kNormal;
@@ -77,8 +102,16 @@ class SLWhileRepeatingNode final : public RepeatingNode {
   template <typename X>
   MOREL_FAST_PATH Completion Run(X& x) {
     return x.If(
-        ToBoolean(x, x.Execute(condition_), *this), [&] { return AfterBody(x.Execute(body_)); },
-        [&] { return x.Break(); });
+        ToBoolean(x, x.Execute(condition_), *this),
+        [&]() MOREL_FAST_LAMBDA { return AfterBody(RunBody(x)); }, [&] { return x.Break(); });
+  }
+  template <typename X>
+  MOREL_FAST_PATH Completion RunBody(X& x) {
+    if constexpr (std::is_same_v<X, Interpreting>) {
+      return body_->ExecuteAsLoopBody(x.frame());
+    } else {
+      return x.Execute(body_);
+    }
   }
   SLExpressionNode* condition() const { return condition_.get(); }
   SLStatementNode* body() const { return body_.get(); }
