@@ -48,6 +48,7 @@ class RepeatingNode : public Node {
 class LoopNode final : public Node {
  public:
   MOREL_NODE_KIND(LoopNode)
+  Role role() const override { return Role::kLoop; }
 
   // `body` of a final class R: the loop calls R's ExecuteRepeating directly,
   // not through the vtable (one call less per iteration; inlined when R has

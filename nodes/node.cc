@@ -23,8 +23,9 @@ RootNode* Node::GetRootNode() const {
   const Node* node = this;
   while (node->parent_ != nullptr) node = node->parent_;
   // Only a RootNode is adopted at the top of a tree; a detached subtree has
-  // no root. RootNode overrides nothing to say so, so ask the type.
-  return const_cast<RootNode*>(dynamic_cast<const RootNode*>(node));
+  // no root.
+  if (node->role() != Role::kRoot) return nullptr;
+  return const_cast<RootNode*>(static_cast<const RootNode*>(node));
 }
 
 void Node::AdoptChildren() {

@@ -33,6 +33,7 @@ class RootNode : public Node {
 
   // Runs the guest code for one activation.
   virtual Value Execute(Frame& frame) = 0;
+  Role role() const final { return Role::kRoot; }
 
   // The name of the guest function ("fib").
   const std::string& name() const { return name_; }
