@@ -1,5 +1,6 @@
 #include "languages/sl/bytecode_parser.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -134,7 +135,7 @@ class BytecodeParser {
   void BranchUnless(const ast::Expression& condition, BytecodeBuilder::Label target) {
     const ast::Expression* e = &condition;
     while (e->kind == ast::ExpressionKind::kParenthesized) e = e->operand.get();
-    if (e->kind == ast::ExpressionKind::kBinary && IsBoolean(*e)) {
+    if (e->kind == ast::ExpressionKind::kBinary && IsBoolean(*e) && !FoldLiteralComparison(*e)) {
       if (Binary(*e)) {
         b_.EmitBranchTrue(target);
       } else {
@@ -224,6 +225,10 @@ class BytecodeParser {
         }
         return;
       case K::kBinary:
+        if (std::optional<bool> folded = FoldLiteralComparison(e)) {
+          b_.EmitConstant(Value::Boolean(*folded));
+          return;
+        }
         if (Binary(e)) b_.EmitOperation(std::make_unique<SLNotNode>(section, nullptr), 1);
         return;
       case K::kLogical: {

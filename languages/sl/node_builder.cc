@@ -1,9 +1,12 @@
 #include "languages/sl/node_builder.h"
 
+#include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "base/check.h"
 #include "languages/sl/bytecode_parser.h"
 #include "languages/sl/nodes/arithmetic_nodes.h"
@@ -64,6 +67,39 @@ BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection& section
   return {};
 }
 
+std::optional<bool> FoldLiteralComparison(const ast::Expression& e) {
+  if (e.kind != ast::ExpressionKind::kBinary) return std::nullopt;
+  auto literal = [](const ast::Expression* operand) -> std::optional<int64_t> {
+    while (operand->kind == ast::ExpressionKind::kParenthesized) operand = operand->operand.get();
+    int64_t value;
+    // 18 digits always fit; longer literals may be big numbers: not folded.
+    if (operand->kind != ast::ExpressionKind::kNumberLiteral || operand->number_text.size() > 18 ||
+        !absl::SimpleAtoi(operand->number_text, &value)) {
+      return std::nullopt;
+    }
+    return value;
+  };
+  const std::optional<int64_t> left = literal(e.left.get());
+  const std::optional<int64_t> right = literal(e.right.get());
+  if (!left || !right) return std::nullopt;
+  switch (e.binary_op) {
+    case ast::BinaryOp::kLess:
+      return *left < *right;
+    case ast::BinaryOp::kLessEqual:
+      return *left <= *right;
+    case ast::BinaryOp::kGreater:
+      return *left > *right;
+    case ast::BinaryOp::kGreaterEqual:
+      return *left >= *right;
+    case ast::BinaryOp::kEqual:
+      return *left == *right;
+    case ast::BinaryOp::kNotEqual:
+      return *left != *right;
+    default:
+      return std::nullopt;
+  }
+}
+
 namespace {
 
 class NodeBuilder {
@@ -93,6 +129,9 @@ class NodeBuilder {
         return std::make_unique<SLConstantNode>(
             section, binding_.context->functions().Lookup(e.name)->AsValue());
       case K::kBinary:
+        if (std::optional<bool> folded = FoldLiteralComparison(e)) {
+          return std::make_unique<SLConstantNode>(section, Value::Boolean(*folded));
+        }
         return Binary(e, section);
       case K::kLogical:
         if (e.logical_op == ast::LogicalOp::kAnd) {

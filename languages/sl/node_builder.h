@@ -6,6 +6,7 @@
 // retained AST, so it starts with no specializations and fresh call nodes.
 
 #include <memory>
+#include <optional>
 
 #include "languages/sl/nodes/operator_node.h"
 #include "languages/sl/parser/ast.h"
@@ -28,6 +29,12 @@ struct BinaryOperator {
 BinaryOperator MakeBinaryOperator(ast::BinaryOp op, const SourceSection& section,
                                   std::unique_ptr<SLExpressionNode> left,
                                   std::unique_ptr<SLExpressionNode> right);
+
+// The value of a comparison (<, <=, >, >=, ==, !=) of two number literals
+// that fit in 64 bits, or nullopt. SL has no Boolean literals, so programs
+// write `1 == 1` for true; both builders emit the value as a constant
+// (a comparison of two longs cannot fail, so nothing observable changes).
+std::optional<bool> FoldLiteralComparison(const ast::Expression& e);
 
 // `source` is the text `program` was parsed from (the nodes' source
 // sections hold it). `binding` says how the code names functions: the
