@@ -52,9 +52,9 @@ class LoopNode final : public Node {
 
   // `body` of a final class R: the loop calls R's ExecuteRepeating directly,
   // not through the vtable (one call less per iteration; inlined when R has
-  // ExecuteRepeatingInline, MOREL_REPEATING_NODE), for as long as that node is the body (a
-  // replacement goes back to the virtual call). Any other class (or a
-  // RepeatingNode pointer): through the vtable.
+  // ExecuteRepeatingInline, MOREL_REPEATING_NODE), for as long as that node
+  // is the body (a replacement goes back to the virtual call). Any other
+  // class (or a RepeatingNode pointer): through the vtable.
   template <typename R>
   explicit LoopNode(std::unique_ptr<R> body, SourceSection source_section = {})
       : Node(std::move(source_section)), body_(std::move(body)) {

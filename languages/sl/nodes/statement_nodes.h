@@ -17,6 +17,20 @@
 
 namespace morel::sl {
 
+// A statement of a while loop's body in the interpreter: as the block's hook
+// (ExecuteChild) runs it, but an assignment to a local runs here, without a
+// call. Only in loop bodies: in every block, GCC saved more registers in
+// each function root that inlines its body block (fib 1.09x the wall time).
+MOREL_FAST_PATH Completion ExecuteLoopStatement(SLStatementNode* node, Frame& frame) {
+  return ExecuteStatement(node, frame, [&frame](SLExpressionNode* expression) MOREL_FAST_LAMBDA {
+    if (expression->leaf() == SLExpressionNode::Leaf::kWriteLocal) {
+      Interpret(*static_cast<SLWriteLocalNode*>(expression), frame);
+    } else {
+      ExecuteChildForEffect(expression, frame);
+    }
+  });
+}
+
 class SLBlockNode final : public SLStatementNode {
  public:
   SL_STATEMENT_NODE(SLBlockNode)
@@ -31,24 +45,10 @@ class SLBlockNode final : public SLStatementNode {
     return kNormal;
   }
   // The interpreter's path for a while loop's body (SLWhileRepeatingNode):
-  // the statements as Run executes them, but an assignment to a local runs
-  // here, without a call. Only there: in every block, GCC saved more
-  // registers in each function root that inlines its body block (fib 1.09x
-  // the wall time).
+  // the statements as Run executes them, through ExecuteLoopStatement.
   MOREL_FAST_PATH Completion ExecuteAsLoopBody(Frame& frame) {
     for (size_t i = 0; i < body_.size(); ++i) {
-      SLStatementNode* const statement = body_[i];
-      if (statement->expression_statement()) {
-        SLExpressionNode* const expression =
-            static_cast<SLExpressionStatementNode*>(statement)->expression();
-        if (expression->leaf() == SLExpressionNode::Leaf::kWriteLocal) {
-          Interpret(*static_cast<SLWriteLocalNode*>(expression), frame);
-        } else {
-          ExecuteChildForEffect(expression, frame);
-        }
-        continue;
-      }
-      Completion completion = statement->Execute(frame);
+      Completion completion = ExecuteLoopStatement(body_[i], frame);
       if (completion != kNormal) return completion;
     }
     return kNormal;
