@@ -12,9 +12,11 @@
 
 namespace morel {
 
+const SourceSection Node::kNoSourceSection;
+
 const SourceSection* Node::EncapsulatingSourceSection() const {
   for (const Node* node = this; node != nullptr; node = node->parent_) {
-    if (node->source_section_.IsValid()) return &node->source_section_;
+    if (node->source_section_ != nullptr) return node->source_section_.get();
   }
   return nullptr;
 }

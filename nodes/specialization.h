@@ -161,12 +161,16 @@ struct CacheList<S, true> {
   // it was published: no longer consulted or visited, but alive until the
   // node dies, since another thread may still be walking them. (They are
   // never relinked: that was a data race with such a walk, which TSan
-  // found.) Written under the root's lock.
-  std::vector<Entry*> retired;
+  // found.) Written under the root's lock. Allocated by the first
+  // retirement, which most lists never see: a node's size is interpreter
+  // speed (nodes/node.h).
+  std::unique_ptr<std::vector<Entry*>> retired;
 
   ~CacheList() {
     DeleteChain(head.load(std::memory_order_relaxed));
-    for (Entry* chain : retired) DeleteChain(chain);
+    if (retired != nullptr) {
+      for (Entry* chain : *retired) DeleteChain(chain);
+    }
   }
   static void DeleteChain(Entry* chain) {
     while (chain != nullptr) {
@@ -178,7 +182,9 @@ struct CacheList<S, true> {
   void Retire() {
     Entry* chain = head.exchange(nullptr, std::memory_order_acq_rel);
     size.store(0, std::memory_order_release);
-    if (chain != nullptr) retired.push_back(chain);
+    if (chain == nullptr) return;
+    if (retired == nullptr) retired = std::make_unique<std::vector<Entry*>>();
+    retired->push_back(chain);
   }
   int count() const { return size.load(std::memory_order_acquire); }
   void Push(Entry* entry) {

@@ -264,15 +264,16 @@ TEST_F(InlineCacheTest, GenericSpecializationReplacesTheCacheBeyondTheLimit) {
   // but kept alive on the retired chain, never having grown past the limit.
   EXPECT_EQ(CacheSize(), 0);
   int retired = 0;
-  ASSERT_EQ(specializer().cache<InvokeDirect>().retired.size(), 1u);  // one chain
-  for (auto* e = specializer().cache<InvokeDirect>().retired[0]; e != nullptr; e = e->next) {
+  ASSERT_NE(specializer().cache<InvokeDirect>().retired, nullptr);
+  ASSERT_EQ(specializer().cache<InvokeDirect>().retired->size(), 1u);  // one chain
+  for (auto* e = (*specializer().cache<InvokeDirect>().retired)[0]; e != nullptr; e = e->next) {
     ++retired;
   }
   EXPECT_EQ(retired, 2);
   EXPECT_EQ(invoke_->CountNodes(), uncached_nodes);  // retired entries are not children
 
   // Cached callees now go through the indirect call too.
-  DirectCallNode* cached_call = specializer().cache<InvokeDirect>().retired[0]->data.call.get();
+  DirectCallNode* cached_call = (*specializer().cache<InvokeDirect>().retired)[0]->data.call.get();
   int cached_calls = cached_call->call_count();
   EXPECT_EQ(CallWith(0), Value::Long(100));
   EXPECT_EQ(CallWith(1), Value::Long(101));

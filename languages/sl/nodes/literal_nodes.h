@@ -14,21 +14,14 @@
 
 namespace morel::sl {
 
-class SLConstantNode final : public SLExpressionNode {
+class SLConstantNode final : public SLConstantLeaf {
  public:
   SL_EXPRESSION_NODE(SLConstantNode)
-  SLConstantNode(SourceSection section, Value value)
-      : SLExpressionNode(std::move(section)), value_(value) {
-    set_constant_leaf(value);
-  }
+  SLConstantNode(SourceSection section, Value value) : SLConstantLeaf(std::move(section), value) {}
   template <typename X>
   MOREL_FAST_PATH typename X::V Run(X& x) {
-    return x.Constant(value_);
+    return x.Constant(value());
   }
-  Value value() const { return value_; }
-
- private:
-  Value value_;
 };
 
 // A function literal of shared code (sl_shared_code.h): the function named

@@ -4,8 +4,8 @@
 
 namespace morel::sl {
 
-void ThrowToBooleanError(const Value& value, const SourceSection& section) {
-  ThrowTypeError(&section, "toBoolean", {value});
+void ThrowToBooleanError(const Value& value, const Node& node) {
+  ThrowTypeError(&node.source_section(), "toBoolean", {value});
 }
 
 Value SLToBooleanNode::Execute(Frame&) {

@@ -14,9 +14,10 @@
 
 namespace morel::sl {
 
-// The toBoolean type error of a non-Boolean `value` at `section`.
-[[noreturn]] MOREL_SLOW_PATH void ThrowToBooleanError(const Value& value,
-                                                      const SourceSection& section);
+// The toBoolean type error of a non-Boolean `value` at `node`'s section
+// (read here, off the fast path: Node::source_section() is a load and a
+// branch).
+[[noreturn]] MOREL_SLOW_PATH void ThrowToBooleanError(const Value& value, const Node& node);
 
 // The Boolean value of `value`, or a toBoolean type error at `node`'s
 // section. Compiled code speculates that `value` is a Boolean and
@@ -24,8 +25,8 @@ namespace morel::sl {
 template <typename X>
 MOREL_FAST_PATH typename X::Bool ToBoolean(X& x, const typename X::V& value, const Node& node) {
   x.Require(
-      x.IsBoolean(value), "toBoolean",
-      [&](auto&, const auto& v) { ThrowToBooleanError(v, node.source_section()); }, value);
+      x.IsBoolean(value), "toBoolean", [&](auto&, const auto& v) { ThrowToBooleanError(v, node); },
+      value);
   return x.AsBoolean(value);
 }
 

@@ -63,17 +63,32 @@ class SLExpressionNode : public Node {
   }
   void set_call_free() { leaf_ = Leaf::kCallFree; }
   void set_write_local() { leaf_ = Leaf::kWriteLocal; }
-  void set_constant_leaf(Value value) {
+
+ private:
+  friend class SLConstantLeaf;
+  friend Value Evaluate(SLExpressionNode* node, Frame& frame);
+  friend std::optional<Value> TryExecuteChildInline(SLExpressionNode* node, Frame& frame);
+  // Every expression node has these; a constant's value is in
+  // SLConstantLeaf, not here (nodes are the interpreter's working set:
+  // nodes/node.h).
+  Leaf leaf_ = Leaf::kNone;
+  int leaf_slot_ = 0;
+};
+
+// A constant (SLConstantNode, literal_nodes.h): the value that parents read
+// inline.
+class SLConstantLeaf : public SLExpressionNode {
+ public:
+  Value value() const { return value_; }
+
+ protected:
+  SLConstantLeaf(SourceSection section, Value value)
+      : SLExpressionNode(std::move(section)), value_(value) {
     leaf_ = Leaf::kConstant;
-    leaf_value_ = value;
   }
 
  private:
-  friend Value Evaluate(SLExpressionNode* node, Frame& frame);
-  friend std::optional<Value> TryExecuteChildInline(SLExpressionNode* node, Frame& frame);
-  Leaf leaf_ = Leaf::kNone;
-  int leaf_slot_ = 0;
-  Value leaf_value_ = Value::Illegal();
+  Value value_;
 };
 
 // Evaluates a child expression; reads locals and constants inline, and
@@ -85,7 +100,9 @@ class SLExpressionNode : public Node {
 MOREL_FAST_PATH Value Evaluate(SLExpressionNode* node, Frame& frame) {
   const SLExpressionNode::Leaf leaf = node->leaf_;
   if (leaf <= SLExpressionNode::Leaf::kConstant) {
-    if (leaf == SLExpressionNode::Leaf::kConstant) return node->leaf_value_;
+    if (leaf == SLExpressionNode::Leaf::kConstant) {
+      return static_cast<const SLConstantLeaf*>(node)->value();
+    }
     Value value = frame.Get(node->leaf_slot_);
     if (!value.IsIllegal()) return value;
   } else if (leaf == SLExpressionNode::Leaf::kCallFree) {
@@ -109,7 +126,7 @@ MOREL_FAST_PATH std::optional<Value> TryExecuteChildInline(SLExpressionNode* nod
       return value;
     }
     case SLExpressionNode::Leaf::kConstant:
-      return node->leaf_value_;
+      return static_cast<const SLConstantLeaf*>(node)->value();
     case SLExpressionNode::Leaf::kCallFree:
     case SLExpressionNode::Leaf::kNone:
     case SLExpressionNode::Leaf::kWriteLocal:
