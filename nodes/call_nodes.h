@@ -38,7 +38,7 @@ class DirectCallNode final : public Node {
   // What Call() does before it calls the target: decides a pending split,
   // counts the call; returns the target to call. For an interpreter loop
   // that may run the callee itself (CallTarget::EnterInterpreterInPlace).
-  CallTarget* TargetForCall() {
+  MOREL_FAST_PATH CallTarget* TargetForCall() {
     CallTarget* target = current_call_target_.load(std::memory_order_acquire);
     if (target->needs_split() && !split_decided_.load(std::memory_order_relaxed)) {
       target = DecideSplit(target);

@@ -87,18 +87,7 @@ Value CallTarget::CallUnchecked(absl::Span<const Value> arguments) {
     code = installed_code();
   }
   if (code != nullptr) return code->Invoke(*this, arguments);
-  FrameDescriptor& descriptor = root_->frame_descriptor();
-  const int storage = root_->frame_storage_size();
-  // On the native stack: the collector scans it, and it dies with the call.
-  auto* slots = static_cast<Value*>(alloca(sizeof(Value) * storage));
-  // The descriptor's slots and the scratch slot start unassigned (Illegal).
-  // The extra slots (a bytecode root's operand stack) are written before
-  // they are read, so they keep whatever the stack held: filling them cost
-  // a fifth of this function on call-heavy bytecode (fib).
-  std::fill_n(slots, storage - root_->extra_frame_slots(), Value::Illegal());
-  Frame frame(&descriptor, slots, arguments, root_.get(), Frame::Current());
-  FrameScope scope(&frame);
-  return root_->Execute(frame);
+  return RunRootInInterpreter(arguments);
 }
 
 void CallTarget::ThrowStackOverflow() const {

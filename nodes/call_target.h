@@ -56,7 +56,14 @@ class CallTarget {
   // a frame of its own; when false, the caller calls Call() instead. (Such
   // a loop takes no native stack per call: no stack check.) Defined in
   // node_runtime.h, where NodeRuntime is complete.
-  inline bool EnterInterpreterInPlace();
+  MOREL_FAST_PATH bool EnterInterpreterInPlace();
+  // Call() for the call node of an AST interpreter, inlined there
+  // (InterpreterContext::CallDirect): when the native stack has room and
+  // EnterInterpreterInPlace() holds, the caller sets up the frame and runs
+  // the root itself, without Call()'s native frame (a call and return, a
+  // prologue and an epilogue per guest call); else it calls Call(). Defined
+  // in node_runtime.h.
+  MOREL_FAST_PATH Value CallFromInterpreter(absl::Span<const Value> arguments);
 
   // Guest frames on this thread's stack, as CallTarget::Call counts them
   // (while the runtime has a MaxStackFrames limit).
@@ -167,7 +174,7 @@ class CallTarget {
   // and returns true; false (nothing counted) for the call that reaches it.
   // Below the threshold the counts are below INT_MAX: no saturation (the
   // call count is at most the call-and-loop count).
-  bool CountCallBelowThreshold() {
+  MOREL_FAST_PATH bool CountCallBelowThreshold() {
     const int64_t count = call_and_loop_count_.load(std::memory_order_relaxed);
     if (count >= compilation_threshold() - 1) return false;
     call_count_.store(call_count_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -186,6 +193,8 @@ class CallTarget {
   // Call() with a MaxStackFrames limit: counts this frame while it runs.
   [[gnu::noinline]] Value CallCountingFrames(absl::Span<const Value> arguments);
   [[gnu::always_inline]] inline Value CallUnchecked(absl::Span<const Value> arguments);
+  // The root in the interpreter, on a frame on the caller's native stack.
+  [[gnu::always_inline]] inline Value RunRootInInterpreter(absl::Span<const Value> arguments);
 
   static inline thread_local int stack_frames_ = 0;
 

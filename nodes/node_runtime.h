@@ -6,6 +6,7 @@
 // Engine implements it, and the test language can run on a minimal one. This
 // keeps the dependency direction engine -> nodes.
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdint>
@@ -48,7 +49,7 @@ class NodeRuntime {
   // (`thread`: StackLimit::ThreadToken()). While only one thread has ever
   // run this runtime's guest code, every activation of it is on that
   // thread's stack.
-  void NoteGuestThread(const void* thread) {
+  MOREL_FAST_PATH void NoteGuestThread(const void* thread) {
     if (guest_thread_.load(std::memory_order_relaxed) != thread) [[unlikely]] {
       NoteNewGuestThread(thread);
     }
@@ -167,13 +168,38 @@ class NodeRuntime {
   int max_stack_frames_ = 0;
 };
 
-inline bool CallTarget::EnterInterpreterInPlace() {
+bool CallTarget::EnterInterpreterInPlace() {
   if (installed_code() != nullptr || runtime_->SafepointRequested() ||
       runtime_->max_stack_frames() > 0 || !CountCallBelowThreshold()) {
     return false;
   }
   runtime_->NoteGuestThread(StackLimit::ThreadToken());
   return true;
+}
+
+Value CallTarget::RunRootInInterpreter(absl::Span<const Value> arguments) {
+  FrameDescriptor& descriptor = root_->frame_descriptor();
+  const int storage = root_->frame_storage_size();
+  // On the native stack, where the collector scans it. An array of
+  // variable length, not alloca: inlined into a loop (a bytecode switch
+  // inlines CallDirect's callers), alloca's memory would live until the
+  // loop's function returns, while the array's ends with its scope.
+  Value slots[storage > 0 ? storage : 1];
+  // The descriptor's slots and the scratch slot start unassigned (Illegal).
+  // The extra slots (a bytecode root's operand stack) are written before
+  // they are read, so they keep whatever the stack held: filling them cost
+  // a fifth of CallTarget::Call on call-heavy bytecode (fib).
+  std::fill_n(slots, storage - root_->extra_frame_slots(), Value::Illegal());
+  Frame frame(&descriptor, slots, arguments, root_.get(), Frame::Current());
+  FrameScope scope(&frame);
+  return root_->Execute(frame);
+}
+
+Value CallTarget::CallFromInterpreter(absl::Span<const Value> arguments) {
+  if (StackLimit::IsExceeded() || !EnterInterpreterInPlace()) [[unlikely]] {
+    return Call(arguments);
+  }
+  return RunRootInInterpreter(arguments);
 }
 
 }  // namespace morel

@@ -34,8 +34,9 @@ ALWAYS_ALLOWED = {
 SANITIZER_CALL = re.compile(r"^(__asan_|__ubsan_|__sanitizer_|__tsan_|__msan_)")
 CLONE_SUFFIX = re.compile(r" \[clone [^\]]*\]")
 # ".text.unlikely._ZN...E+0x1a": a section named after a function
-# (-ffunction-sections), with an offset into it.
-SECTION_SYMBOL = re.compile(r"^\.text(?:\.unlikely|\.hot|\.startup)?\.(_Z[^+]*?)(?:\.(?:isra|part|constprop|cold)\.\d+)*(?:\+0x[0-9a-f]+)?$")
+# (-ffunction-sections), with an offset into it; the function's name is
+# mangled, or plain for an extern "C" function (roots.cc's roots).
+SECTION_SYMBOL = re.compile(r"^\.text(?:\.unlikely|\.hot|\.startup)?\.(_Z[^+]*?|[A-Za-z_]\w*?)(?:\.(?:isra|part|constprop|cold)\.\d+)*(?:\+0x[0-9a-f]+)?$")
 
 
 class Root:
