@@ -6,6 +6,14 @@
 #include "languages/sl/runtime/sl_object.h"
 
 namespace morel::sl {
+namespace {
+
+DirectlyCallableBuiltin::Intrinsic IntrinsicOf(CallTarget* target) {
+  const DirectlyCallableBuiltin* builtin = AsDirectlyCallableBuiltin(target);
+  return builtin != nullptr ? builtin->intrinsic() : DirectlyCallableBuiltin::Intrinsic::kNone;
+}
+
+}  // namespace
 
 std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Value callee,
                                                         absl::Span<const Value>) {
@@ -19,13 +27,20 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Valu
     single_context = ids->single_context();
     if (!single_context->IsValid()) {
       // Keyed by target only: several contexts' functions share it.
-      return Cache{nullptr, nullptr, nullptr, Child<DirectCallNode>(DirectCallNode::Create(target)),
-                   AsDirectlyCallableBuiltin(target)};
+      return Cache{nullptr,
+                   nullptr,
+                   nullptr,
+                   Child<DirectCallNode>(DirectCallNode::Create(target)),
+                   AsDirectlyCallableBuiltin(target),
+                   IntrinsicOf(target)};
     }
   }
-  return Cache{function, std::move(stable), single_context,
+  return Cache{function,
+               std::move(stable),
+               single_context,
                Child<DirectCallNode>(DirectCallNode::Create(target)),
-               AsDirectlyCallableBuiltin(target)};
+               AsDirectlyCallableBuiltin(target),
+               IntrinsicOf(target)};
 }
 
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args) {
@@ -48,6 +63,14 @@ Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Val
 
 Value InvokeBuiltinOperation(const void* builtin, absl::Span<const Value> args) {
   return InvokeBuiltin(static_cast<const DirectlyCallableBuiltin*>(builtin), args);
+}
+
+Value IsNullOperation(const void*, absl::Span<const Value> args) {
+  return Value::Boolean(args.empty() || IsNull(args[0]));
+}
+
+Value NewObjectOperation(const void*, absl::Span<const Value>) {
+  return Value::Reference(kObjectTag, NewObject());
 }
 
 Value SLInvokeNode::Fallback(SLInvokeNode&, Value callee, absl::Span<const Value>) {

@@ -97,6 +97,10 @@ const DirectlyCallableBuiltin* AsDirectlyCallableBuiltin(CallTarget* target);
 Value InvokeBuiltin(const DirectlyCallableBuiltin* builtin, absl::Span<const Value> args);
 // The same as a bytecode::OperationCall's function (`builtin` its data).
 Value InvokeBuiltinOperation(const void* builtin, absl::Span<const Value> args);
+// The intrinsics (DirectlyCallableBuiltin::Intrinsic) as such functions:
+// isNull(args...), and new() without arguments.
+Value IsNullOperation(const void* builtin, absl::Span<const Value> args);
+Value NewObjectOperation(const void* builtin, absl::Span<const Value> args);
 // Calls the function `callee` (a Function value) through the node's
 // IndirectCallNode; "Undefined function: f" if it has no code.
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args);
@@ -123,6 +127,8 @@ struct InvokeDirect {
     // (AsDirectlyCallableBuiltin; builtins are never split, so the call
     // node keeps this target), else null.
     const DirectlyCallableBuiltin* builtin;
+    // builtin->intrinsic(), or kNone.
+    DirectlyCallableBuiltin::Intrinsic intrinsic;
     void ForEachChild(ChildVisitor visitor) { visitor(call.slot()); }
   };
   static std::optional<Cache> Create(SLInvokeNode&, Value callee, absl::Span<const Value>);
@@ -152,31 +158,40 @@ struct InvokeDirect {
   template <typename C>
   MOREL_FAST_PATH static typename C::V Body(C& c, SLInvokeNode&, Cache& cache, typename C::V,
                                             absl::Span<const typename C::V> args) {
-    if constexpr (C::InInterpreter()) {
-      // The interpreter runs such a builtin as compiled code does, without
-      // its call target: no frame, no call count, no stack check (a
-      // builtin that calls no guest function does not recurse). A call
-      // through the context, which a call-free attempt refuses.
-      if (cache.builtin != nullptr) return c.template Call<&InvokeBuiltin>(cache.builtin, args);
-    } else {
-      // A builtin (new, isNull, println, ...) is a runtime call, not a call
-      // into its call target, which would run it in the interpreter with a
-      // frame of its own (builtins are internal: never compiled).
-      // Redefining the function invalidates this code (the guard's
-      // assumption), so the builtin is the one the guard checked.
-      if (const DirectlyCallableBuiltin* builtin = cache.builtin) {
-        switch (builtin->intrinsic()) {
-          case DirectlyCallableBuiltin::Intrinsic::kIsNull:
-            // A missing argument is NULL.
-            return c.BoxBoolean(args.empty() ? c.True() : c.HasTag(args[0], kNullTag));
-          case DirectlyCallableBuiltin::Intrinsic::kNewObject:
-            // The allocation and the shape and elements stores, as the
-            // builtin does them.
-            if (args.empty()) return NewObject(c);
-            break;
-          case DirectlyCallableBuiltin::Intrinsic::kNone:
-            break;
-        }
+    // A builtin (new, isNull, println, ...) runs without its call target:
+    // no frame, no call count, no stack check (a builtin that calls no
+    // guest function does not recurse). Redefining the function fails the
+    // guard (compiled: invalidates the code), so the builtin is the one the
+    // guard checked.
+    if (const DirectlyCallableBuiltin* builtin = cache.builtin) {
+      // The intrinsics: without the builtin's virtual call and argument
+      // check, interpreted and compiled.
+      switch (cache.intrinsic) {
+        case DirectlyCallableBuiltin::Intrinsic::kIsNull:
+          // A missing argument is NULL.
+          return c.BoxBoolean(args.empty() ? c.True() : c.HasTag(args[0], kNullTag));
+        case DirectlyCallableBuiltin::Intrinsic::kNewObject:
+          if (args.empty()) {
+            if constexpr (C::InInterpreter()) {
+              // The runtime's allocation (a boundary of the fast path).
+              return c.template Call<&NewObjectOperation>(static_cast<const void*>(builtin), args);
+            } else {
+              // The allocation and the shape and elements stores, as the
+              // builtin does them.
+              return NewObject(c);
+            }
+          }
+          break;
+        case DirectlyCallableBuiltin::Intrinsic::kNone:
+          break;
+      }
+      if constexpr (C::InInterpreter()) {
+        // A call through the context, which a call-free attempt refuses.
+        return c.template Call<&InvokeBuiltin>(builtin, args);
+      } else {
+        // A runtime call, not a call into its call target, which would
+        // run it in the interpreter with a frame of its own (builtins are
+        // internal: never compiled).
         return builtin->may_run_guest_code() ? c.template CallGuest<&InvokeBuiltin>(builtin, args)
                                              : c.template Call<&InvokeBuiltin>(builtin, args);
       }
@@ -254,10 +269,21 @@ class SLInvokeNode final : public SLExpressionNode,
     // (Not subspan, which checks its bound and may throw.)
     const absl::Span<const Value> arguments(operands.data() + 1, operands.size() - 1);
     if (InvokeDirect::Cache* entry = specializer_.EntryFor<InvokeDirect>(callee, arguments)) {
-      // A builtin that needs no frame: the switch calls it at once.
+      // A builtin that needs no frame: the switch calls it at once (an
+      // intrinsic without the builtin's virtual call and argument check).
       if (entry->builtin != nullptr) {
-        return {
-            .function = &InvokeBuiltinOperation, .data = entry->builtin, .arguments = arguments};
+        bytecode::OperationCall::Function function = &InvokeBuiltinOperation;
+        switch (entry->intrinsic) {
+          case DirectlyCallableBuiltin::Intrinsic::kIsNull:
+            function = &IsNullOperation;
+            break;
+          case DirectlyCallableBuiltin::Intrinsic::kNewObject:
+            if (arguments.empty()) function = &NewObjectOperation;
+            break;
+          case DirectlyCallableBuiltin::Intrinsic::kNone:
+            break;
+        }
+        return {.function = function, .data = entry->builtin, .arguments = arguments};
       }
       return {.call = entry->call.get(), .arguments = arguments};
     }
