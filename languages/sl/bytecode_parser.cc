@@ -247,6 +247,16 @@ class BytecodeParser {
         return;
       }
       case K::kCall: {
+        // A function literal of single-context code is the node's constant.
+        if (e.callee->kind == K::kFunctionLiteral && binding_.shared_ids == nullptr) {
+          for (const auto& argument : e.arguments) Expression(*argument);
+          b_.SetSource(section);
+          b_.EmitOperation(std::make_unique<SLInvokeNode>(
+                               section, binding_.context->functions().Lookup(e.callee->name),
+                               e.arguments.size()),
+                           static_cast<int>(e.arguments.size()));
+          return;
+        }
         Expression(*e.callee);
         for (const auto& argument : e.arguments) Expression(*argument);
         b_.SetSource(section);

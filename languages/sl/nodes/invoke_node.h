@@ -247,13 +247,22 @@ class SLInvokeNode final : public SLExpressionNode,
         arguments_(std::move(arguments)),
         indirect_(IndirectCallNode::Create()),
         shared_ids_(shared_ids) {}
+  // A bytecode call of a function literal in single-context code: the
+  // callee is `function`, not an operand (the builder pushes no constant
+  // for it: one dispatch less per call); the operands are the arguments.
+  SLInvokeNode(SourceSection section, SLFunction* function, size_t argument_count)
+      : SLInvokeNode(std::move(section), nullptr,
+                     std::vector<std::unique_ptr<SLExpressionNode>>(argument_count)) {
+    constant_callee_ = function;
+  }
 
   // The callee, the arguments, then the call. Resumed after the call (its
   // result done: compiled code found itself invalidated meanwhile), the
   // result is the node's without calling again (Specialize).
   template <typename X>
   MOREL_FAST_PATH typename X::V Run(X& x) {
-    typename X::V callee = x.Execute(callee_);
+    typename X::V callee =
+        constant_callee_ != nullptr ? x.Constant(constant_callee_->AsValue()) : x.Execute(callee_);
     return x.ExecuteEach(arguments_,
                          [&](absl::Span<const typename X::V> arguments) MOREL_FAST_LAMBDA {
                            return x.Specialize(specializer_, *this, callee, arguments);
@@ -261,13 +270,16 @@ class SLInvokeNode final : public SLExpressionNode,
   }
   MOREL_CHILDREN(callee_, arguments_, indirect_, specializer_)
   // The call the bytecode switch makes itself (bytecode::OperationCall)
-  // for the operands (the callee, then the arguments): InvokeDirect's when
-  // an entry holds, else InvokeIndirect's when it is active and the callee
-  // is a function with code (CallIndirect; the rest is Execute's).
+  // for the operands (the callee unless it is constant, then the
+  // arguments): InvokeDirect's when an entry holds, else InvokeIndirect's
+  // when it is active and the callee is a function with code
+  // (CallIndirect; the rest is Execute's).
   MOREL_FAST_PATH bytecode::OperationCall CallFor(absl::Span<const Value> operands) {
-    const Value callee = operands[0];
+    const bool constant = constant_callee_ != nullptr;
+    const Value callee = constant ? constant_callee_->AsValue() : operands[0];
     // (Not subspan, which checks its bound and may throw.)
-    const absl::Span<const Value> arguments(operands.data() + 1, operands.size() - 1);
+    const absl::Span<const Value> arguments(operands.data() + (constant ? 0 : 1),
+                                            operands.size() - (constant ? 0 : 1));
     if (InvokeDirect::Cache* entry = specializer_.EntryFor<InvokeDirect>(callee, arguments)) {
       // A builtin that needs no frame: the switch calls it at once (an
       // intrinsic without the builtin's virtual call and argument check).
@@ -301,7 +313,8 @@ class SLInvokeNode final : public SLExpressionNode,
   Specializations& specializer() { return specializer_; }
 
  private:
-  Child<SLExpressionNode> callee_;
+  Child<SLExpressionNode> callee_;  // null for an operand or a constant callee
+  SLFunction* constant_callee_ = nullptr;
   ChildList<SLExpressionNode> arguments_;
   Child<IndirectCallNode> indirect_;
   FunctionIds* shared_ids_;
