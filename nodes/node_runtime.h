@@ -179,12 +179,13 @@ bool CallTarget::EnterInterpreterInPlace() {
 
 Value CallTarget::RunRootInInterpreter(absl::Span<const Value> arguments) {
   FrameDescriptor& descriptor = root_->frame_descriptor();
+  // At least the scratch slot (RootNode::frame_storage_size).
   const int storage = root_->frame_storage_size();
   // On the native stack, where the collector scans it. An array of
   // variable length, not alloca: inlined into a loop (a bytecode switch
   // inlines CallDirect's callers), alloca's memory would live until the
   // loop's function returns, while the array's ends with its scope.
-  Value slots[storage > 0 ? storage : 1];
+  Value slots[storage];
   // The descriptor's slots and the scratch slot start unassigned (Illegal).
   // The extra slots (a bytecode root's operand stack) are written before
   // they are read, so they keep whatever the stack held: filling them cost

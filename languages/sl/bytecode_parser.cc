@@ -247,24 +247,22 @@ class BytecodeParser {
         return;
       }
       case K::kCall: {
-        // A function literal of single-context code is the node's constant.
-        if (e.callee->kind == K::kFunctionLiteral && binding_.shared_ids == nullptr) {
-          for (const auto& argument : e.arguments) Expression(*argument);
-          b_.SetSource(section);
-          b_.EmitOperation(std::make_unique<SLInvokeNode>(
-                               section, binding_.context->functions().Lookup(e.callee->name),
-                               e.arguments.size()),
-                           static_cast<int>(e.arguments.size()));
-          return;
-        }
-        Expression(*e.callee);
+        // A function literal of single-context code is the node's constant,
+        // not an operand.
+        const bool constant_callee =
+            e.callee->kind == K::kFunctionLiteral && binding_.shared_ids == nullptr;
+        if (!constant_callee) Expression(*e.callee);
         for (const auto& argument : e.arguments) Expression(*argument);
         b_.SetSource(section);
-        b_.EmitOperation(std::make_unique<SLInvokeNode>(
-                             section, nullptr,
-                             std::vector<std::unique_ptr<SLExpressionNode>>(e.arguments.size()),
-                             binding_.shared_ids),
-                         static_cast<int>(e.arguments.size()) + 1);
+        const size_t count = e.arguments.size();
+        b_.EmitOperation(
+            constant_callee
+                ? std::make_unique<SLInvokeNode>(
+                      section, binding_.context->functions().Lookup(e.callee->name), count)
+                : std::make_unique<SLInvokeNode>(
+                      section, nullptr, std::vector<std::unique_ptr<SLExpressionNode>>(count),
+                      binding_.shared_ids),
+            static_cast<int>(count) + (constant_callee ? 0 : 1));
         return;
       }
       case K::kReadProperty:

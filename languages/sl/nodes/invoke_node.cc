@@ -6,14 +6,6 @@
 #include "languages/sl/runtime/sl_object.h"
 
 namespace morel::sl {
-namespace {
-
-DirectlyCallableBuiltin::Intrinsic IntrinsicOf(CallTarget* target) {
-  const DirectlyCallableBuiltin* builtin = AsDirectlyCallableBuiltin(target);
-  return builtin != nullptr ? builtin->intrinsic() : DirectlyCallableBuiltin::Intrinsic::kNone;
-}
-
-}  // namespace
 
 std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Value callee,
                                                         absl::Span<const Value>) {
@@ -22,25 +14,22 @@ std::optional<InvokeDirect::Cache> InvokeDirect::Create(SLInvokeNode& node, Valu
   std::shared_ptr<Assumption> stable = function->call_target_stable();
   CallTarget* target = function->call_target();
   if (target == nullptr) return std::nullopt;
+  const DirectlyCallableBuiltin* builtin = AsDirectlyCallableBuiltin(target);
+  const DirectlyCallableBuiltin::Intrinsic intrinsic =
+      builtin != nullptr ? builtin->intrinsic() : DirectlyCallableBuiltin::Intrinsic::kNone;
   Assumption* single_context = nullptr;
   if (FunctionIds* ids = node.shared_ids()) {
     single_context = ids->single_context();
     if (!single_context->IsValid()) {
       // Keyed by target only: several contexts' functions share it.
-      return Cache{nullptr,
-                   nullptr,
-                   nullptr,
-                   Child<DirectCallNode>(DirectCallNode::Create(target)),
-                   AsDirectlyCallableBuiltin(target),
-                   IntrinsicOf(target)};
+      return Cache{nullptr, nullptr,
+                   nullptr, Child<DirectCallNode>(DirectCallNode::Create(target)),
+                   builtin, intrinsic};
     }
   }
-  return Cache{function,
-               std::move(stable),
-               single_context,
-               Child<DirectCallNode>(DirectCallNode::Create(target)),
-               AsDirectlyCallableBuiltin(target),
-               IntrinsicOf(target)};
+  return Cache{function,       std::move(stable),
+               single_context, Child<DirectCallNode>(DirectCallNode::Create(target)),
+               builtin,        intrinsic};
 }
 
 Value CallIndirect(SLInvokeNode* node, Value callee, absl::Span<const Value> args) {
