@@ -14,9 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/config/engine_config.pb.h"
 #include "absl/strings/string_view.h"
+#include "engine/config/engine_config.pb.h"
 #include "gtest/gtest.h"
+#include "languages/sl/nodes/invoke_node.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/testing/traced_program_test.h"
 
@@ -191,7 +192,9 @@ TEST_F(CodeReclamationTest, SplitCopiesOfRetiredTargetsAreFreed) {
     ChurnBounded(3, 200, "churnPairs");
     EXPECT_GT(engine().splitting().statistics().split_count, 200);
     engine().ReclaimRetiredCallTargets();
-    EXPECT_LT(ExtraTargets(), 16u);
+    // What redefinePair's call site `g(i)` still caches: per entry a retired
+    // g and f with their split copies, and the current pair.
+    EXPECT_LT(ExtraTargets(), 4u * InvokeDirect::kLimit + 4u);
   }
 }
 

@@ -10,12 +10,14 @@ function a1(x) { return x + 1; }
 function a2(x) { return x + 2; }
 function a3(x) { return x + 3; }
 function a4(x) { return x + 4; }
+function a5(x) { return x + 5; }
 function pick(i) {
-  r = i - (i / 4) * 4;
+  r = i - (i / 5) * 5;
   if (r == 0) { return a1; }
   if (r == 1) { return a2; }
   if (r == 2) { return a3; }
-  return a4;
+  if (r == 3) { return a4; }
+  return a5;
 }
 function apply(fn, x) { return fn(x); }
 // stacktrace() reads its caller's frame: a builtin that is called through

@@ -1,5 +1,5 @@
 // Calls through function values in hot functions: a callee held in a local,
-// a property or an argument, with more than three callees per call site (an
+// a property or an argument, with more than four callees per call site (an
 // indirect call), builtins as values, missing and extra arguments, and
 // functions of many parameters called directly and indirectly.
 function a(x) { return x + 1; }
@@ -19,6 +19,7 @@ function apply(f, x) { return f(x); }
 function viaLocal(i) { f = pick(i); return f(i); }
 function viaProperty(o, i) { o.f = pick(i); return o.f(i); }
 function pair(x, y) { return x + "," + y; }
+function swap(x, y) { return y + "," + x; }
 function many(p1, p2, p3, p4, p5, p6, p7, p8, p9, p10) {
   return p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9 * p10;
 }
@@ -37,12 +38,13 @@ function main() {
   println(s);
   i = 0;
   t = "";
-  while (i < 12) {
-    r = i - (i / 4) * 4;
+  while (i < 15) {
+    r = i - (i / 5) * 5;
     f = pair;
     if (r == 1) { f = a; }
     if (r == 2) { f = b; }
     if (r == 3) { f = typeOf; }
+    if (r == 4) { f = swap; }
     t = t + " " + callWithTwo(f, i, i + 1);
     i = i + 1;
   }

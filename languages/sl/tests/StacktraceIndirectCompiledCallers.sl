@@ -1,5 +1,5 @@
 // stacktrace() reached through indirect calls (call sites that saw more than
-// three callees) from functions that run compiled code: the runtime call
+// four callees) from functions that run compiled code: the runtime call
 // keeps its compiled callers visible, so they are listed with their current
 // locals, exactly as the interpreter shows them -- also several compiled
 // frames deep, and with more values live across the call than there are
