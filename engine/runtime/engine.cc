@@ -363,17 +363,35 @@ int Engine::ReclaimRetiredCallTargets() {
   // is (its own stack), and only it creates call nodes and calls targets,
   // so nothing changes under this but the compiler threads' work.
   if (!IsOnlyGuestThread()) return 0;
+  struct Unqueued {
+    const CallTarget* target;
+    CompileQueue::QueueState state;
+    int tier;
+  };
+  std::vector<Unqueued> unqueued;
   {
     std::lock_guard<std::mutex> guard(lock_);
     if (closed_ || retired_.empty()) return 0;
-    // Retired split copies lose their code too (their sources lost theirs
-    // at retirement).
     for (const auto& target : call_targets_) {
-      if (target->installed_code() != nullptr && IsRetiredLocked(*target)) {
+      if (!IsRetiredLocked(*target)) continue;
+      // Retired split copies lose their code too (their sources lost theirs
+      // at retirement).
+      if (target->installed_code() != nullptr) {
         target->set_compilation_threshold(INT_MAX);
         target->set_installed_code(nullptr);
       }
+      // A queued compilation of a retired target would be refused when it
+      // starts (Compile): cancelled now, it does not keep the target until
+      // a compiler thread gets to it (with CompileImmediately on a loaded
+      // machine, hundreds of redefined functions waited in the queue).
+      Unqueued cancelled{target.get(), {}, 1};
+      while (queue_ != nullptr && queue_->Cancel(*target, &cancelled.state, &cancelled.tier)) {
+        unqueued.push_back(cancelled);
+      }
     }
+  }
+  if (config_.trace_compilation_details()) {
+    for (const Unqueued& u : unqueued) LogUnqueued(*u.target, u.state, u.tier, "Target retired");
   }
   // Frees the dropped code no activation runs: what is left pins targets.
   ReclaimDroppedCode();
@@ -1076,14 +1094,18 @@ void Engine::ReportInlining(const CallTarget& target, const InliningReport& repo
       dequeued->set_compilation_threshold(
           ReprofileThreshold(*dequeued, tiers_.call_and_loop_threshold_in_interpreter));
       if (config_.trace_compilation_details()) {
-        log_->Log(absl::StrCat("opt unque. ", TargetColumn(*dequeued), "|Tier ", tier, "|",
-                               absl::StrFormat("Count/Thres  %9d/%9d",
-                                               dequeued->call_and_loop_count(), ThresholdOf(tier)),
-                               "|", QueueColumn(state), "|UTC ", UtcNow(), "|Src ",
-                               SourceColumn(*dequeued), "|Reason Target inlined into only caller"));
+        LogUnqueued(*dequeued, state, tier, "Target inlined into only caller");
       }
     }
   }
+}
+
+void Engine::LogUnqueued(const CallTarget& target, const CompileQueue::QueueState& state, int tier,
+                         absl::string_view reason) {
+  log_->Log(absl::StrCat(
+      "opt unque. ", TargetColumn(target), "|Tier ", tier, "|",
+      absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(), ThresholdOf(tier)), "|",
+      QueueColumn(state), "|UTC ", UtcNow(), "|Src ", SourceColumn(target), "|Reason ", reason));
 }
 
 void Engine::OnNodeReplaced(CallTarget& target, Node&, Node&, absl::string_view reason) {

@@ -324,6 +324,8 @@ class Engine : public NodeRuntime {
   std::string QueueColumn(const CompileQueue::QueueState& state) const;
   // TraceCompilationDetails lines.
   void LogQueued(const CallTarget& target, const CompileQueue::QueueState& state, int tier);
+  void LogUnqueued(const CallTarget& target, const CompileQueue::QueueState& state, int tier,
+                   absl::string_view reason);
   // CompilationFailureAction=Diagnose: compiles `target` at `tier` again
   // with every IR dump and the verifier on, into
   // <DumpPath>/diagnostics/<name>-<n>.txt headed by `failure`, and logs

@@ -178,6 +178,47 @@ TEST_F(CodeReclamationTest, ATargetBeingCompiledIsKept) {
   engine().SetAfterPartialEvaluationHookForTesting(nullptr);
 }
 
+TEST_F(CodeReclamationTest, QueuedCompilationsOfRetiredTargetsAreCancelled) {
+  config::EngineConfig config;
+  config.set_compile_immediately(true);
+  config.set_background_compilation(true);
+  config.set_compiler_threads(1);
+  Start(config);
+  // The one compiler thread stops in helper's compilation until released:
+  // meanwhile each f that churn defines queues its compilation and is
+  // retired by the next.
+  std::mutex lock;
+  std::condition_variable changed;
+  bool in_hook = false;
+  bool released = false;
+  engine().SetAfterPartialEvaluationHookForTesting([&](CallTarget& target) {
+    std::unique_lock<std::mutex> guard(lock);
+    if (target.name() != "helper" || in_hook) return;
+    in_hook = true;
+    changed.notify_all();
+    changed.wait(guard, [&] { return released; });
+  });
+  EXPECT_EQ(Call("helper", {Value::Long(1)}), "1");
+  {
+    std::unique_lock<std::mutex> guard(lock);
+    ASSERT_TRUE(changed.wait_for(guard, std::chrono::seconds(60), [&] { return in_hook; }));
+  }
+  // Fewer redefinitions than an automatic reclamation waits for (64).
+  EXPECT_EQ(Call("churn", {Value::Long(50)}), "1275");
+  EXPECT_GE(ExtraTargets(), 50u);
+  // Their queued compilations would be refused: cancelled, they keep
+  // nothing while the compiler thread is still busy.
+  EXPECT_GE(engine().ReclaimRetiredCallTargets(), 40);
+  EXPECT_LT(ExtraTargets(), 8u);
+  {
+    std::lock_guard<std::mutex> guard(lock);
+    released = true;
+    changed.notify_all();
+  }
+  engine().WaitForCompilations();
+  engine().SetAfterPartialEvaluationHookForTesting(nullptr);
+}
+
 TEST_F(CodeReclamationTest, SplitCopiesOfRetiredTargetsAreFreed) {
   for (bool compiled : {false, true}) {
     SCOPED_TRACE(compiled ? "compiled" : "interpreter");
