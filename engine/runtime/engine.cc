@@ -953,11 +953,7 @@ void Engine::Compile(CallTarget& target, const CompileQueue::Start* start, int t
     target.set_compilation_threshold(
         ReprofileThreshold(target, tiers_.call_and_loop_threshold_in_interpreter));
     if (config_.trace_compilation_details()) {
-      log_->Log(absl::StrCat("opt unque. ", TargetColumn(target), "|Tier ", tier, "|",
-                             absl::StrFormat("Count/Thres  %9d/%9d", target.call_and_loop_count(),
-                                             ThresholdOf(tier)),
-                             "|", QueueColumn({0, 0, 0, 0}), "|UTC ", UtcNow(), "|Src ",
-                             SourceColumn(target), "|Reason Non permanent bailout: ", discarded));
+      LogUnqueued(target, {0, 0, 0, 0}, tier, absl::StrCat("Non permanent bailout: ", discarded));
     }
     return;
   }
