@@ -38,6 +38,8 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
+#include "nodes/heap.h"
+#include "nodes/value.h"
 
 namespace morel {
 
@@ -126,6 +128,11 @@ class CodeDependencies {
   // dependency is recorded either way (an invalid one refuses installation).
   bool Add(Assumption* assumption);
   const std::vector<Assumption*>& assumptions() const { return assumptions_; }
+  // Keeps `value` (a guest object the code embeds as a constant, e.g. one
+  // partial evaluation computed: InterpreterContext::CallFoldable) alive as
+  // long as this code.
+  void KeepAlive(Value value) { kept_alive_.push_back(value); }
+  const heap::TracedVector<Value>& kept_alive() const { return kept_alive_; }
 
   // ---- the validity cell: 1 while the code is valid, 0 once invalidated
   const int64_t* validity_address() const {
@@ -156,6 +163,8 @@ class CodeDependencies {
                     std::atomic<int64_t>::is_always_lock_free,
                 "compiled code reads the cell as a plain i64");
   std::vector<Assumption*> assumptions_;
+  // Root-allocated: the collector scans it.
+  heap::TracedVector<Value> kept_alive_;
   // Registered with every assumption in assumptions_ (installed and not
   // invalidated since). Under AssumptionsLock().
   bool installed_ = false;

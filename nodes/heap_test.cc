@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "gc.h"
 #include "gtest/gtest.h"
+#include "nodes/assumption.h"
 #include "testing/test_language/builders.h"
 
 namespace morel {
@@ -94,6 +95,24 @@ TEST(HeapTest, ValuesHeldOnlyByATracedVectorSurviveCollections) {
   ASSERT_EQ(values->size(), static_cast<size_t>(kStrings));
   for (int i = 0; i < kStrings; ++i) {
     EXPECT_EQ(std::string(StringOf((*values)[i])), Payload(i)) << "string " << i;
+  }
+}
+
+[[gnu::noinline]] void FillKeptAlive(CodeDependencies& code) {
+  for (int i = 0; i < kStrings; ++i) code.KeepAlive(MakeString(Payload(i)));
+}
+
+// What compiled code embeds as constants (folded calls, pe_context.h) lives
+// as long as the code's dependencies, though no node refers to it.
+TEST(HeapTest, ValuesACompilationKeepsAliveSurviveCollections) {
+  heap::Initialize();
+  auto code = std::make_unique<CodeDependencies>();
+  FillKeptAlive(*code);
+  ClobberStack();
+  ChurnHeap();
+  ASSERT_EQ(code->kept_alive().size(), static_cast<size_t>(kStrings));
+  for (int i = 0; i < kStrings; ++i) {
+    EXPECT_EQ(std::string(StringOf(code->kept_alive()[i])), Payload(i)) << "string " << i;
   }
 }
 

@@ -19,7 +19,8 @@
 // operation on values or a plain access to a guest object's memory (New,
 // LoadField/StoreField, LoadValue/StoreValue: compiled code emits these
 // inline, where escape analysis can see through them) goes through
-// Call<&Function>.
+// Call<&Function> (or CallFoldable<&Function, &Fold>, which the compiler
+// may evaluate at compile time on constant arguments).
 
 #include <cstddef>
 #include <cstdint>
@@ -212,6 +213,21 @@ struct InterpreterContext {
   static auto CallGuest(Args... args) {
     return Function(args...);
   }
+  // Call<&Function> that the compiler may evaluate while compiling: where
+  // every argument (guest values only) is a constant, partial evaluation
+  // calls Fold(arguments...) on the compiler thread and, if it returns a
+  // result, uses it instead of the call (a constant; an object it returns
+  // is embedded in the code and kept alive as long as the code, one per
+  // compilation, so its identity must be unobservable). Fold returns
+  // std::optional of Function's result: what Function returns for those
+  // arguments, or nullopt where it cannot tell without effects. It runs
+  // concurrently with guest code, so it must not modify its arguments
+  // (e.g. a lazily flattened string it may only read if already flat).
+  // The interpreter calls Function.
+  template <auto Function, auto Fold, typename... Args>
+  static auto CallFoldable(Args... args) {
+    return Function(args...);
+  }
   // A guest call through a call node (DirectCallNode, nodes/call_nodes.h):
   // compiled code calls the node's current target (splits respected).
   MOREL_FAST_PATH static Value CallDirect(DirectCallNode* call, absl::Span<const Value> arguments) {
@@ -233,6 +249,10 @@ struct CallFreeGuardContext : InterpreterContext {
   }
   template <auto Function, typename... Args>
   auto CallGuest(Args... args) {
+    return Call<Function>(args...);
+  }
+  template <auto Function, auto Fold, typename... Args>
+  auto CallFoldable(Args... args) {
     return Call<Function>(args...);
   }
   Value CallDirect(DirectCallNode*, absl::Span<const Value>) {

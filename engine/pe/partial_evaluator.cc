@@ -3,8 +3,11 @@
 #include <atomic>
 #include <climits>
 #include <cstddef>
+#include <optional>
 #include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
 #include "engine/ir/alias_class.h"
@@ -563,7 +566,58 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   builder_.SetInsertionPoint(before);
   builder_.Jump(callee_entry);
   builder_.SetInsertionPoint(return_block);
+  if (std::optional<PeValue> result = SingleResult(callee_entry, return_block)) return *result;
   return PeValue{payload, tag};
+}
+
+namespace {
+// `value` if it is a constant (an iconst).
+const ir::Instruction* ConstantDefinition(ir::Value* value) {
+  const ir::Instruction* definition = value->instruction();
+  return definition != nullptr && definition->opcode() == ir::Opcode::kIconst ? definition
+                                                                              : nullptr;
+}
+bool SameValue(ir::Value* a, ir::Value* b) {
+  if (a == b) return true;
+  const ir::Instruction* x = ConstantDefinition(a);
+  const ir::Instruction* y = ConstantDefinition(b);
+  return x != nullptr && y != nullptr && a->type() == b->type() && x->imm() == y->imm();
+}
+}  // namespace
+
+std::optional<PeValue> PartialEvaluator::SingleResult(ir::Block* callee_entry,
+                                                      ir::Block* return_block) {
+  // The jumps to the return block from the callee's reachable blocks (its
+  // blocks are all new; code after a `return` is in blocks nothing reaches).
+  std::vector<const std::vector<ir::Value*>*> results;
+  std::vector<ir::Block*> work = {callee_entry};
+  absl::flat_hash_set<ir::Block*> seen = {callee_entry};
+  while (!work.empty()) {
+    ir::Block* block = work.back();
+    work.pop_back();
+    const ir::Instruction* terminator = block->terminator();
+    if (terminator == nullptr) return std::nullopt;
+    for (const ir::BlockCall& target : terminator->targets()) {
+      if (target.block == return_block) {
+        results.push_back(&target.args);
+      } else if (seen.insert(target.block).second) {
+        work.push_back(target.block);
+      }
+    }
+  }
+  if (results.empty()) return std::nullopt;
+  ir::Value* words[2];
+  for (int i = 0; i < 2; ++i) {
+    ir::Value* first = (*results[0])[i];
+    for (const std::vector<ir::Value*>* args : results) {
+      if (!SameValue((*args)[i], first)) return std::nullopt;
+    }
+    // A constant again where it is used (each return made its own); any
+    // other value is one definition that dominates every return.
+    const ir::Instruction* constant = ConstantDefinition(first);
+    words[i] = constant == nullptr || results.size() == 1 ? first : builder_.I64(constant->imm());
+  }
+  return PeValue{words[0], words[1]};
 }
 
 void PartialEvaluator::NoteIndirectCall() {

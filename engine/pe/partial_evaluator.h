@@ -391,6 +391,11 @@ class PartialEvaluator {
                                    bool for_stack_walk = false);
   // The arguments of a jump to a merge: every local, then `extra`.
   std::vector<ir::Value*> MergeArguments(const std::vector<ir::Value*>& extra) const;
+  // An inlined callee's result, if every `return` it can reach returns the
+  // same value (or constant): then the caller uses that value, not the
+  // return block's parameters, so partial evaluation still knows a
+  // constant result (a folded call, a type check) in the caller.
+  std::optional<PeValue> SingleResult(ir::Block* callee_entry, ir::Block* return_block);
 
   CallTarget& target_;
   ir::RuntimeRegistry& runtime_;

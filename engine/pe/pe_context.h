@@ -20,6 +20,10 @@
 //                               entry with a lazy frame state (stack walks
 //                               see this activation), then the
 //                               lazy-invalidation check
+//   CallFoldable<&F, &Fold>(args...)
+//                               all arguments constant and Fold(args...)
+//                               gives a result: that constant (an object
+//                               the code keeps alive); else Call<&F>
 //   CallDirect(call, args)      call_target @(call's current target), then
 //                               the pending-exception and validity checks
 //   AndThen(a, rest)            br a -> rest(), else false (short circuit)
@@ -348,6 +352,17 @@ class PeContext {
     pe_.NoteIndirectCall();
     return EmitCall<F>(/*may_run_guest_code=*/true, args...);
   }
+  // Evaluated now, on the compiler thread, where every argument is a
+  // constant and Fold has a result for them (InterpreterContext::
+  // CallFoldable states Fold's contract); otherwise Call<&F>.
+  template <auto F, auto Fold, typename... Args>
+  auto CallFoldable(Args... args) -> decltype(Call<F>(args...)) {
+    static_assert((std::is_same_v<Args, V> && ...), "CallFoldable takes guest values");
+    if ((ConstantValue(args).has_value() && ...)) {
+      if (auto folded = Fold(*ConstantValue(args)...)) return Folded(*folded);
+    }
+    return Call<F>(args...);
+  }
 
   // call_target to the node's current target (a split copy if the node was
   // split). The callee may raise (the pending-exception marker returns at
@@ -435,6 +450,18 @@ class PeContext {
   void Deopt(std::string reason) { pe_.Deopt(std::move(reason)); }
 
  private:
+  // v's value if both its words are constants.
+  static std::optional<Value> ConstantValue(V v) {
+    std::optional<int64_t> payload = ConstantI64(v.payload), tag = ConstantI64(v.tag);
+    if (!payload.has_value() || !tag.has_value()) return std::nullopt;
+    return Value{static_cast<uint64_t>(*payload), static_cast<ValueTag>(*tag)};
+  }
+  V Folded(Value value) {
+    if (value.IsReference()) pe_.dependencies().KeepAlive(value);
+    return Constant(value);
+  }
+  Bool Folded(bool value) { return b().Bool(value); }
+  Long Folded(int64_t value) { return b().I64(value); }
   static std::optional<int64_t> ConstantI64(ir::Value* value) {
     const ir::Instruction* definition = value->instruction();
     if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {

@@ -1,7 +1,7 @@
 #include "languages/sl/nodes/arithmetic_nodes.h"
 
 #include "absl/strings/numbers.h"
-
+#include "absl/strings/str_cat.h"
 #include "languages/sl/runtime/sl_error.h"
 #include "languages/sl/runtime/sl_string.h"
 #include "languages/sl/runtime/value_printing.h"
@@ -12,7 +12,26 @@ namespace {
 SLString* AsConcatOperand(const Value& v) {
   return IsString(v) ? AsString(v) : NewString(ConcatString(v));
 }
+// v's text in a concatenation where reading it has no effect: a flat
+// string's characters or a long's digits (written to `digits`).
+std::optional<absl::string_view> FoldableText(
+    Value v, char (&digits)[absl::numbers_internal::kFastToBufferSize]) {
+  if (IsString(v)) return AsString(v)->FlatView();
+  if (!v.IsLong()) return std::nullopt;
+  char* end = absl::numbers_internal::FastIntToBuffer(v.AsLong(), digits);
+  return absl::string_view(digits, end - digits);
+}
 }  // namespace
+
+std::optional<Value> FoldConcatValues(Value left, Value right) {
+  if (!IsString(left) && !IsString(right)) return std::nullopt;
+  char left_digits[absl::numbers_internal::kFastToBufferSize];
+  char right_digits[absl::numbers_internal::kFastToBufferSize];
+  std::optional<absl::string_view> a = FoldableText(left, left_digits);
+  std::optional<absl::string_view> b = FoldableText(right, right_digits);
+  if (!a.has_value() || !b.has_value() || a->size() + b->size() > 1024) return std::nullopt;
+  return StringValue(absl::StrCat(*a, *b));
+}
 
 Value ConcatValues(Value left, Value right) {
   // String + long (either order), the common case of building text: the

@@ -16,6 +16,7 @@
 // bits come back as longs.
 
 #include <memory>
+#include <optional>
 
 #include "languages/sl/nodes/operator_node.h"
 #include "languages/sl/runtime/big_integer.h"
@@ -78,6 +79,9 @@ MOREL_SL_NUMBER_SPECIALIZATIONS(SLMulNode, Mul,
 
 // String concatenation of §5.4 string forms when either operand is a String.
 Value ConcatValues(Value left, Value right);
+// Its compile-time form (CallFoldable): a new flat string of at most 1 KiB
+// for flat strings and longs; nullopt for other operands.
+std::optional<Value> FoldConcatValues(Value left, Value right);
 
 struct AddConcat {
   static constexpr absl::string_view kName = "Concat";
@@ -85,7 +89,7 @@ struct AddConcat {
     return c.Or(c.HasTag(l, kStringTag), c.HasTag(r, kStringTag));
   };
   static constexpr auto Body = [](auto& c, SLAddNode&, auto l, auto r) {
-    return c.template Call<&ConcatValues>(l, r);
+    return c.template CallFoldable<&ConcatValues, &FoldConcatValues>(l, r);
   };
 };
 

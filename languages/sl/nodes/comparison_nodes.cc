@@ -24,6 +24,13 @@ bool StringsEqual(Value l, Value r) {
   return a == b;
 }
 
+std::optional<bool> FoldStringsEqual(Value l, Value r) {
+  if (!IsString(l) || !IsString(r)) return std::nullopt;
+  std::optional<absl::string_view> a = AsString(l)->FlatView(), b = AsString(r)->FlatView();
+  if (!a.has_value() || !b.has_value()) return std::nullopt;
+  return *a == *b;
+}
+
 bool ValuesEqual(Value l, Value r) {
   // Meta-objects have no identity (sl_spec §6.5 QUIRK).
   if (IsType(l) || IsType(r)) return false;

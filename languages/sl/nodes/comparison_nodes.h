@@ -11,6 +11,7 @@
 //   != is NOT(==)
 
 #include <memory>
+#include <optional>
 
 #include "languages/sl/nodes/arithmetic_nodes.h"
 #include "languages/sl/nodes/operator_node.h"
@@ -25,6 +26,8 @@ class SLEqualNode;
 bool NumbersLess(Value l, Value r);
 bool NumbersLessEqual(Value l, Value r);
 bool StringsEqual(Value l, Value r);
+// Its compile-time form (CallFoldable): nullopt unless both are flat.
+std::optional<bool> FoldStringsEqual(Value l, Value r);
 bool ValuesEqual(Value l, Value r);
 
 MOREL_SL_NUMBER_SPECIALIZATIONS(SLLessThanNode, Less,
@@ -58,7 +61,7 @@ struct EqualString {
     return c.And(c.HasTag(l, kStringTag), c.HasTag(r, kStringTag));
   };
   static constexpr auto Body = [](auto& c, SLEqualNode&, auto l, auto r) {
-    return c.BoxBoolean(c.template Call<&StringsEqual>(l, r));
+    return c.BoxBoolean(c.template CallFoldable<&StringsEqual, &FoldStringsEqual>(l, r));
   };
 };
 

@@ -87,7 +87,7 @@ void SLString::Flatten() {
       pending.push_back(piece->children().right);
     }
   }
-  chars_ = chars;
+  std::atomic_ref<const char*>(chars_).store(chars, std::memory_order_release);
   children() = {nullptr, nullptr};
 }
 

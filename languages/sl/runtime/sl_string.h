@@ -11,7 +11,9 @@
 // therefore linear instead of quadratic. A flattened rope keeps its flat
 // copy and drops its children.
 
+#include <atomic>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -28,6 +30,14 @@ class SLString {
   absl::string_view view() {
     if (chars_ == nullptr) Flatten();
     return absl::string_view(chars_, length_);
+  }
+  // The characters if the string is flat, else nullopt; never flattens, so
+  // a compiler thread may call it while guest code runs (Flatten publishes
+  // the characters before the string reads as flat).
+  std::optional<absl::string_view> FlatView() {
+    const char* chars = std::atomic_ref<const char*>(chars_).load(std::memory_order_acquire);
+    if (chars == nullptr) return std::nullopt;
+    return absl::string_view(chars, length_);
   }
 
  private:
