@@ -219,6 +219,9 @@ class FunctionEmitter {
       case MOp::kDiv:
         as_.Emit(Form::kSdiv, {R(inst.defs[0]), R(inst.uses[0]), R(inst.uses[1])});
         return;
+      case MOp::kMulHigh:
+        as_.Emit(Form::kSmulh, {R(inst.defs[0]), R(inst.uses[0]), R(inst.uses[1])});
+        return;
       case MOp::kRem: {
         const Gpr d = R(inst.defs[0]), a = R(inst.uses[0]), b = R(inst.uses[1]);
         as_.Emit(Form::kSdiv, {kTemp, a, b});

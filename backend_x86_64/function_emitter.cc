@@ -170,6 +170,7 @@ class FunctionEmitter {
     }
   }
 
+  // div, rem and mulh: through rdx:rax.
   void Divide(const MachineInst& inst) {
     const Gpr d = R(inst.defs[0]), a = R(inst.uses[0]), b = R(inst.uses[1]);
     if (b == kRax || b == kRdx || d == kRax || d == kRdx) {
@@ -177,8 +178,12 @@ class FunctionEmitter {
       return;
     }
     as_.Mov(kRax, a);
-    as_.Emit(Form::kCqo, {});
-    as_.Emit(Form::kIdiv, {b});
+    if (inst.op == MOp::kMulHigh) {
+      as_.Emit(Form::kImulR, {b});
+    } else {
+      as_.Emit(Form::kCqo, {});
+      as_.Emit(Form::kIdiv, {b});
+    }
     as_.Mov(d, inst.op == MOp::kDiv ? kRax : kRdx);
   }
 
@@ -203,7 +208,7 @@ class FunctionEmitter {
         return;
       }
       case MOp::kShl: case MOp::kSar: case MOp::kShr: Shift(inst); return;
-      case MOp::kDiv: case MOp::kRem: Divide(inst); return;
+      case MOp::kDiv: case MOp::kRem: case MOp::kMulHigh: Divide(inst); return;
       case MOp::kNeg: case MOp::kNot:
         as_.Mov(R(inst.defs[0]), R(inst.uses[0]));
         as_.Emit(inst.op == MOp::kNeg ? Form::kNeg : Form::kNot, {R(inst.defs[0])});

@@ -44,6 +44,7 @@ constexpr FormInfo kForms[] = {
     {Form::kNot, "NOT64r", L::kRTied, "notq {d}"},
     {Form::kCqo, "CQO", L::kNone, "cqto"},
     {Form::kIdiv, "IDIV64r", L::kR, "idivq {d}"},
+    {Form::kImulR, "IMUL64r", L::kR, "imulq {d}"},
     {Form::kShlCL, "SHL64rCL", L::kRTied, "shlq %cl, {d}"},
     {Form::kSarCL, "SAR64rCL", L::kRTied, "sarq %cl, {d}"},
     {Form::kShrCL, "SHR64rCL", L::kRTied, "shrq %cl, {d}"},

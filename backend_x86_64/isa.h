@@ -50,7 +50,7 @@ enum class Form : uint16_t {
   kImulRR, kImulRRI8, kImulRRI32,
   kAndRR, kAndRI8, kAndRI32, kOrRR, kOrRI8, kOrRI32, kXorRR, kXorRI8, kXorRI32,
   kCmpRR, kCmpRI8, kCmpRI32, kCmpRM, kTestRR, kTestRI32,
-  kNeg, kNot, kCqo, kIdiv,
+  kNeg, kNot, kCqo, kIdiv, kImulR,
   kShlCL, kSarCL, kShrCL, kShlRI, kSarRI, kShrRI,
   kSetcc, kMovzxR32R8, kCmov,
   kJcc, kJmp, kCallRel32, kCallR, kRet, kPush, kPop, kPushI32,

@@ -3,6 +3,7 @@
 // canonical inputs, then re-normalization where the 64-bit result can leave
 // the type's range.
 
+#include <bit>
 #include <cstdint>
 #include <utility>
 
@@ -157,6 +158,86 @@ void Lowerer::MulOverflows64(uint32_t d, Op a, Op b) {
   Emit(mi::Binary(MOp::kAnd, Op::VReg(d), Op::VReg(r), Op::VReg(nonzero)));
 }
 
+// x / 2^s rounds toward zero: a negative x is biased by 2^s - 1 (the sign
+// word shifted right logically) before the arithmetic shift; x % 2^s is x
+// minus that quotient times 2^s. A canonical i32 works the same in 64 bits,
+// and both results are canonical (|x / 2^s| <= |x|, |x % 2^s| <= |x|).
+void Lowerer::DivideByPowerOfTwo(Opcode opcode, uint32_t d, Op x, int s) {
+  uint32_t sign = BinaryTemp(MOp::kSar, x, Op::Imm(63));
+  uint32_t bias = BinaryTemp(MOp::kShr, Op::VReg(sign), Op::Imm(64 - s));
+  uint32_t biased = BinaryTemp(MOp::kAdd, x, Op::VReg(bias));
+  if (opcode == Opcode::kSdiv) {
+    Emit(mi::Binary(MOp::kSar, Op::VReg(d), Op::VReg(biased), Op::Imm(s)));
+    return;
+  }
+  uint32_t quotient = BinaryTemp(MOp::kSar, Op::VReg(biased), Op::Imm(s));
+  uint32_t multiple = BinaryTemp(MOp::kShl, Op::VReg(quotient), Op::Imm(s));
+  Emit(mi::Binary(MOp::kSub, Op::VReg(d), x, Op::VReg(multiple)));
+}
+
+namespace {
+// The multiplier and shift for signed division by `divisor` (|divisor| >= 2,
+// not INT64_MIN): Hacker's Delight, section 10-4 ("magic numbers"), for 64
+// bits: the least p >= 64 with 2^p > nc * (divisor - 2^p mod divisor), where
+// nc is the largest dividend with nc mod |divisor| = |divisor| - 1.
+struct Magic {
+  int64_t multiplier;
+  int shift;
+};
+Magic SignedMagic(int64_t divisor) {
+  constexpr uint64_t kTwo63 = uint64_t{1} << 63;
+  const uint64_t ad = divisor < 0 ? -static_cast<uint64_t>(divisor) : divisor;
+  const uint64_t t = kTwo63 + (static_cast<uint64_t>(divisor) >> 63);
+  const uint64_t anc = t - 1 - t % ad;  // |nc|
+  int p = 63;
+  uint64_t q1 = kTwo63 / anc, r1 = kTwo63 - q1 * anc;  // 2^p / |nc|, rem
+  uint64_t q2 = kTwo63 / ad, r2 = kTwo63 - q2 * ad;    // 2^p / |d|, rem
+  uint64_t delta;
+  do {
+    ++p;
+    q1 *= 2;
+    r1 *= 2;
+    if (r1 >= anc) {
+      ++q1;
+      r1 -= anc;
+    }
+    q2 *= 2;
+    r2 *= 2;
+    if (r2 >= ad) {
+      ++q2;
+      r2 -= ad;
+    }
+    delta = ad - r2;
+  } while (q1 < delta || (q1 == delta && r1 == 0));
+  const uint64_t m = q2 + 1;
+  return {static_cast<int64_t>(divisor < 0 ? -m : m), p - 64};
+}
+}  // namespace
+
+// x / divisor rounding toward zero without a division: the high half of
+// x * multiplier, corrected by x where the multiplier's sign differs from
+// the divisor's, shifted, plus one if negative; x % divisor is x minus the
+// quotient times the divisor. (Canonical i32 inputs give canonical results.)
+void Lowerer::DivideByConstant(Opcode opcode, uint32_t d, Op x, int64_t divisor) {
+  const Magic magic = SignedMagic(divisor);
+  uint32_t multiplier = Temp();
+  Emit(mi::MovImm(Op::VReg(multiplier), magic.multiplier));
+  uint32_t q = BinaryTemp(MOp::kMulHigh, x, Op::VReg(multiplier));
+  if (divisor > 0 && magic.multiplier < 0) q = BinaryTemp(MOp::kAdd, Op::VReg(q), x);
+  if (divisor < 0 && magic.multiplier > 0) q = BinaryTemp(MOp::kSub, Op::VReg(q), x);
+  if (magic.shift > 0) q = BinaryTemp(MOp::kSar, Op::VReg(q), Op::Imm(magic.shift));
+  uint32_t sign = BinaryTemp(MOp::kShr, Op::VReg(q), Op::Imm(63));
+  if (opcode == Opcode::kSdiv) {
+    Emit(mi::Binary(MOp::kAdd, Op::VReg(d), Op::VReg(q), Op::VReg(sign)));
+    return;
+  }
+  uint32_t quotient = BinaryTemp(MOp::kAdd, Op::VReg(q), Op::VReg(sign));
+  uint32_t k = Temp();
+  Emit(mi::MovImm(Op::VReg(k), divisor));
+  uint32_t multiple = BinaryTemp(MOp::kMul, Op::VReg(quotient), Op::VReg(k));
+  Emit(mi::Binary(MOp::kSub, Op::VReg(d), x, Op::VReg(multiple)));
+}
+
 void Lowerer::Overflows(const ir::Instruction& inst, uint32_t d) {
   const ir::Value* x = inst.operand(0);
   const ir::Value* y = inst.operand(1);
@@ -221,6 +302,18 @@ absl::Status Lowerer::LowerPure(const ir::Instruction& inst) {
     case Opcode::kImul: arith(MOp::kMul, true); break;
     case Opcode::kSdiv:
     case Opcode::kSrem: {
+      if (std::optional<int64_t> k = ConstantOf(b());
+          k.has_value() && *k > 1 && std::has_single_bit(static_cast<uint64_t>(*k)) &&
+          !ConstantOf(a()).has_value()) {
+        DivideByPowerOfTwo(opcode, d, Use(a()), std::countr_zero(static_cast<uint64_t>(*k)));
+        break;
+      }
+      if (std::optional<int64_t> k = ConstantOf(b());
+          k.has_value() && (*k > 1 || (*k < -1 && *k != INT64_MIN)) &&
+          !ConstantOf(a()).has_value()) {
+        DivideByConstant(opcode, d, Use(a()), *k);
+        break;
+      }
       // The quotient/remainder of sign-extended i32 is a canonical i32
       // (MIN / -1 is undefined in the IR).
       Op x = Use(a());

@@ -59,6 +59,11 @@ class Lowerer final : public LoweringContext {
   absl::Status LowerPure(const ir::Instruction& inst);
   void Binary(MOp op, uint32_t d, const ir::Value* a, const ir::Value* b, bool commutative);
   uint32_t BinaryTemp(MOp op, Op a, Op b);
+  // sdiv/srem of x by the constant 2^s (0 < s < 63), with shifts.
+  void DivideByPowerOfTwo(ir::Opcode opcode, uint32_t d, Op x, int s);
+  // ... and by any other constant (|divisor| >= 2, not INT64_MIN), with a
+  // multiplication.
+  void DivideByConstant(ir::Opcode opcode, uint32_t d, Op x, int64_t divisor);
   void Sext32(uint32_t d, Op src);
   void Zext32(uint32_t d, Op src);
   void Normalize(ir::Type type, uint32_t d, Op src);  // d = canonical(src)

@@ -33,7 +33,7 @@ absl::string_view MOpName(MOp op) {
   static constexpr absl::string_view kNames[] = {
       "nop",     "mov",     "movimm",  "load",          "store",  "add",     "sub",
       "mul",     "and",     "or",      "xor",           "shl",    "sar",     "shr",
-      "add.ovf", "sub.ovf", "mul.ovf", "div",           "rem",    "neg",     "not",
+      "add.ovf", "sub.ovf", "mul.ovf", "div",           "rem",    "mulh",    "neg",     "not",
       "cmpset",  "branch",  "jump",    "ret",           "call",   "call.ind", "deopt",
       "deopt.if", "spill",  "reload",  "outgoing.area", "alloc",  "target"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<int>(MOp::kTarget) + 1);

@@ -67,6 +67,8 @@ enum class MOp : uint8_t {
   kDiv,        // d -> a, b                 signed; lowering guards b != 0 and
   kRem,        // d -> a, b                  INT64_MIN / -1 (they trap); clobbers
                //                            RegisterInfo::div_clobbers
+  kMulHigh,    // d -> a, b                 the high 64 bits of the signed 128-bit
+               //                            product; clobbers div_clobbers
   kNeg,        // d -> a
   kNot,        // d -> a
   kCmpSet,     // d -> a, b|imm             d = (a cond b) ? 1 : 0

@@ -439,7 +439,9 @@ class LinearScan {
 uint64_t EffectiveClobbers(const MachineInst& inst, const RegisterInfo& ri) {
   uint64_t c = inst.clobbers;
   if (inst.op == MOp::kCall || inst.op == MOp::kCallIndirect) c |= ri.caller_saved;
-  if (inst.op == MOp::kDiv || inst.op == MOp::kRem) c |= ri.div_clobbers;
+  if (inst.op == MOp::kDiv || inst.op == MOp::kRem || inst.op == MOp::kMulHigh) {
+    c |= ri.div_clobbers;
+  }
   return c;
 }
 

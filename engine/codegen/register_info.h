@@ -31,7 +31,7 @@ struct RegisterInfo {
   PReg stack_pointer = kNoPReg;
   PReg frame_pointer = kNoPReg;
   // Target constraints the allocator adds on its own:
-  uint64_t div_clobbers = 0;           // kDiv/kRem destroy these
+  uint64_t div_clobbers = 0;           // kDiv/kRem/kMulHigh destroy these
   PReg shift_count = kNoPReg;          // register shift counts live here
 
   static constexpr uint64_t Bit(PReg r) { return uint64_t{1} << r; }

@@ -129,6 +129,42 @@ TEST_P(LowerOpsTest, IntegerArithmeticAndShifts) {
   EXPECT_GT(runs_, 100000);
 }
 
+// Division by a constant power of two is lowered to shifts (rounding toward
+// zero for negative dividends).
+TEST_P(LowerOpsTest, DivisionByPowersOfTwo) {
+  for (Opcode op : {Opcode::kSdiv, Opcode::kSrem}) {
+    for (Type type : {Type::kI32, Type::kI64}) {
+      for (int s : {1, 2, 5, 30, 40, 62}) {
+        if (type == Type::kI32 && s > 30) continue;
+        SCOPED_TRACE(std::string(ir::GetOpcodeInfo(op).name) + " " +
+                     std::string(ir::TypeName(type)) + " 2^" + std::to_string(s));
+        ExpectSame(*BinaryFunction(op, ir::Cond::kEq, type, {}, {true, int64_t{1} << s}), 2);
+      }
+    }
+  }
+  EXPECT_GT(runs_, 5000);
+}
+
+// Division by other constants multiplies by a "magic" number (Hacker's
+// Delight 10-4) instead of dividing.
+TEST_P(LowerOpsTest, DivisionByOtherConstants) {
+  for (Opcode op : {Opcode::kSdiv, Opcode::kSrem}) {
+    for (Type type : {Type::kI32, Type::kI64}) {
+      for (int64_t k : {int64_t{3}, int64_t{5}, int64_t{6}, int64_t{7}, int64_t{10}, int64_t{100},
+                        int64_t{641}, int64_t{134456}, int64_t{1000000007}, int64_t{-2},
+                        int64_t{-3}, int64_t{-8}, int64_t{-10}, int64_t{-1000000007},
+                        int64_t{INT32_MAX}, int64_t{INT32_MIN} + 1, int64_t{0x123456789},
+                        INT64_MAX, INT64_MIN + 1, int64_t{-0x123456789}}) {
+        if (type == Type::kI32 && (k > INT32_MAX || k < INT32_MIN)) continue;
+        SCOPED_TRACE(std::string(ir::GetOpcodeInfo(op).name) + " " +
+                     std::string(ir::TypeName(type)) + " by " + std::to_string(k));
+        ExpectSame(*BinaryFunction(op, ir::Cond::kEq, type, {}, {true, k}), 2);
+      }
+    }
+  }
+  EXPECT_GT(runs_, 20000);
+}
+
 TEST_P(LowerOpsTest, OverflowChecksAsValues) {
   for (Opcode op : {Opcode::kIaddOverflows, Opcode::kIsubOverflows, Opcode::kImulOverflows}) {
     for (Type type : {Type::kI32, Type::kI64}) CheckBinary(op, ir::Cond::kEq, type);

@@ -92,6 +92,10 @@ class Machine {
           out = inst.op == MOp::kDiv ? uint64_t(int64_t(a) / int64_t(b))
                                      : uint64_t(int64_t(a) % int64_t(b));
           break;
+        case MOp::kMulHigh:
+          out = static_cast<uint64_t>(
+              (static_cast<__int128>(int64_t(a)) * static_cast<__int128>(int64_t(b))) >> 64);
+          break;
         case MOp::kNeg: out = -a; break;
         case MOp::kNot: out = ~a; break;
         case MOp::kCmpSet: out = Compare(inst.cond, a, b) ? 1 : 0; break;
