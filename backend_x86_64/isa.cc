@@ -44,7 +44,6 @@ constexpr FormInfo kForms[] = {
     {Form::kNot, "NOT64r", L::kRTied, "notq {d}"},
     {Form::kCqo, "CQO", L::kNone, "cqto"},
     {Form::kIdiv, "IDIV64r", L::kR, "idivq {d}"},
-    {Form::kImulR, "IMUL64r", L::kR, "imulq {d}"},
     {Form::kShlCL, "SHL64rCL", L::kRTied, "shlq %cl, {d}"},
     {Form::kSarCL, "SAR64rCL", L::kRTied, "sarq %cl, {d}"},
     {Form::kShrCL, "SHR64rCL", L::kRTied, "shrq %cl, {d}"},
@@ -66,6 +65,7 @@ constexpr FormInfo kForms[] = {
     {Form::kLoadFs, "MOV64rm", L::kRFs, "movq {fs}, {d}"},
     {Form::kStoreFs, "MOV64mr", L::kFsR, "movq {s}, {fs}"},
     {Form::kStoreI32, "MOV64mi32", L::kMI, "movq ${i}, {m}"},
+    {Form::kImulR, "IMUL64r", L::kR, "imulq {d}"},
 };
 static_assert(sizeof(kForms) / sizeof(kForms[0]) == static_cast<int>(Form::kNumForms));
 

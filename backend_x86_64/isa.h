@@ -50,11 +50,13 @@ enum class Form : uint16_t {
   kImulRR, kImulRRI8, kImulRRI32,
   kAndRR, kAndRI8, kAndRI32, kOrRR, kOrRI8, kOrRI32, kXorRR, kXorRI8, kXorRI32,
   kCmpRR, kCmpRI8, kCmpRI32, kCmpRM, kTestRR, kTestRI32,
-  kNeg, kNot, kCqo, kIdiv, kImulR,
+  kNeg, kNot, kCqo, kIdiv,
   kShlCL, kSarCL, kShrCL, kShlRI, kSarRI, kShrRI,
   kSetcc, kMovzxR32R8, kCmov,
   kJcc, kJmp, kCallRel32, kCallR, kRet, kPush, kPop, kPushI32,
   kCmpRFs, kLoadFs, kStoreFs, kStoreI32,
+  // New forms go last: the encoder fuzzer's corpus names forms by index.
+  kImulR,
   kNumForms,
 };
 

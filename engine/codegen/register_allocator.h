@@ -11,8 +11,8 @@
 //     is live (so loops keep loop-carried values alive over the whole loop).
 //  3. Fixed ranges per physical register: preg defs -> uses in the
 //     instruction stream (arguments, call arguments/results, return values)
-//     and clobbers (calls: caller-saved; kDiv/kRem: div_clobbers) at both
-//     positions of the instruction. A vreg never gets a register whose fixed
+//     and clobbers (calls: caller-saved; kDiv/kRem/kMulHigh: div_clobbers)
+//     at both positions of the instruction. A vreg never gets a register whose fixed
 //     ranges overlap its interval: values live across a call end up in
 //     callee-saved registers or on the stack. The ranges are indexed per
 //     register (sorted by end, suffix minima of the starts), so the overlap
