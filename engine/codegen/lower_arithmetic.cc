@@ -302,16 +302,16 @@ absl::Status Lowerer::LowerPure(const ir::Instruction& inst) {
     case Opcode::kImul: arith(MOp::kMul, true); break;
     case Opcode::kSdiv:
     case Opcode::kSrem: {
-      if (std::optional<int64_t> k = ConstantOf(b());
-          k.has_value() && *k > 1 && std::has_single_bit(static_cast<uint64_t>(*k)) &&
-          !ConstantOf(a()).has_value()) {
-        DivideByPowerOfTwo(opcode, d, Use(a()), std::countr_zero(static_cast<uint64_t>(*k)));
-        break;
-      }
+      // By a constant other than 0, 1, -1 and INT64_MIN (canonicalize folds
+      // the ones by 1 and of two constants): no division instruction.
       if (std::optional<int64_t> k = ConstantOf(b());
           k.has_value() && (*k > 1 || (*k < -1 && *k != INT64_MIN)) &&
           !ConstantOf(a()).has_value()) {
-        DivideByConstant(opcode, d, Use(a()), *k);
+        if (*k > 0 && std::has_single_bit(static_cast<uint64_t>(*k))) {
+          DivideByPowerOfTwo(opcode, d, Use(a()), std::countr_zero(static_cast<uint64_t>(*k)));
+        } else {
+          DivideByConstant(opcode, d, Use(a()), *k);
+        }
         break;
       }
       // The quotient/remainder of sign-extended i32 is a canonical i32

@@ -570,21 +570,6 @@ std::optional<PeValue> PartialEvaluator::TryInline(DirectCallNode* call, CallTar
   return PeValue{payload, tag};
 }
 
-namespace {
-// `value` if it is a constant (an iconst).
-const ir::Instruction* ConstantDefinition(ir::Value* value) {
-  const ir::Instruction* definition = value->instruction();
-  return definition != nullptr && definition->opcode() == ir::Opcode::kIconst ? definition
-                                                                              : nullptr;
-}
-bool SameValue(ir::Value* a, ir::Value* b) {
-  if (a == b) return true;
-  const ir::Instruction* x = ConstantDefinition(a);
-  const ir::Instruction* y = ConstantDefinition(b);
-  return x != nullptr && y != nullptr && a->type() == b->type() && x->imm() == y->imm();
-}
-}  // namespace
-
 std::optional<PeValue> PartialEvaluator::SingleResult(ir::Block* callee_entry,
                                                       ir::Block* return_block) {
   // The jumps to the return block from the callee's reachable blocks (its
@@ -606,16 +591,19 @@ std::optional<PeValue> PartialEvaluator::SingleResult(ir::Block* callee_entry,
     }
   }
   if (results.empty()) return std::nullopt;
-  ir::Value* words[2];
+  ir::Value* words[2];  // payload and tag, both i64
   for (int i = 0; i < 2; ++i) {
     ir::Value* first = (*results[0])[i];
+    const std::optional<int64_t> constant = PeContext::ConstantI64(first);
     for (const std::vector<ir::Value*>* args : results) {
-      if (!SameValue((*args)[i], first)) return std::nullopt;
+      ir::Value* value = (*args)[i];
+      if (value != first && (!constant || PeContext::ConstantI64(value) != constant)) {
+        return std::nullopt;
+      }
     }
     // A constant again where it is used (each return made its own); any
     // other value is one definition that dominates every return.
-    const ir::Instruction* constant = ConstantDefinition(first);
-    words[i] = constant == nullptr || results.size() == 1 ? first : builder_.I64(constant->imm());
+    words[i] = !constant || results.size() == 1 ? first : builder_.I64(*constant);
   }
   return PeValue{words[0], words[1]};
 }

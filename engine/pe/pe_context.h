@@ -449,6 +449,15 @@ class PeContext {
   V Unreachable() { return V{b().I64(0), b().I64(kIllegalTag)}; }
   void Deopt(std::string reason) { pe_.Deopt(std::move(reason)); }
 
+  // The value of an iconst, else nullopt (also for the partial evaluator).
+  static std::optional<int64_t> ConstantI64(ir::Value* value) {
+    const ir::Instruction* definition = value->instruction();
+    if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {
+      return std::nullopt;
+    }
+    return definition->imm();
+  }
+
  private:
   // v's value if both its words are constants.
   static std::optional<Value> ConstantValue(V v) {
@@ -462,13 +471,6 @@ class PeContext {
   }
   Bool Folded(bool value) { return b().Bool(value); }
   Long Folded(int64_t value) { return b().I64(value); }
-  static std::optional<int64_t> ConstantI64(ir::Value* value) {
-    const ir::Instruction* definition = value->instruction();
-    if (definition == nullptr || definition->opcode() != ir::Opcode::kIconst) {
-      return std::nullopt;
-    }
-    return definition->imm();
-  }
   template <typename Rest>
   Bool ShortCircuit(Bool first, Rest& rest, bool is_and) {
     if (std::optional<bool> known = ConstantBool(first)) {

@@ -29,7 +29,11 @@ std::optional<Value> FoldConcatValues(Value left, Value right) {
   char right_digits[absl::numbers_internal::kFastToBufferSize];
   std::optional<absl::string_view> a = FoldableText(left, left_digits);
   std::optional<absl::string_view> b = FoldableText(right, right_digits);
-  if (!a.has_value() || !b.has_value() || a->size() + b->size() > 1024) return std::nullopt;
+  // Longer results stay calls rather than text embedded in the code.
+  constexpr size_t kMaxFoldedBytes = 1024;
+  if (!a.has_value() || !b.has_value() || a->size() + b->size() > kMaxFoldedBytes) {
+    return std::nullopt;
+  }
   return StringValue(absl::StrCat(*a, *b));
 }
 
